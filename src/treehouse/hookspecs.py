@@ -1,0 +1,217 @@
+"""Every treehouse hook, each documented as a contract.
+
+There are two kinds of hook, held by two kinds of plugin manager.
+
+**Registration hooks** are answered by the plugins found through the
+``treehouse`` entry-point group (the built-in variants use it too).  They are
+called once, by :func:`treehouse.plugins.load_plugins`, and hand a
+``register`` callback to each plugin, as simonw/llm does.
+
+**Game hooks** make up one turn.  Each game gets its own plugin manager,
+holding only the kernel's defaults, the game's variant object and the house
+rules its rule set names (:func:`treehouse.plugins.game_hooks`).  The engine
+(:mod:`treehouse.kernel.engine`) calls them in this order, for each step of a
+turn::
+
+    treehouse_turn_steps            which steps make up this turn
+      treehouse_roll                the chance node (steps that roll)
+      treehouse_legal_moves         the moves for that face
+      treehouse_choose_move         the seat picks one
+      treehouse_apply_move          the move's own effect
+      treehouse_resolve             what follows from it (hits, damage, ...)
+      treehouse_outcome             has anyone won?
+    treehouse_end_turn              hand the turn on
+
+Decision hooks are ``firstresult``: the first non-``None`` answer wins, so a
+variant overrides the kernel's default (registered ``trylast``) and a house
+rule overrides a variant by declaring ``tryfirst=True``.  To change an answer
+rather than replace it (filter the legal moves, log, time), write a wrapper:
+``@hookimpl(wrapper=True)`` and ``result = yield``.  Never depend on the order
+in which plugins were registered.
+
+All game hooks must be pure: they receive immutable values and return new
+ones.  Chance reaches them only through the ``rng`` argument.
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+PROJECT = "treehouse"
+
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# --------------------------------------------------------------------------
+# Registration hooks (the global plugin manager)
+# --------------------------------------------------------------------------
+
+
+@hookspec
+def treehouse_register_variants(register):
+    """Register the variants this plugin provides.
+
+    Called once when the plugins are loaded.
+
+    :param register: call ``register(variant_class)`` once per variant, with a
+        subclass of :class:`treehouse.kernel.variant.Variant`.  A name or alias
+        already taken by another plugin is refused with a one-line problem
+        naming both plugins; the first registration stays.
+    :returns: nothing.
+    """
+
+
+@hookspec
+def treehouse_register_bots(register):
+    """Register the bots this plugin provides.
+
+    Called once when the plugins are loaded.
+
+    :param register: call ``register(name, factory, description)``, where
+        ``factory(**options)`` returns a :class:`treehouse.kernel.seats.Seat`.
+        ``name`` is what users type (``--seat random``).
+    :returns: nothing.
+    """
+
+
+# --------------------------------------------------------------------------
+# Game hooks (one plugin manager per game)
+# --------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def treehouse_setup(variant, players, rng):
+    """Build the position a game starts from.
+
+    Called once, when a :class:`treehouse.kernel.engine.Game` is created.
+
+    :param variant: the game's variant object, holding its validated rules.
+    :param players: the number of seats, already checked against the
+        variant's player counts.
+    :param rng: a ``random.Random`` for random setups (Fences' layout); a
+        fixed setup ignores it.
+    :returns: the initial immutable position, with ``to_move`` the seat that
+        plays first.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_turn_steps(state):
+    """The steps that make up the turn about to be played.
+
+    Called at the start of every turn.
+
+    :param state: the position at the start of the turn.
+    :returns: a tuple of :class:`treehouse.kernel.engine.Step`.  The kernel's
+        default is one step, ``Step("act", rolls=True)``: roll, then move.
+        First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_roll(state, step, die, rng):
+    """Roll the die for a step that rolls (the chance node).
+
+    :param state: the position before the roll.
+    :param step: the :class:`~treehouse.kernel.engine.Step` being played.
+    :param die: the variant's :class:`~treehouse.kernel.die.Die`.
+    :param rng: the game's dice ``random.Random``; the only source of chance.
+    :returns: the face rolled.  The kernel's default is ``die.roll(rng)``.
+        First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_legal_moves(state, step, face):
+    """List the moves the player to move may make.
+
+    :param state: the position.
+    :param step: the step being played.
+    :param face: the face rolled, or ``None`` for a step that does not roll.
+    :returns: a tuple of distinct, immutable moves, in a fixed order.  No move
+        may leave the position unchanged (a pass), except the explicit
+        :data:`~treehouse.kernel.engine.PASS` where the rules allow declining.
+        An empty tuple on a rolled step means "nothing can be done: roll
+        again"; an empty tuple on a step that does not roll skips the step.
+        The result must not depend on anything but the arguments, so callers
+        may cache it per ``(state, step, face)``.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_choose_move(state, step, face, moves, seat, rng):
+    """Let the seat to move pick one of the legal moves.
+
+    :param state: the position.
+    :param step: the step being played.
+    :param face: the face rolled, or ``None``.
+    :param moves: the non-empty tuple from :func:`treehouse_legal_moves`.
+    :param seat: the :class:`~treehouse.kernel.seats.Seat` to move.
+    :param rng: that seat's own ``random.Random``.
+    :returns: one element of ``moves``.  The kernel's default asks
+        ``seat.choose(...)``; the engine refuses anything not in ``moves``.
+        First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_apply_move(state, step, move):
+    """Play a move's own effect.
+
+    :param state: the position before the move.
+    :param step: the step being played.
+    :param move: a legal move (never :data:`~treehouse.kernel.engine.PASS` or
+        :data:`~treehouse.kernel.engine.REROLL`: the engine handles those).
+    :returns: the new position.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_resolve(state, before, step, move):
+    """Resolve what follows from a move: hits, damage, eliminations.
+
+    Called after every step, including a declined one.
+
+    :param state: the position after :func:`treehouse_apply_move`.
+    :param before: the position before the move.
+    :param step: the step being played.
+    :param move: the move played (or :data:`~treehouse.kernel.engine.PASS`).
+    :returns: the position once every consequence is resolved.  The kernel's
+        default returns ``state`` unchanged.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_outcome(state, mover):
+    """Decide whether the game is over.
+
+    Called after every step.
+
+    :param state: the resolved position.
+    :param mover: the seat (0-based) whose step it was; some games award ties
+        to the mover.
+    :returns: an :class:`~treehouse.kernel.engine.Outcome` when the game is
+        over, else ``None`` (which is also the kernel's default).  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_end_turn(state):
+    """Hand the turn to the next seat.
+
+    Called after the last step of a turn that did not end the game.
+
+    :param state: the position after the turn.
+    :returns: the same position with the next seat to move.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_render(state, console_width):
+    """Draw a position for the terminal.
+
+    :param state: the position.
+    :param console_width: columns available (at least 40).
+    :returns: a ``rich`` renderable (a string works).  First result.
+    """

@@ -1,0 +1,54 @@
+"""The die as an explicit chance node: its faces and their probabilities.
+
+Rules code never calls :mod:`random`; the engine passes a seeded
+``random.Random`` to :meth:`Die.roll`.  Search bots and exact solvers read
+:meth:`Die.outcomes` instead of rolling, as OpenSpiel's chance nodes do.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import accumulate
+
+from treehouse.errors import unknown
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die with named faces.  ``weights`` default to a fair die."""
+
+    name: str
+    faces: tuple[str, ...]
+    weights: tuple[int, ...] | None = None
+
+    def __post_init__(self) -> None:
+        if not self.faces:
+            raise ValueError("a die needs at least one face")
+        if self.weights is not None and len(self.weights) != len(self.faces):
+            raise ValueError("a die needs one weight per face")
+
+    def outcomes(self) -> tuple[tuple[str, Fraction], ...]:
+        """Every face with its exact probability; the probabilities sum to 1."""
+        weights = self.weights or (1,) * len(self.faces)
+        total = sum(weights)
+        return tuple((face, Fraction(w, total)) for face, w in zip(self.faces, weights))
+
+    def roll(self, rng: random.Random) -> str:
+        """One roll, drawn from ``rng`` (the only source of chance in a game)."""
+        if self.weights is None:
+            return self.faces[rng.randrange(len(self.faces))]
+        return rng.choices(self.faces, cum_weights=list(accumulate(self.weights)))[0]
+
+    def face(self, name: str) -> str:
+        """Look a face up by name, case-insensitively, or fail listing the faces."""
+        wanted = name.strip().upper()
+        for face in self.faces:
+            if face.upper() == wanted:
+                return face
+        raise unknown("action", name, self.faces)
+
+
+#: The Treehouse die.  A d6 read as 1 TIP, 2 SWAP, 3 HOP, 4 DIG, 5 AIM, 6 WILD is the same die.
+TREEHOUSE_DIE = Die("treehouse", ("TIP", "SWAP", "HOP", "DIG", "AIM", "WILD"))

@@ -1,0 +1,206 @@
+"""The turn engine: one game, played one turn at a time.
+
+The whole flow of a turn is :meth:`Game.play_turn`.  For each step of the
+turn (most games have one; Fences has three) it
+
+1. rolls the die, if the step rolls (a chance node);
+2. lists the legal moves for that face (none: roll again);
+3. lets the seat choose one;
+4. applies it;
+5. resolves what follows from it;
+6. checks the outcome,
+
+and then hands the turn on.  Every one of those steps is a hook
+(:mod:`treehouse.hookspecs`), so a variant or a house rule can change it; the
+engine itself knows no game.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any, Sequence
+
+from treehouse.errors import PluginError, TreehouseError
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.records import Record
+from treehouse.kernel.seats import Seat, seat_in
+from treehouse.kernel.variant import Variant
+
+#: Rolls in a row that may give nothing to do before the engine calls the variant broken.
+MAX_ROLLS_PER_STEP = 1000
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a turn.  ``rolls`` says whether the die is rolled first."""
+
+    name: str
+    rolls: bool = True
+
+
+#: The default turn: one step, roll then move.
+ONE_ROLLED_STEP = (Step("act", rolls=True),)
+
+
+class Control(StrEnum):
+    """Choices that are not moves on the board; the engine handles them itself."""
+
+    #: Decline: end the step without moving (only where the rules allow it).
+    PASS = "pass"
+    #: Decline and roll the die again (the same player, the same step).
+    REROLL = "reroll"
+
+
+PASS = Control.PASS
+REROLL = Control.REROLL
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended.  ``winners`` are 0-based seats: one is a win,
+    several a tie among them, none a draw (``reason`` says why)."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+    @property
+    def is_draw(self) -> bool:
+        return not self.winners
+
+
+def format_move(variant: Variant, move: Any) -> str:
+    """A move's notation; control choices are written as their names."""
+    return move.value if isinstance(move, Control) else variant.format_move(move)
+
+
+def parse_move(variant: Variant, text: str) -> Any:
+    """Read a move written by :func:`format_move`."""
+    stripped = text.strip().lower()
+    for control in Control:
+        if stripped == control.value:
+            return control
+    return variant.parse_move(text)
+
+
+class KernelDefaults:
+    """The kernel's answers to the game hooks, used when no plugin gives one."""
+
+    @hookimpl(trylast=True)
+    def treehouse_turn_steps(self, state):
+        return ONE_ROLLED_STEP
+
+    @hookimpl(trylast=True)
+    def treehouse_roll(self, state, step, die, rng):
+        return die.roll(rng)
+
+    @hookimpl(trylast=True)
+    def treehouse_choose_move(self, state, step, face, moves, seat, rng):
+        return seat.choose(state, step, face, moves, rng)
+
+    @hookimpl(trylast=True)
+    def treehouse_resolve(self, state, before, step, move):
+        return state
+
+
+class Game:
+    """One game of one variant between seats, driven by one seeded ``random.Random``.
+
+    From ``rng`` the game derives separate streams for the dice, the setup and
+    each seat, so a bot's thinking never shifts the dice a person sees.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        seats: Sequence[Seat],
+        rng: random.Random,
+        *,
+        turn_cap: int | None = None,
+        house_rules: Sequence[Any] = (),
+        record: Record | None = None,
+        hooks: Any = None,
+    ) -> None:
+        from treehouse.plugins import game_hooks, plugin_name  # the factory lives with the other plugin code
+
+        lo, hi = variant.player_range()
+        if not lo <= len(seats) <= hi:
+            raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
+        self.variant = variant
+        self.seats = tuple(seats)
+        self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
+        self.turn_cap = turn_cap
+        self.dice_rng = random.Random(rng.getrandbits(64))
+        self.seat_rngs = tuple(random.Random(rng.getrandbits(64)) for _ in self.seats)
+        setup_rng = random.Random(rng.getrandbits(64))
+        self.state = self.hooks.treehouse_setup(variant=variant, players=len(self.seats), rng=setup_rng)
+        self.turn = 0
+        self.outcome: Outcome | None = None
+        self.record = record
+        if record is not None:
+            record.start(variant, self.seats, self.state, turn_cap, [plugin_name(h) for h in house_rules])
+        for index, seat in enumerate(self.seats):
+            seat_in(seat, self, index)
+
+    @property
+    def over(self) -> bool:
+        return self.outcome is not None
+
+    def play(self) -> Outcome:
+        """Play turns until the game ends (a win, a tie, or the turn cap)."""
+        while self.outcome is None:
+            self.play_turn()
+        return self.outcome
+
+    def play_turn(self) -> Outcome | None:
+        """Play one whole turn and return the outcome if the game ended."""
+        if self.outcome is not None:
+            raise TreehouseError("the game is over")
+        hooks, record = self.hooks, self.record
+        mover = self.state.to_move
+        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
+        self.turn += 1
+        for step in hooks.treehouse_turn_steps(state=self.state):
+            before = self.state
+            for _ in range(MAX_ROLLS_PER_STEP):
+                # 1. roll (a step that does not roll has face None)
+                face = hooks.treehouse_roll(state=before, step=step, die=self.variant.die, rng=self.dice_rng) if step.rolls else None
+                if record is not None and face is not None:
+                    record.roll(self.turn, mover, step, face)
+                # 2. the legal moves for that face
+                moves = hooks.treehouse_legal_moves(state=before, step=step, face=face)
+                if not moves:
+                    if step.rolls:
+                        continue  # nothing can be done with this face: roll again
+                    move = None
+                    break
+                # 3. the seat chooses
+                move = hooks.treehouse_choose_move(state=before, step=step, face=face, moves=moves, seat=seat, rng=seat_rng)
+                if move not in moves:
+                    raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
+                if record is not None:
+                    record.move(self.turn, mover, step, move)
+                if move is not REROLL:
+                    break
+            else:
+                raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+            if move is None:
+                continue  # a step without a roll had nothing to do
+            # 4. apply the move, 5. resolve its consequences
+            after = before if move is PASS else hooks.treehouse_apply_move(state=before, step=step, move=move)
+            self.state = hooks.treehouse_resolve(state=after, before=before, step=step, move=move)
+            # 6. check the outcome
+            outcome = hooks.treehouse_outcome(state=self.state, mover=mover)
+            if outcome is not None:
+                return self._finish(outcome)
+        self.state = hooks.treehouse_end_turn(state=self.state)
+        if self.turn_cap is not None and self.turn >= self.turn_cap:
+            return self._finish(Outcome((), "turn cap"))
+        return None
+
+    def _finish(self, outcome: Outcome) -> Outcome:
+        self.outcome = outcome
+        if self.record is not None:
+            self.record.end(self.turn, outcome, self.state)
+        return outcome

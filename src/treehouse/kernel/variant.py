@@ -1,0 +1,72 @@
+"""The base class every variant derives from: declared metadata plus notation.
+
+A variant is a small class (python-chess's ``chess.variant`` is the model):
+its name and aliases, a one-line description, the player counts, the die, and
+a pydantic model of its rule options.  An instance holds one validated set of
+rules and is itself the plugin that answers a game's hooks; see
+:mod:`treehouse.hookspecs`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pydantic import BaseModel, ConfigDict
+
+from treehouse.kernel.die import TREEHOUSE_DIE, Die
+
+
+class Rules(BaseModel):
+    """Base of every variant's rule options: frozen, and unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Variant:
+    """One game.  Subclasses set the class attributes and implement the hooks."""
+
+    #: What users type after ``--variant``.
+    name: ClassVar[str]
+    #: Other names that find this variant.
+    aliases: ClassVar[tuple[str, ...]] = ()
+    #: One line for ``th variants``.
+    description: ClassVar[str] = ""
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 4
+    #: Players when the user does not say.
+    default_players: ClassVar[int] = 2
+    die: ClassVar[Die] = TREEHOUSE_DIE
+    #: The pydantic model of the rule options (``extra="forbid"``).
+    Rules: ClassVar[type[Rules]] = Rules
+
+    def __init__(self, rules: Rules | dict[str, Any] | None = None) -> None:
+        if rules is None:
+            rules = self.Rules()
+        elif isinstance(rules, dict):
+            rules = self.Rules(**rules)
+        self.rules = rules
+
+    def player_range(self) -> tuple[int, int]:
+        """The allowed player counts under these rules (a rule set may widen them)."""
+        return self.min_players, getattr(self.rules, "max_players", self.max_players)
+
+    # -- notation: ``parse(format(x)) == x`` must hold for positions and moves --
+
+    def format_position(self, state) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must implement format_position")
+
+    def parse_position(self, text: str):
+        raise NotImplementedError(f"{type(self).__name__} must implement parse_position")
+
+    def format_move(self, move) -> str:
+        raise NotImplementedError(f"{type(self).__name__} must implement format_move")
+
+    def parse_move(self, text: str):
+        raise NotImplementedError(f"{type(self).__name__} must implement parse_move")
+
+    def describe_move(self, move) -> str:
+        """The move in plain words for people; defaults to its notation."""
+        return self.format_move(move)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.rules!r})"

@@ -1,0 +1,252 @@
+"""The plugin-manager factory: entry points, the blocklist, tracing, and per-game hooks.
+
+No plugin manager exists at import time.  :func:`load_plugins` builds the
+registration manager from the ``treehouse`` entry-point group (the built-in
+variants and bots are found there too, exactly like a third party's), and
+:func:`game_hooks` builds one small manager per game holding only the kernel
+defaults, that game's variant and its house rules.
+
+Environment switches:
+
+* ``TREEHOUSE_BLOCK_PLUGINS=name,name``: do not load these entry points.
+* ``TREEHOUSE_TRACE_PLUGINS=1``: print every hook call to standard error.
+
+A plugin that fails to import, or implements a hook that does not exist, is
+left out and reported as one line in :attr:`Plugins.problems`; the others
+still load.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any, Callable, Iterable
+
+import pluggy
+
+from treehouse import hookspecs
+from treehouse.errors import PluginError, unknown
+from treehouse.hookspecs import PROJECT
+
+ENTRY_POINT_GROUP = "treehouse"
+BLOCK_ENV = "TREEHOUSE_BLOCK_PLUGINS"
+TRACE_ENV = "TREEHOUSE_TRACE_PLUGINS"
+
+#: The hooks answered at load time; every other hook is a game hook.
+REGISTRATION_HOOKS = ("treehouse_register_variants", "treehouse_register_bots")
+
+
+def plugin_name(plugin: Any) -> str:
+    """The name a plugin object goes by in records and messages."""
+    return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
+
+
+@dataclass
+class BotInfo:
+    name: str
+    factory: Callable[..., Any]
+    description: str
+    plugin: str
+
+
+@dataclass
+class Plugins:
+    """What the installed plugins provide, and what went wrong loading them."""
+
+    manager: pluggy.PluginManager
+    variants: dict[str, type] = field(default_factory=dict)
+    variant_plugins: dict[str, str] = field(default_factory=dict)
+    aliases: dict[str, str] = field(default_factory=dict)
+    bots: dict[str, BotInfo] = field(default_factory=dict)
+    house_rules: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def variant(self, name: str) -> type:
+        """The variant class called ``name`` (or one of its aliases)."""
+        key = self.aliases.get(name.strip().lower())
+        if key is None:
+            raise unknown("variant", name, self.variants)
+        return self.variants[key]
+
+    def bot(self, name: str) -> BotInfo:
+        try:
+            return self.bots[name.strip().lower()]
+        except KeyError:
+            raise unknown("bot", name, self.bots) from None
+
+    def house_rule(self, name: str) -> Any:
+        try:
+            return self.house_rules[name]
+        except KeyError:
+            raise unknown("house rule", name, self.house_rules) from None
+
+
+def _blocked_names(block: Iterable[str] | None) -> set[str]:
+    names = {n.strip() for n in os.environ.get(BLOCK_ENV, "").split(",") if n.strip()}
+    names.update(block or ())
+    return names
+
+
+def _entry_points() -> list[EntryPoint]:
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+
+
+def _new_manager() -> pluggy.PluginManager:
+    manager = pluggy.PluginManager(PROJECT)
+    manager.add_hookspecs(hookspecs)
+    if os.environ.get(TRACE_ENV):
+        manager.trace.root.setwriter(sys.stderr.write)
+        manager.enable_tracing()
+    return manager
+
+
+def _unknown_hooks(manager: pluggy.PluginManager, plugin: Any) -> list[str]:
+    """Hooks the plugin implements that no spec declares (a misspelt name, say)."""
+    return [
+        caller.name
+        for caller in manager.get_hookcallers(plugin) or ()
+        if caller.spec is None
+    ]
+
+
+def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, Any]] = ()) -> Plugins:
+    """Load every plugin in the entry-point group (less the blocked ones).
+
+    ``extra`` adds ``(name, plugin)`` pairs as if they were entry points (tests
+    use it).  Never raises for a broken plugin: it is left out and described
+    in ``problems``.
+    """
+    manager = _new_manager()
+    blocked = _blocked_names(block)
+    plugins = Plugins(manager)
+    candidates: list[tuple[str, Any, str]] = []
+    for ep in _entry_points():
+        if ep.name in blocked:
+            manager.set_blocked(ep.name)
+            continue
+        try:
+            candidates.append((ep.name, ep.load(), ep.dist.name if ep.dist else "?"))
+        except Exception as error:  # a broken plugin must not take the tool down
+            plugins.problems.append(f"plugin {ep.name!r} failed to import: {type(error).__name__}: {error}")
+    candidates.extend((name, plugin, "(in-process)") for name, plugin in extra if name not in blocked)
+
+    for name, plugin, dist in candidates:
+        try:
+            manager.register(plugin, name=name)
+        except (pluggy.PluginValidationError, ValueError) as error:
+            plugins.problems.append(f"plugin {name!r} was refused: {error}")
+            continue
+        misspelt = _unknown_hooks(manager, plugin)
+        if misspelt:
+            manager.unregister(plugin)
+            plugins.problems.append(f"plugin {name!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
+            continue
+        _call_registration(plugins, name, plugin, dist)
+    return plugins
+
+
+def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> None:
+    """Run one plugin's registration hooks, recording what it provides."""
+
+    def register_variant(cls: type) -> None:
+        names = [cls.name.lower(), *(a.lower() for a in cls.aliases)]
+        taken = [n for n in names if n in plugins.aliases]
+        if taken:
+            owner = plugins.variant_plugins[plugins.aliases[taken[0]]]
+            plugins.problems.append(f"plugin {name!r}: variant name {taken[0]!r} is already taken by plugin {owner!r}; ignored")
+            return
+        plugins.variants[cls.name.lower()] = cls
+        plugins.variant_plugins[cls.name.lower()] = name
+        for n in names:
+            plugins.aliases[n] = cls.name.lower()
+
+    def register_bot(bot_name: str, factory: Callable[..., Any], description: str = "") -> None:
+        key = bot_name.lower()
+        if key in plugins.bots:
+            plugins.problems.append(f"plugin {name!r}: bot name {key!r} is already taken by plugin {plugins.bots[key].plugin!r}; ignored")
+            return
+        plugins.bots[key] = BotInfo(key, factory, description, name)
+
+    for hook_name, callback in (("treehouse_register_variants", register_variant), ("treehouse_register_bots", register_bot)):
+        impl = getattr(plugin, hook_name, None)
+        if impl is None or plugins.manager.parse_hookimpl_opts(plugin, hook_name) is None:
+            continue
+        try:
+            impl(register=callback)
+        except Exception as error:
+            plugins.problems.append(f"plugin {name!r} raised in {hook_name}: {type(error).__name__}: {error}")
+
+
+# --------------------------------------------------------------------------
+# Game hooks
+# --------------------------------------------------------------------------
+
+
+class GameHooks:
+    """The game hooks of one game's plugin manager, bound for speed.
+
+    Each attribute is named after its hook (``hooks.treehouse_legal_moves``)
+    and is called with keyword arguments, like ``manager.hook.<name>``.
+    Where no plugin wraps a hook and tracing is off, the attribute calls the
+    implementations directly in pluggy's order (first non-``None`` wins),
+    which saves pluggy's per-call bookkeeping on the hot path; otherwise it is
+    pluggy's own caller, so wrappers and tracing behave exactly as pluggy
+    documents.
+    """
+
+    def __init__(self, manager: pluggy.PluginManager) -> None:
+        self.manager = manager
+        tracing = bool(os.environ.get(TRACE_ENV))
+        for caller in manager.hook.__dict__.values():
+            if isinstance(caller, pluggy.HookCaller) and caller.name not in REGISTRATION_HOOKS:
+                setattr(self, caller.name, caller if tracing else _bind(caller))
+
+
+def _bind(caller: pluggy.HookCaller) -> Callable[..., Any]:
+    impls = caller.get_hookimpls()
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return caller
+    chain = [(impl.function, tuple(impl.argnames)) for impl in reversed(impls)]  # pluggy calls the last first
+    hook_name = caller.name
+
+    if not chain:
+        def no_answer(**kwargs: Any) -> None:
+            raise PluginError(f"no plugin implements {hook_name}")
+        return no_answer
+
+    if len(chain) == 1:
+        function, names = chain[0]
+        return lambda **kwargs: function(*[kwargs[n] for n in names])
+
+    def first_result(**kwargs: Any) -> Any:
+        for function, names in chain:
+            result = function(*[kwargs[n] for n in names])
+            if result is not None:
+                return result
+        return None
+
+    return first_result
+
+
+def game_hooks(variant: Any, house_rules: Iterable[Any] = (), extra: Iterable[Any] = ()) -> GameHooks:
+    """A fresh plugin manager for one game, bound as :class:`GameHooks`.
+
+    It holds the kernel's defaults, ``variant`` (the variant object answers
+    the game hooks itself), the ``house_rules`` plugins, and ``extra`` plugins
+    (the replayer's recorded dice, say).
+    """
+    from treehouse.kernel.engine import KernelDefaults
+
+    manager = _new_manager()
+    manager.register(KernelDefaults(), name="kernel")
+    for plugin in (variant, *house_rules, *extra):
+        try:
+            manager.register(plugin, name=f"{plugin_name(plugin)}@{id(plugin):x}")
+        except pluggy.PluginValidationError as error:
+            raise PluginError(f"plugin {plugin_name(plugin)!r} was refused: {error}") from None
+        misspelt = _unknown_hooks(manager, plugin)
+        if misspelt:
+            raise PluginError(f"plugin {plugin_name(plugin)!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
+    return GameHooks(manager)

@@ -1,0 +1,1 @@
+"""Classic Treehouse: race to make your trio match the House."""

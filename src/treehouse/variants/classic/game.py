@@ -1,0 +1,199 @@
+"""Classic Treehouse as a variant: its position, its moves, and its answers to the game hooks.
+
+A turn (the official rules page; the options are in docs/rules/classic.md):
+
+* roll; if the action can be done to your own trio, you must do it there;
+* if not, you may do it to the House, or decline (``house_decline``: ``pass``
+  ends the turn, ``reroll`` rolls again, the wiki's reading);
+* if it fits neither, roll again;
+* WILD: any of the five actions, on your trio or on the House.
+
+After each move: if the mover's trio matches the House, the mover wins;
+otherwise one other matching trio wins; several others tie.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Literal, NamedTuple
+
+from pydantic import Field
+
+from treehouse.errors import IllegalPositionError, NotationError, unknown
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.engine import PASS, REROLL, Outcome
+from treehouse.kernel.variant import Rules, Variant
+from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio
+
+OWN = "own"
+HOUSE_TARGET = "house"
+
+
+class ClassicRules(Rules):
+    """The rule options of classic Treehouse (defaults: the official rules page)."""
+
+    dig_in_place: bool = Field(True, description="A lying piece may Dig by standing up where it lies.")
+    house_decline: Literal["pass", "reroll"] = Field(
+        "pass", description="When the roll fits only the House: decline by passing, or by rolling again (the wiki)."
+    )
+    mirror_matches: bool = Field(False, description="A left-right mirror image of the House also wins.")
+    max_players: int = Field(4, ge=2, le=12, description="The most players allowed (a second set allows more).")
+
+
+class ClassicPosition(NamedTuple):
+    """The House, every player's trio, and the seat (0-based) to move."""
+
+    house: Trio
+    trios: tuple[Trio, ...]
+    to_move: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class ClassicMove:
+    """An action played on a trio, known by what the trio becomes.
+
+    Two moves are the same when they act on the same trio (``own`` or
+    ``house``) and give the same result; ``action`` and ``words`` only say how.
+    Notation: ``ACTION RESULT`` or ``house:ACTION RESULT``, e.g.
+    ``hop L^/M^ S^`` or ``house:aim L< S^ M^``.
+    """
+
+    target: str
+    result: Trio
+    action: str = field(default="", compare=False)
+    words: str = field(default="", compare=False)
+
+
+def format_position(state: ClassicPosition) -> str:
+    """``HOUSE :: TRIO | TRIO ... :: N``, N the 1-based seat to move."""
+    trios = " | ".join(format_trio(t) for t in state.trios)
+    return f"{format_trio(state.house)} :: {trios} :: {state.to_move + 1}"
+
+
+def parse_position(text: str) -> ClassicPosition:
+    parts = text.split("::")
+    if len(parts) != 3:
+        raise NotationError(f"bad classic position {text!r}: expected 'HOUSE :: TRIO | TRIO ... :: N', e.g. 'L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1'")
+    house = parse_trio(parts[0])
+    trios = tuple(parse_trio(t) for t in parts[1].split("|"))
+    try:
+        to_move = int(parts[2]) - 1
+    except ValueError:
+        raise NotationError(f"bad seat to move {parts[2].strip()!r} in {text!r}: expected a number from 1 to {len(trios)}") from None
+    if not 0 <= to_move < len(trios):
+        raise IllegalPositionError(f"seat {to_move + 1} is to move in {text!r}, but there are {len(trios)} trios")
+    return ClassicPosition(house, trios, to_move)
+
+
+def format_move(move: ClassicMove) -> str:
+    prefix = "house:" if move.target == HOUSE_TARGET else ""
+    return f"{prefix}{move.action.lower()} {format_trio(move.result)}"
+
+
+def parse_move(text: str) -> ClassicMove:
+    head, _, rest = text.strip().partition(" ")
+    target, _, action = head.rpartition(":")
+    target = target.lower() or OWN
+    if target not in (OWN, HOUSE_TARGET):
+        raise NotationError(f"bad move {text!r}: a move is 'ACTION TRIO' or 'house:ACTION TRIO', e.g. 'house:aim L< S^ M^'")
+    if action.upper() not in ACTIONS:
+        raise unknown("action", action, [a.lower() for a in ACTIONS])
+    return ClassicMove(target, parse_trio(rest), action.upper())
+
+
+@lru_cache(maxsize=None)
+def action_moves(trio: Trio, action: str, target: str, dig_in_place: bool) -> tuple[ClassicMove, ...]:
+    """Every move ``action`` offers on ``trio`` (cached: the moves are values)."""
+    if action == "WILD":
+        return tuple(ClassicMove(target, r, a, w) for a, r, w in wild_results(trio, dig_in_place))
+    return tuple(ClassicMove(target, r, action, w) for r, w in results(trio, action, dig_in_place))
+
+
+@lru_cache(maxsize=1 << 16)
+def turn_moves(own: Trio, house: Trio, face: str, dig_in_place: bool, house_decline: str) -> tuple:
+    """The legal moves of a turn: own trio first; else the House or decline; else nothing (reroll)."""
+    mine = action_moves(own, face, OWN, dig_in_place)
+    if face == "WILD":
+        return mine + action_moves(house, face, HOUSE_TARGET, dig_in_place)
+    if mine:
+        return mine
+    on_house = action_moves(house, face, HOUSE_TARGET, dig_in_place)
+    if not on_house:
+        return ()
+    return on_house + (PASS if house_decline == "pass" else REROLL,)
+
+
+class Classic(Variant):
+    name = "classic"
+    aliases = ("treehouse",)
+    description = "Race to make your trio of pyramids match the House."
+    min_players = 2
+    max_players = 4
+    Rules = ClassicRules
+
+    # -- notation --
+    def format_position(self, state):
+        return format_position(state)
+
+    def parse_position(self, text):
+        state = parse_position(text)
+        lo, hi = self.player_range()
+        if not lo <= len(state.trios) <= hi:
+            raise IllegalPositionError(f"{len(state.trios)} trios in {text!r}: {self.name} is played by {lo} to {hi} players")
+        return state
+
+    def format_move(self, move):
+        return format_move(move)
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def describe_move(self, move):
+        if not isinstance(move, ClassicMove):
+            return str(move)
+        return ("house: " if move.target == HOUSE_TARGET else "") + move.words
+
+    # -- game hooks --
+    @hookimpl
+    def treehouse_setup(self, variant, players, rng):
+        return ClassicPosition(HOUSE, (TREE,) * players, 0)
+
+    @hookimpl
+    def treehouse_legal_moves(self, state, step, face):
+        rules = self.rules
+        return turn_moves(state.trios[state.to_move], state.house, face, rules.dig_in_place, rules.house_decline)
+
+    @hookimpl
+    def treehouse_apply_move(self, state, step, move):
+        if move.target == HOUSE_TARGET:
+            return state._replace(house=move.result)
+        trios = list(state.trios)
+        trios[state.to_move] = move.result
+        return state._replace(trios=tuple(trios))
+
+    @hookimpl
+    def treehouse_outcome(self, state, mover):
+        house = state.house
+        matching = [i for i, trio in enumerate(state.trios) if trio == house]
+        if self.rules.mirror_matches:
+            image = mirror(house)
+            matching = [i for i, trio in enumerate(state.trios) if trio == house or trio == image]
+        if not matching:
+            return None
+        if mover in matching:
+            return Outcome((mover,), "matched the House")
+        if len(matching) == 1:
+            return Outcome((matching[0],), "matched the House on another player's turn")
+        return Outcome(tuple(matching), "tie: several trios matched the House at once")
+
+    @hookimpl
+    def treehouse_end_turn(self, state):
+        return state._replace(to_move=(state.to_move + 1) % len(state.trios))
+
+    @hookimpl
+    def treehouse_render(self, state, console_width):
+        from treehouse.variants.classic.render import render_position
+
+        return render_position(state, console_width)
