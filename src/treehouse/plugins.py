@@ -21,6 +21,7 @@ from __future__ import annotations
 import os
 import sys
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Callable, Iterable
 
@@ -34,6 +35,8 @@ ENTRY_POINT_GROUP = "treehouse"
 BLOCK_ENV = "TREEHOUSE_BLOCK_PLUGINS"
 TRACE_ENV = "TREEHOUSE_TRACE_PLUGINS"
 
+#: The name the kernel's default answers are registered under in a game's manager.
+KERNEL_PLUGIN = "kernel"
 #: The hooks answered at load time; every other hook is a game hook.
 REGISTRATION_HOOKS = ("treehouse_register_variants", "treehouse_register_bots")
 
@@ -187,42 +190,55 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
 class GameHooks:
     """The game hooks of one game's plugin manager, bound for speed.
 
-    Each attribute is named after its hook (``hooks.treehouse_legal_moves``)
-    and is called with keyword arguments, like ``manager.hook.<name>``.
+    Each attribute is named after its hook and takes the hook's arguments
+    **positionally, in the order of the spec** (``hooks.treehouse_legal_moves(state,
+    step, face)``): the engine calls them a few million times in a simulation.
     Where no plugin wraps a hook and tracing is off, the attribute calls the
     implementations directly in pluggy's order (first non-``None`` wins),
-    which saves pluggy's per-call bookkeeping on the hot path; otherwise it is
-    pluggy's own caller, so wrappers and tracing behave exactly as pluggy
-    documents.
+    skipping pluggy's per-call bookkeeping; otherwise it goes through pluggy's
+    own caller, so wrappers and tracing behave exactly as pluggy documents.
     """
 
     def __init__(self, manager: pluggy.PluginManager) -> None:
         self.manager = manager
         tracing = bool(os.environ.get(TRACE_ENV))
+        kernel_only = set()
         for caller in manager.hook.__dict__.values():
             if isinstance(caller, pluggy.HookCaller) and caller.name not in REGISTRATION_HOOKS:
-                setattr(self, caller.name, caller if tracing else _bind(caller))
+                setattr(self, caller.name, _through_pluggy(caller) if tracing else _bind(caller))
+                impls = caller.get_hookimpls()
+                if not tracing and impls and all(impl.plugin_name == KERNEL_PLUGIN for impl in impls):
+                    kernel_only.add(caller.name)
+        #: Hooks that only the kernel's defaults answer.  The engine runs those
+        #: defaults inline instead of calling them (it saves a call per hook
+        #: per step on the hot path; the answer is the same).
+        self.kernel_only = frozenset(kernel_only)
+
+
+def _through_pluggy(caller: pluggy.HookCaller) -> Callable[..., Any]:
+    names = tuple(caller.spec.argnames) if caller.spec else ()
+    return lambda *args: caller(**dict(zip(names, args)))
 
 
 def _bind(caller: pluggy.HookCaller) -> Callable[..., Any]:
     impls = caller.get_hookimpls()
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return caller
-    chain = [(impl.function, tuple(impl.argnames)) for impl in reversed(impls)]  # pluggy calls the last first
+        return _through_pluggy(caller)
+    spec_names = tuple(caller.spec.argnames) if caller.spec else ()
+    chain = [_direct(impl, spec_names) for impl in reversed(impls)]  # pluggy calls the last first
     hook_name = caller.name
 
     if not chain:
-        def no_answer(**kwargs: Any) -> None:
+        def no_answer(*args: Any) -> None:
             raise PluginError(f"no plugin implements {hook_name}")
         return no_answer
 
     if len(chain) == 1:
-        function, names = chain[0]
-        return lambda **kwargs: function(*[kwargs[n] for n in names])
+        return chain[0]
 
-    def first_result(**kwargs: Any) -> Any:
-        for function, names in chain:
-            result = function(*[kwargs[n] for n in names])
+    def first_result(*args: Any) -> Any:
+        for function in chain:
+            result = function(*args)
             if result is not None:
                 return result
         return None
@@ -230,17 +246,40 @@ def _bind(caller: pluggy.HookCaller) -> Callable[..., Any]:
     return first_result
 
 
+def _direct(impl: Any, spec_names: tuple[str, ...]) -> Callable[..., Any]:
+    """Call one implementation with the positional arguments of the hook call."""
+    function, names = impl.function, tuple(impl.argnames)
+    if names == spec_names:
+        return function  # it takes every argument, in the spec's order
+    picks = tuple(spec_names.index(n) for n in names)
+    return lambda *args: function(*[args[i] for i in picks])
+
+
 def game_hooks(variant: Any, house_rules: Iterable[Any] = (), extra: Iterable[Any] = ()) -> GameHooks:
-    """A fresh plugin manager for one game, bound as :class:`GameHooks`.
+    """The plugin manager for a game, bound as :class:`GameHooks`.
 
     It holds the kernel's defaults, ``variant`` (the variant object answers
     the game hooks itself), the ``house_rules`` plugins, and ``extra`` plugins
-    (the replayer's recorded dice, say).
+    (the replayer's recorded dice, say).  Games with equal rules share one
+    manager (hooks are pure, so sharing is safe); building one costs about a
+    millisecond, which a simulation of many short games would feel.
     """
+    house_rules, extra = tuple(house_rules), tuple(extra)
+    if extra or os.environ.get(TRACE_ENV):
+        return _build_game_hooks(variant, house_rules, extra)
+    return _shared_game_hooks(type(variant), variant.rules, house_rules)
+
+
+@lru_cache(maxsize=64)
+def _shared_game_hooks(variant_class: type, rules: Any, house_rules: tuple) -> GameHooks:
+    return _build_game_hooks(variant_class(rules), house_rules, ())
+
+
+def _build_game_hooks(variant: Any, house_rules: tuple, extra: tuple) -> GameHooks:
     from treehouse.kernel.engine import KernelDefaults
 
     manager = _new_manager()
-    manager.register(KernelDefaults(), name="kernel")
+    manager.register(KernelDefaults(), name=KERNEL_PLUGIN)
     for plugin in (variant, *house_rules, *extra):
         try:
             manager.register(plugin, name=f"{plugin_name(plugin)}@{id(plugin):x}")

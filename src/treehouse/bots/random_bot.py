@@ -17,7 +17,7 @@ class RandomBot:
     name = "random"
 
     def choose(self, state, step, face, moves, rng: random.Random):
-        return moves[rng.randrange(len(moves))]
+        return moves[int(rng.random() * len(moves))]  # as fair as randrange, at C speed
 
 
 @hookimpl

@@ -38,7 +38,7 @@ class Die:
     def roll(self, rng: random.Random) -> str:
         """One roll, drawn from ``rng`` (the only source of chance in a game)."""
         if self.weights is None:
-            return self.faces[rng.randrange(len(self.faces))]
+            return self.faces[int(rng.random() * len(self.faces))]
         return rng.choices(self.faces, cum_weights=list(accumulate(self.weights)))[0]
 
     def face(self, name: str) -> str:

@@ -134,7 +134,7 @@ class Game:
         self.dice_rng = random.Random(rng.getrandbits(64))
         self.seat_rngs = tuple(random.Random(rng.getrandbits(64)) for _ in self.seats)
         setup_rng = random.Random(rng.getrandbits(64))
-        self.state = self.hooks.treehouse_setup(variant=variant, players=len(self.seats), rng=setup_rng)
+        self.state = self.hooks.treehouse_setup(variant, len(self.seats), setup_rng)
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
@@ -157,47 +157,61 @@ class Game:
         """Play one whole turn and return the outcome if the game ended."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
-        hooks, record = self.hooks, self.record
+        hooks, inline = self.hooks, self.hooks.kernel_only
         mover = self.state.to_move
-        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
         self.turn += 1
-        for step in hooks.treehouse_turn_steps(state=self.state):
+        # Where no plugin changes a hook, its kernel default (KernelDefaults) runs inline.
+        steps = ONE_ROLLED_STEP if "treehouse_turn_steps" in inline else hooks.treehouse_turn_steps(self.state)
+        for step in steps:
             before = self.state
-            for _ in range(MAX_ROLLS_PER_STEP):
-                # 1. roll (a step that does not roll has face None)
-                face = hooks.treehouse_roll(state=before, step=step, die=self.variant.die, rng=self.dice_rng) if step.rolls else None
-                if record is not None and face is not None:
-                    record.roll(self.turn, mover, step, face)
-                # 2. the legal moves for that face
-                moves = hooks.treehouse_legal_moves(state=before, step=step, face=face)
-                if not moves:
-                    if step.rolls:
-                        continue  # nothing can be done with this face: roll again
-                    move = None
-                    break
-                # 3. the seat chooses
-                move = hooks.treehouse_choose_move(state=before, step=step, face=face, moves=moves, seat=seat, rng=seat_rng)
-                if move not in moves:
-                    raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
-                if record is not None:
-                    record.move(self.turn, mover, step, move)
-                if move is not REROLL:
-                    break
-            else:
-                raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+            move = self._roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
             if move is None:
                 continue  # a step without a roll had nothing to do
             # 4. apply the move, 5. resolve its consequences
-            after = before if move is PASS else hooks.treehouse_apply_move(state=before, step=step, move=move)
-            self.state = hooks.treehouse_resolve(state=after, before=before, step=step, move=move)
+            after = before if move is PASS else hooks.treehouse_apply_move(before, step, move)
+            if "treehouse_resolve" not in inline:
+                after = hooks.treehouse_resolve(after, before, step, move)
+            self.state = after
             # 6. check the outcome
-            outcome = hooks.treehouse_outcome(state=self.state, mover=mover)
+            outcome = hooks.treehouse_outcome(self.state, mover)
             if outcome is not None:
                 return self._finish(outcome)
-        self.state = hooks.treehouse_end_turn(state=self.state)
+        self.state = hooks.treehouse_end_turn(self.state)
         if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
         return None
+
+    def _roll_and_choose(self, state: Any, step: Step, mover: int) -> Any:
+        """Roll (if the step rolls) until a face gives something to do, and
+        return the seat's choice; ``None`` when a step without a roll has no move."""
+        hooks, die, turn = self.hooks, self.variant.die, self.turn
+        seat, seat_rng, dice_rng = self.seats[mover], self.seat_rngs[mover], self.dice_rng
+        roll = die.roll if "treehouse_roll" in hooks.kernel_only else None
+        choose = seat.choose if "treehouse_choose_move" in hooks.kernel_only else None
+        # The engine writes events straight into the record's list: this is the hot loop.
+        events = self.record.events if self.record is not None else None
+        for _ in range(MAX_ROLLS_PER_STEP):
+            face = None
+            if step.rolls:
+                face = roll(dice_rng) if roll else hooks.treehouse_roll(state, step, die, dice_rng)
+            if events is not None and face is not None:
+                events.append(("roll", turn, mover, step.name, face))
+            moves = hooks.treehouse_legal_moves(state, step, face)
+            if not moves:
+                if step.rolls:
+                    continue  # nothing can be done with this face: roll again
+                return None
+            if choose:
+                move = choose(state, step, face, moves, seat_rng)
+            else:
+                move = hooks.treehouse_choose_move(state, step, face, moves, seat, seat_rng)
+            if move not in moves:
+                raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
+            if events is not None:
+                events.append(("move", turn, mover, step.name, move))
+            if move is not REROLL:
+                return move
+        raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
 
     def _finish(self, outcome: Outcome) -> Outcome:
         self.outcome = outcome

@@ -54,12 +54,6 @@ class Record:
             "meta": self.meta,
         }
 
-    def roll(self, turn: int, seat: int, step, face: str) -> None:
-        self.events.append(("roll", turn, seat, step.name, face))
-
-    def move(self, turn: int, seat: int, step, move) -> None:
-        self.events.append(("move", turn, seat, step.name, move))
-
     def end(self, turn: int, outcome, state) -> None:
         self.footer = {
             "event": "end",

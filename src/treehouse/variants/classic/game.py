@@ -14,7 +14,6 @@ otherwise one other matching trio wins; several others tie.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal, NamedTuple
 
@@ -25,7 +24,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS, REROLL, Outcome
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
-from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio
+from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
 OWN = "own"
 HOUSE_TARGET = "house"
@@ -50,20 +49,37 @@ class ClassicPosition(NamedTuple):
     to_move: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class ClassicMove:
+#: Positions are built on the hot path with ``_tuple_new(ClassicPosition, (...))``,
+#: which skips NamedTuple's Python-level ``__new__``.
+_tuple_new = tuple.__new__
+
+
+class _MoveIdentity(NamedTuple):
+    target: str
+    rank: int  # the result's index among all trios: unequal moves differ here, cheaply
+    result: Trio
+
+
+class ClassicMove(_MoveIdentity):
     """An action played on a trio, known by what the trio becomes.
 
     Two moves are the same when they act on the same trio (``own`` or
-    ``house``) and give the same result; ``action`` and ``words`` only say how.
-    Notation: ``ACTION RESULT`` or ``house:ACTION RESULT``, e.g.
-    ``hop L^/M^ S^`` or ``house:aim L< S^ M^``.
+    ``house``) and give the same result; ``action`` and ``words`` only say
+    how.  Equality and hashing are the tuple's own, in C, and the result's
+    rank comes before the result so that unequal moves are told apart without
+    comparing trios piece by piece: the engine checks every chosen move
+    against the legal ones.  Notation: ``ACTION RESULT`` or
+    ``house:ACTION RESULT``, e.g. ``hop L^/M^ S^`` or ``house:aim L< S^ M^``.
     """
 
-    target: str
-    result: Trio
-    action: str = field(default="", compare=False)
-    words: str = field(default="", compare=False)
+    def __new__(cls, target: str, result: Trio, action: str = "", words: str = "") -> ClassicMove:
+        move = super().__new__(cls, target, trio_rank(result), result)
+        object.__setattr__(move, "action", action)
+        object.__setattr__(move, "words", words)
+        return move
+
+    def __setattr__(self, name: str, value) -> None:
+        raise AttributeError("moves are immutable")
 
 
 def format_position(state: ClassicPosition) -> str:
@@ -111,7 +127,6 @@ def action_moves(trio: Trio, action: str, target: str, dig_in_place: bool) -> tu
     return tuple(ClassicMove(target, r, action, w) for r, w in results(trio, action, dig_in_place))
 
 
-@lru_cache(maxsize=1 << 16)
 def turn_moves(own: Trio, house: Trio, face: str, dig_in_place: bool, house_decline: str) -> tuple:
     """The legal moves of a turn: own trio first; else the House or decline; else nothing (reroll)."""
     mine = action_moves(own, face, OWN, dig_in_place)
@@ -160,26 +175,41 @@ class Classic(Variant):
     def treehouse_setup(self, variant, players, rng):
         return ClassicPosition(HOUSE, (TREE,) * players, 0)
 
+    def __init__(self, rules=None) -> None:
+        super().__init__(rules)
+        self._moves_cache: dict = {}
+
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
-        rules = self.rules
-        return turn_moves(state.trios[state.to_move], state.house, face, rules.dig_in_place, rules.house_decline)
+        house, trios, to_move = state
+        own = trios[to_move]
+        # Keyed by identity: hashing two trios piece by piece costs more than the
+        # rest of the turn.  The entry holds both trios, so while it exists no
+        # other object can have their ids, and the key cannot be mistaken.
+        entry = self._moves_cache.get((id(own), id(house), face))
+        if entry is None:
+            moves = turn_moves(own, house, face, self.rules.dig_in_place, self.rules.house_decline)
+            entry = self._moves_cache[id(own), id(house), face] = (own, house, moves)
+        return entry[2]
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
-        if move.target == HOUSE_TARGET:
-            return state._replace(house=move.result)
-        trios = list(state.trios)
-        trios[state.to_move] = move.result
-        return state._replace(trios=tuple(trios))
+        house, trios, to_move = state
+        target, _, result = move
+        if target == HOUSE_TARGET:
+            return _tuple_new(ClassicPosition, (result, trios, to_move))
+        return _tuple_new(ClassicPosition, (house, trios[:to_move] + (result,) + trios[to_move + 1 :], to_move))
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
-        house = state.house
-        matching = [i for i, trio in enumerate(state.trios) if trio == house]
+        house, trios, _ = state
         if self.rules.mirror_matches:
             image = mirror(house)
-            matching = [i for i, trio in enumerate(state.trios) if trio == house or trio == image]
+            matching = [i for i, trio in enumerate(trios) if trio == house or trio == image]
+        elif house not in trios:
+            return None
+        else:
+            matching = [i for i, trio in enumerate(trios) if trio == house]
         if not matching:
             return None
         if mover in matching:
@@ -190,7 +220,8 @@ class Classic(Variant):
 
     @hookimpl
     def treehouse_end_turn(self, state):
-        return state._replace(to_move=(state.to_move + 1) % len(state.trios))
+        house, trios, to_move = state
+        return _tuple_new(ClassicPosition, (house, trios, (to_move + 1) % len(trios)))
 
     @hookimpl
     def treehouse_render(self, state, console_width):

@@ -41,8 +41,9 @@ def format_stack(stack: Stack) -> str:
     return "/".join(format_piece(p) for p in stack)
 
 
+@lru_cache(maxsize=None)
 def format_trio(trio: Trio) -> str:
-    """The canonical notation of a trio."""
+    """The canonical notation of a trio (cached: there are only 204)."""
     return " ".join(format_stack(stack) for stack in trio)
 
 
@@ -54,6 +55,15 @@ def _parse_piece(token: str, whole: str) -> Pyramid:
     return Pyramid(size, _DIRECTION_OF[rest] if rest else Direction.UP)
 
 
+_CANONICAL: dict[Trio, Trio] = {}
+
+
+def intern_trio(trio: Trio) -> Trio:
+    """The one shared object for this trio.  Every trio in play is interned, so
+    comparing and hashing positions meets identical objects and stays cheap."""
+    return _CANONICAL.setdefault(trio, trio)
+
+
 @lru_cache(maxsize=4096)
 def parse_trio(text: str) -> Trio:
     """Read a trio, checking both its spelling and the rules of a trio."""
@@ -62,7 +72,7 @@ def parse_trio(text: str) -> Trio:
         raise NotationError("empty trio: expected stacks such as 'L< S^ M>' or 'L^/M^/S^'")
     trio = tuple(_parse_stack(stack, text) for stack in stacks)
     check_trio(trio)
-    return trio
+    return intern_trio(trio)
 
 
 def _parse_stack(token: str, whole: str) -> Stack:
@@ -116,5 +126,12 @@ def all_trios() -> tuple[Trio, ...]:
     return tuple(sorted(trios, key=format_trio))
 
 
+@lru_cache(maxsize=None)
+def trio_rank(trio: Trio) -> int:
+    """The trio's index in :func:`all_trios` (0 to 203)."""
+    return _RANKS[trio]
+
+
+_RANKS = {trio: rank for rank, trio in enumerate(all_trios())}
 TREE: Trio = parse_trio("L^/M^/S^")
 HOUSE: Trio = parse_trio("L< S^ M>")
