@@ -75,6 +75,21 @@ def treehouse_register_bots(register):
     """
 
 
+@hookspec
+def treehouse_register_house_rules(register):
+    """Register the house rules this plugin provides.
+
+    Called once when the plugins are loaded.  A house rule is a small plugin
+    that changes one rule of one variant by implementing game hooks (usually
+    as wrappers); a rule set turns it on with ``house_rules: [name]``.
+
+    :param register: call ``register(name, plugin, variant, description)``:
+        ``plugin`` is the object registered in each game's plugin manager,
+        ``variant`` the name of the only variant it may be used with.
+    :returns: nothing.
+    """
+
+
 # --------------------------------------------------------------------------
 # Game hooks (one plugin manager per game)
 # --------------------------------------------------------------------------
@@ -204,6 +219,34 @@ def treehouse_end_turn(state):
 
     :param state: the position after the turn.
     :returns: the same position with the next seat to move.  First result.
+    """
+
+
+@hookspec
+def treehouse_step_statistics(before, after, step, move, mover):
+    """Count what a variant's playtest report should add up.
+
+    Called by the playtest runner (never by plain play) after every step.
+
+    :param before: the position before the step.
+    :param after: the resolved position after it.
+    :param step: the step played.
+    :param move: the move played (or :data:`~treehouse.kernel.engine.PASS`).
+    :param mover: the 0-based seat whose step it was.
+    :returns: a dict of counter name to a number to add (``{"house_moves": 1}``),
+        or ``None``.  Every plugin's answer is summed, so a house rule can add
+        counters of its own.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_evaluate(state, seat):
+    """Score a position for a seat, for bots that look ahead.
+
+    :param state: the position.
+    :param seat: the 0-based seat whose prospects are scored.
+    :returns: a number, higher is better for ``seat`` (a won position should
+        score above any other).  First result.
     """
 
 

@@ -38,7 +38,7 @@ TRACE_ENV = "TREEHOUSE_TRACE_PLUGINS"
 #: The name the kernel's default answers are registered under in a game's manager.
 KERNEL_PLUGIN = "kernel"
 #: The hooks answered at load time; every other hook is a game hook.
-REGISTRATION_HOOKS = ("treehouse_register_variants", "treehouse_register_bots")
+REGISTRATION_HOOKS = ("treehouse_register_variants", "treehouse_register_bots", "treehouse_register_house_rules")
 
 
 def plugin_name(plugin: Any) -> str:
@@ -55,6 +55,15 @@ class BotInfo:
 
 
 @dataclass
+class HouseRuleInfo:
+    name: str
+    plugin: Any
+    variant: str
+    description: str
+    provider: str
+
+
+@dataclass
 class Plugins:
     """What the installed plugins provide, and what went wrong loading them."""
 
@@ -63,7 +72,7 @@ class Plugins:
     variant_plugins: dict[str, str] = field(default_factory=dict)
     aliases: dict[str, str] = field(default_factory=dict)
     bots: dict[str, BotInfo] = field(default_factory=dict)
-    house_rules: dict[str, Any] = field(default_factory=dict)
+    house_rules: dict[str, HouseRuleInfo] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     def variant(self, name: str) -> type:
@@ -79,11 +88,14 @@ class Plugins:
         except KeyError:
             raise unknown("bot", name, self.bots) from None
 
-    def house_rule(self, name: str) -> Any:
-        try:
-            return self.house_rules[name]
-        except KeyError:
-            raise unknown("house rule", name, self.house_rules) from None
+    def house_rule(self, name: str, variant: str | None = None) -> Any:
+        """The plugin object of house rule ``name``, checked against ``variant``."""
+        info = self.house_rules.get(name)
+        if info is None:
+            raise unknown("house rule", name, self.house_rules)
+        if variant is not None and info.variant != variant:
+            raise PluginError(f"house rule {name!r} is written for {info.variant}, not {variant}")
+        return info.plugin
 
 
 def _blocked_names(block: Iterable[str] | None) -> set[str]:
@@ -172,7 +184,19 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             return
         plugins.bots[key] = BotInfo(key, factory, description, name)
 
-    for hook_name, callback in (("treehouse_register_variants", register_variant), ("treehouse_register_bots", register_bot)):
+    def register_house_rule(rule_name: str, rule: Any, variant: str, description: str = "") -> None:
+        if rule_name in plugins.house_rules:
+            plugins.problems.append(
+                f"plugin {name!r}: house rule {rule_name!r} is already taken by plugin {plugins.house_rules[rule_name].provider!r}; ignored"
+            )
+            return
+        plugins.house_rules[rule_name] = HouseRuleInfo(rule_name, rule, variant.lower(), description, name)
+
+    for hook_name, callback in (
+        ("treehouse_register_variants", register_variant),
+        ("treehouse_register_bots", register_bot),
+        ("treehouse_register_house_rules", register_house_rule),
+    ):
         impl = getattr(plugin, hook_name, None)
         if impl is None or plugins.manager.parse_hookimpl_opts(plugin, hook_name) is None:
             continue

@@ -47,7 +47,7 @@ class Die:
         for face in self.faces:
             if face.upper() == wanted:
                 return face
-        raise unknown("action", name, self.faces)
+        raise unknown("action", name, [face.lower() for face in self.faces])
 
 
 #: The Treehouse die.  A d6 read as 1 TIP, 2 SWAP, 3 HOP, 4 DIG, 5 AIM, 6 WILD is the same die.

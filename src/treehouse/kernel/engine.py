@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Sequence
+from typing import Any, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.hookspecs import hookimpl
@@ -84,6 +84,19 @@ def parse_move(variant: Variant, text: str) -> Any:
     return variant.parse_move(text)
 
 
+class GameObserver(Protocol):
+    """Watches a game step by step (the playtest runner counts with one).
+
+    ``on_choice`` is called for every roll or step with the legal moves it
+    offered (empty: the face is rerolled); ``on_step`` after every step is
+    applied and resolved.  A ``REROLL`` choice shows as a further ``on_choice``.
+    """
+
+    def on_choice(self, game: Game, mover: int, step: Step, face: str | None, moves: tuple) -> None: ...
+
+    def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any) -> None: ...
+
+
 class KernelDefaults:
     """The kernel's answers to the game hooks, used when no plugin gives one."""
 
@@ -121,6 +134,7 @@ class Game:
         house_rules: Sequence[Any] = (),
         record: Record | None = None,
         hooks: Any = None,
+        observer: GameObserver | None = None,
     ) -> None:
         from treehouse.plugins import game_hooks, plugin_name  # the factory lives with the other plugin code
 
@@ -138,6 +152,7 @@ class Game:
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
+        self.observer = observer
         if record is not None:
             record.start(variant, self.seats, self.state, turn_cap, [plugin_name(h) for h in house_rules])
         for index, seat in enumerate(self.seats):
@@ -172,6 +187,8 @@ class Game:
             if "treehouse_resolve" not in inline:
                 after = hooks.treehouse_resolve(after, before, step, move)
             self.state = after
+            if self.observer is not None:
+                self.observer.on_step(self, mover, step, move, before, after)
             # 6. check the outcome
             outcome = hooks.treehouse_outcome(self.state, mover)
             if outcome is not None:
@@ -197,6 +214,8 @@ class Game:
             if events is not None and face is not None:
                 events.append(("roll", turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
+            if self.observer is not None:
+                self.observer.on_choice(self, mover, step, face, moves)
             if not moves:
                 if step.rolls:
                     continue  # nothing can be done with this face: roll again

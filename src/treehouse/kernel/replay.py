@@ -85,7 +85,7 @@ def replay(record: Record, variants: Any) -> Game:
     try:
         variant_cls = variants.variant(header["variant"])
         variant = variant_cls(rules=header.get("rules") or {})
-        house_rules = [variants.house_rule(name) for name in header.get("house_rules", [])]
+        house_rules = [variants.house_rule(name, variant.name) for name in header.get("house_rules", [])]
         initial = variant.parse_position(header["position"])
         seat_names = list(header["seats"])
     except ValidationError as error:

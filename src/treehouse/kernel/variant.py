@@ -68,5 +68,36 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    # -- what ``th show`` and ``th moves`` work on ---------------------------
+
+    def render_text(self, text: str, console_width: int = 80) -> Any:
+        """What ``th show`` draws for ``text``: by default a whole position,
+        through the ``treehouse_render`` hook."""
+        from treehouse.plugins import game_hooks
+
+        return game_hooks(self).treehouse_render(self.parse_position(text), console_width)
+
+    def successors(self, text: str, face: str) -> list[tuple[str, str]]:
+        """What ``th moves`` lists: every distinct position that one roll of
+        ``face`` leads to from the position ``text``, as ``(notation, words)``
+        sorted by notation.  By default: the first rolling step of the turn,
+        each legal move applied and resolved (declining is not a position)."""
+        from treehouse.kernel.engine import Control
+        from treehouse.plugins import game_hooks
+
+        hooks = game_hooks(self)
+        state = self.parse_position(text)
+        face = self.die.face(face)
+        steps = [step for step in hooks.treehouse_turn_steps(state) if step.rolls]
+        if not steps:
+            return []
+        found: dict[str, str] = {}
+        for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
+            if isinstance(move, Control):
+                continue
+            after = hooks.treehouse_resolve(hooks.treehouse_apply_move(state, steps[0], move), state, steps[0], move)
+            found.setdefault(self.format_position(after), self.describe_move(move))
+        return sorted(found.items())
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules!r})"

@@ -165,6 +165,23 @@ class Classic(Variant):
     def parse_move(self, text):
         return parse_move(text)
 
+    def render_text(self, text, console_width=80):
+        """``th show`` takes a lone trio (``L< S^ M>``) or a whole position."""
+        from treehouse.variants.classic.render import render_position, render_trio
+
+        if "::" in text:
+            return render_position(self.parse_position(text), console_width)
+        return render_trio(parse_trio(text), "Trio", "bold")
+
+    def successors(self, text, face):
+        """``th moves`` works on a lone trio: the trios one action can make of it."""
+        if "::" in text:
+            return super().successors(text, face)
+        trio = parse_trio(text)
+        face = self.die.face(face)
+        moves = action_moves(trio, face, OWN, self.rules.dig_in_place)
+        return sorted((format_trio(m.result), m.words) for m in moves)
+
     def describe_move(self, move):
         if not isinstance(move, ClassicMove):
             return str(move)

@@ -13,10 +13,11 @@ SEAT_STYLES = ("bold red", "bold blue", "bold green", "bold yellow", "bold magen
 HOUSE_STYLE = "bold white"
 
 
-def render_trio(trio: Trio, label: str, style: str, width: int = 12) -> Text:
-    """A trio drawn bottom-up, three rows high, with its label and notation."""
+def render_trio(trio: Trio, label: str, style: str, width: int = 12, height: int | None = None) -> Text:
+    """A trio drawn bottom-up (as tall as its tallest stack, or ``height``), with its label and notation."""
     text = Text()
-    for level in (2, 1, 0):
+    height = height or max(len(stack) for stack in trio)
+    for level in reversed(range(height)):
         text.append(f"{label if level == 0 else '':<{width}}", style=style if level == 0 else "")
         for stack in trio:
             cell = f"{stack[level].size.value}{GLYPHS[stack[level].direction]}" if level < len(stack) else ""
@@ -28,9 +29,10 @@ def render_trio(trio: Trio, label: str, style: str, width: int = 12) -> Text:
 
 
 def render_position(state, console_width: int = 80) -> Text:
-    text = render_trio(state.house, "House", HOUSE_STYLE)
+    """The House above every trio, each three rows high so the lines align; * marks the player to move."""
+    text = render_trio(state.house, "House", HOUSE_STYLE, height=3)
     for seat, trio in enumerate(state.trios):
         marker = " *" if seat == state.to_move else ""
         text.append("\n")
-        text.append_text(render_trio(trio, f"Player {seat + 1}{marker}", SEAT_STYLES[seat % len(SEAT_STYLES)]))
+        text.append_text(render_trio(trio, f"Player {seat + 1}{marker}", SEAT_STYLES[seat % len(SEAT_STYLES)], height=3))
     return text

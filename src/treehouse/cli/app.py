@@ -1,0 +1,41 @@
+"""The Typer application and the console-script entry point."""
+
+from __future__ import annotations
+
+import os
+
+import typer
+
+from treehouse import __version__
+from treehouse.cli import catalog, positions
+from treehouse.cli.common import DEBUG_ENV
+
+app = typer.Typer(
+    name="th",
+    help="treehouse: play, write and playtest dice-and-pyramid games.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=bool(os.environ.get(DEBUG_ENV)),
+)
+
+app.command("variants")(catalog.variants)
+app.command("rules")(catalog.rules)
+app.command("show")(positions.show)
+app.command("moves")(positions.moves)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"treehouse {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+) -> None:
+    """treehouse: play, write and playtest dice-and-pyramid games."""
+
+
+def main() -> None:
+    app()

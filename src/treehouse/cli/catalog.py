@@ -1,0 +1,83 @@
+"""``th variants`` and ``th rules``: what can be played, and by which rules."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, out, plugins, run_guarded, shown_path
+from treehouse.config import shipped_rulesets, read_ruleset_file
+
+
+def variants(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array instead of a table.")] = False,
+) -> None:
+    """List the installed variants and the shipped rule sets."""
+    loaded = plugins()
+    rows = []
+    for key, cls in sorted(loaded.variants.items()):
+        rows.append(
+            {
+                "name": cls.name,
+                "aliases": list(cls.aliases),
+                "description": cls.description,
+                "players": [cls.min_players, cls.max_players],
+                "plugin": loaded.variant_plugins[key],
+            }
+        )
+    rulesets = []
+    for name, path in shipped_rulesets().items():
+        data = run_guarded(read_ruleset_file, path)
+        rulesets.append({"name": name, "variant": data.variant, "extends": data.extends, "description": data.description or ""})
+    if as_json:
+        out.print_json(json.dumps({"variants": rows, "rule_sets": rulesets}))
+        return
+    table = Table(title="Variants", title_justify="left", expand=False)
+    for column in ("name", "players", "plugin", "description"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        name = row["name"] + (f" ({', '.join(row['aliases'])})" if row["aliases"] else "")
+        lo, hi = row["players"]
+        table.add_row(name, f"{lo}-{hi}", row["plugin"], row["description"])
+    out.print(table)
+    table = Table(title="Rule sets (th rules --variant NAME)", title_justify="left")
+    for column in ("name", "variant", "description"):
+        table.add_column(column, overflow="fold")
+    for row in rulesets:
+        table.add_row(row["name"], str(row["variant"] or "?"), row["description"])
+    out.print(table)
+
+
+def rules(
+    variant: VariantOption = None,
+    config: ConfigOption = None,
+    overrides: SetOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
+) -> None:
+    """Show the rules in force after `extends:` and `--set`, and where each value came from."""
+    effective = run_guarded(effective_rules, variant, config, overrides)
+    fields = effective.variant_class.Rules.model_fields
+    if as_json:
+        out.print_json(
+            json.dumps(
+                {
+                    "rule_set": effective.name,
+                    "variant": effective.variant_class.name,
+                    "settings": [{"key": k, "value": v, "source": shown_path(s) if s.endswith(".yaml") else s} for k, v, s in effective.rows()],
+                }
+            )
+        )
+        return
+    out.print(f"[bold]{effective.name}[/bold]: {effective.description}")
+    table = Table(title_justify="left")
+    for column in ("setting", "value", "from"):
+        table.add_column(column, overflow="fold")
+    for key, value, source in effective.rows():
+        table.add_row(key, json.dumps(value), shown_path(source) if source.endswith(".yaml") else source)
+    out.print(table)
+    out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
+    for key, option in fields.items():
+        out.print(f"  [cyan]{key}[/cyan]: {option.description or ''}")

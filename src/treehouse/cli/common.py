@@ -1,0 +1,77 @@
+"""What every command shares: consoles, the loaded plugins, rule-set options, errors."""
+
+from __future__ import annotations
+
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+from rich.console import Console
+
+from treehouse.config import EffectiveRules, resolve
+from treehouse.errors import TreehouseError
+from treehouse.plugins import Plugins, load_plugins
+
+DEBUG_ENV = "TREEHOUSE_DEBUG"
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+@lru_cache(maxsize=1)
+def plugins() -> Plugins:
+    """The installed plugins, loaded once per command; problems become warnings."""
+    loaded = load_plugins()
+    for problem in loaded.problems:
+        err.print(f"warning: {problem}", markup=False)
+    return loaded
+
+
+def fail(message: str, code: int = 2) -> typer.Exit:
+    """Print one line of error and return the exit to raise."""
+    err.print(f"error: {message}", markup=False)
+    return typer.Exit(code)
+
+
+def run_guarded(function, *args, **kwargs):
+    """Call ``function``; a user's mistake becomes one line and exit status 2."""
+    try:
+        return function(*args, **kwargs)
+    except TreehouseError as error:
+        if os.environ.get(DEBUG_ENV):
+            raise
+        raise fail(str(error)) from None
+
+
+def shown_path(path: str) -> str:
+    """A path as short as it can be shown: relative to the working directory when inside it."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return path
+
+
+VariantOption = Annotated[
+    Optional[str],
+    typer.Option("--variant", "-v", help="A variant (classic) or a shipped rule set (classic-wiki)."),
+]
+ConfigOption = Annotated[
+    Optional[Path],
+    typer.Option("--config", "-c", help="A YAML rule-set file.", dir_okay=False),
+]
+SetOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--set", "-s", help="Override one setting: key=value (repeatable), e.g. dig_in_place=false."),
+]
+
+
+def effective_rules(variant: str | None, config: Path | None, overrides: list[str] | None) -> EffectiveRules:
+    """The rules in force for a command's --variant/--config/--set."""
+    return resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
+
+
+def stdout_is_plain() -> bool:
+    return not sys.stdout.isatty()

@@ -1,0 +1,298 @@
+"""Rule sets: YAML files that choose a variant and set its rule options.
+
+A rule set looks like this (``variants/classic-wiki.yaml``)::
+
+    variant: classic
+    description: The Icehouse wiki's reading of the rules.
+    extends: classic            # another rule set: a name in variants/, or a path
+    turn_cap: 1000              # a game still going after this many turns is a draw
+    house_rules: []             # house-rule plugins to load (by name)
+    rules:
+      dig_in_place: false
+      house_decline: reroll
+
+Loading resolves ``extends`` (child values win, ``rules`` merged key by key),
+applies ``--set key=value`` overrides (``key`` is a top-level field, a rule
+option, or ``rules.<option>``; ``value`` is read as YAML, so ``false`` and
+``3`` are a bool and an int), then validates the rules against the variant's
+pydantic model.  :class:`EffectiveRules` remembers where each value came from.
+
+Every mistake is a :class:`~treehouse.errors.ConfigError` or
+:class:`~treehouse.errors.UnknownNameError` with one line naming the file,
+the line where YAML gives one, the key, and what would be right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from importlib.resources import files
+from pathlib import Path
+from typing import Any, Iterable
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from treehouse.errors import ConfigError, unknown
+from treehouse.kernel.variant import Variant
+
+DEFAULT = "default"
+OVERRIDE = "--set"
+
+
+class RuleSetFile(BaseModel):
+    """The shape of one YAML rule-set file (before ``extends`` is resolved)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    variant: str | None = None
+    description: str | None = None
+    extends: str | None = None
+    turn_cap: int | None = Field(None, ge=1)
+    house_rules: list[str] | None = None
+    rules: dict[str, Any] = Field(default_factory=dict)
+
+
+TOP_LEVEL_KEYS = ("turn_cap", "house_rules", "description")
+DEFAULT_TURN_CAP = 1000
+
+
+@dataclass
+class EffectiveRules:
+    """A rule set with everything resolved: what a game is actually played by."""
+
+    name: str
+    variant_class: type[Variant]
+    rules: Any
+    description: str = ""
+    turn_cap: int = DEFAULT_TURN_CAP
+    house_rules: list[str] = field(default_factory=list)
+    #: key -> where its value came from: "default", a file path, or "--set"
+    sources: dict[str, str] = field(default_factory=dict)
+    #: the files read, the rule set first and what it extends after
+    chain: list[str] = field(default_factory=list)
+
+    def variant(self) -> Variant:
+        return self.variant_class(self.rules)
+
+    def rows(self) -> list[tuple[str, Any, str]]:
+        """``(key, value, source)`` for every setting, rule options as ``rules.<key>``."""
+        rows: list[tuple[str, Any, str]] = [
+            ("variant", self.variant_class.name, self.sources.get("variant", DEFAULT)),
+            ("turn_cap", self.turn_cap, self.sources.get("turn_cap", DEFAULT)),
+            ("house_rules", self.house_rules, self.sources.get("house_rules", DEFAULT)),
+        ]
+        for key, value in self.rules.model_dump(mode="json").items():
+            rows.append((f"rules.{key}", value, self.sources.get(f"rules.{key}", DEFAULT)))
+        return rows
+
+
+# --------------------------------------------------------------------------
+# finding rule sets
+# --------------------------------------------------------------------------
+
+
+def ruleset_dirs() -> list[Path]:
+    """Where shipped rule sets live: the wheel's copy, or the checkout's ``variants/``."""
+    dirs = []
+    packaged = Path(str(files("treehouse"))) / "rulesets"
+    if packaged.is_dir():
+        dirs.append(packaged)
+    checkout = Path(__file__).resolve().parents[2] / "variants"
+    if checkout.is_dir() and checkout not in dirs:
+        dirs.append(checkout)
+    return dirs
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """Rule-set name (the file stem) -> path, for every shipped rule set."""
+    found: dict[str, Path] = {}
+    for directory in reversed(ruleset_dirs()):  # the first directory wins
+        for path in sorted(directory.glob("*.yaml")):
+            found[path.stem] = path
+    return dict(sorted(found.items()))
+
+
+def _locate(reference: str, relative_to: Path | None) -> Path | None:
+    """A rule set named by ``extends`` or ``--config``: a path, or a shipped name."""
+    candidate = Path(reference)
+    if relative_to is not None and not candidate.is_absolute():
+        beside = relative_to.parent / candidate
+        if beside.is_file():
+            return beside
+        if beside.with_suffix(".yaml").is_file():
+            return beside.with_suffix(".yaml")
+    if candidate.is_file():
+        return candidate
+    return shipped_rulesets().get(reference)
+
+
+# --------------------------------------------------------------------------
+# reading one file
+# --------------------------------------------------------------------------
+
+
+def read_ruleset_file(path: Path) -> RuleSetFile:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"no rule set at {path}") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise ConfigError(f"cannot read the rule set {path}: {error}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        raise ConfigError(f"{where}: malformed YAML: {problem}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: a rule set is a mapping of keys (variant, extends, rules, ...), not a {type(data).__name__}")
+    try:
+        return RuleSetFile(**data)
+    except ValidationError as error:
+        raise ConfigError(f"{path}: {_first_problem(error, known=RuleSetFile.model_fields)}") from None
+
+
+def _first_problem(error: ValidationError, known: Iterable[str] = ()) -> str:
+    """One line for the first thing pydantic disliked, naming the key."""
+    problem = error.errors()[0]
+    key = ".".join(str(part) for part in problem["loc"])
+    if problem["type"] == "extra_forbidden":
+        return f"unknown key {key!r}; known: {', '.join(sorted(known))}"
+    given = problem.get("input")
+    return f"{key}: {problem['msg']} (got {given!r})"
+
+
+# --------------------------------------------------------------------------
+# resolving a rule set
+# --------------------------------------------------------------------------
+
+
+def _chain(path: Path) -> list[tuple[Path, RuleSetFile]]:
+    """The file and everything it extends, child first."""
+    chain: list[tuple[Path, RuleSetFile]] = []
+    seen: set[Path] = set()
+    while True:
+        resolved = path.resolve()
+        if resolved in seen:
+            names = " -> ".join(str(p) for p, _ in chain) + f" -> {path}"
+            raise ConfigError(f"rule sets extend each other in a loop: {names}")
+        seen.add(resolved)
+        data = read_ruleset_file(path)
+        chain.append((path, data))
+        if data.extends is None:
+            return chain
+        parent = _locate(data.extends, path)
+        if parent is None:
+            raise unknown("rule set", data.extends, shipped_rulesets()) from None
+        path = parent
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """``"key=value"`` -> ``("key", value)``, the value read as YAML."""
+    key, sep, raw = text.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError(f"bad --set {text!r}: expected key=value, e.g. --set dig_in_place=false")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else ""
+    except yaml.YAMLError:
+        value = raw
+    return key, value
+
+
+def resolve(
+    plugins: Any,
+    variant: str | None = None,
+    config: str | Path | None = None,
+    overrides: Iterable[str] = (),
+) -> EffectiveRules:
+    """The effective rules for ``--variant``/``--config``/``--set``.
+
+    ``variant`` may name a shipped rule set (``classic-wiki``) or a variant
+    (``classic``, its defaults); ``config`` is a YAML file.  With both, the
+    file's variant must be the named one.
+    """
+    chain: list[tuple[Path, RuleSetFile]] = []
+    if config is not None:
+        path = Path(config)
+        if not path.is_file():
+            raise ConfigError(f"no rule set file at {path}")
+        chain = _chain(path)
+    elif variant is not None and variant.strip().lower() in shipped_rulesets():
+        chain = _chain(shipped_rulesets()[variant.strip().lower()])
+    elif variant is None:
+        raise ConfigError("name a variant (--variant NAME) or a rule set file (--config FILE)")
+
+    sources: dict[str, str] = {}
+    merged: dict[str, Any] = {}
+    rule_values: dict[str, Any] = {}
+    for path, data in reversed(chain):  # the root first, so children override
+        for key in ("variant", *TOP_LEVEL_KEYS):
+            value = getattr(data, key)
+            if value is not None:
+                merged[key] = value
+                sources[key] = str(path)
+        for key, value in data.rules.items():
+            rule_values[key] = value
+            sources[f"rules.{key}"] = str(path)
+
+    name_in_file = merged.get("variant")
+    if name_in_file is None and variant is None:
+        raise ConfigError(f"{chain[0][0]}: the rule set names no variant; add 'variant: NAME'")
+    variant_class = plugins.variant(name_in_file or variant)
+    if variant is not None and name_in_file is not None and config is not None:
+        asked = plugins.variant(variant) if variant.strip().lower() not in shipped_rulesets() else None
+        if asked is not None and asked is not variant_class:
+            raise ConfigError(f"{config} is a rule set for {variant_class.name}, not {asked.name}")
+    sources.setdefault("variant", str(chain[0][0]) if chain else "--variant")
+
+    option_names = set(variant_class.Rules.model_fields)
+    for text in overrides:
+        key, value = parse_override(text)
+        if key.startswith("rules."):
+            key = key[len("rules."):]
+            if key not in option_names:
+                raise unknown(f"{variant_class.name} rule option", key, option_names)
+        if key in TOP_LEVEL_KEYS:
+            merged[key] = value
+            sources[key] = OVERRIDE
+        elif key in option_names:
+            rule_values[key] = value
+            sources[f"rules.{key}"] = OVERRIDE
+        else:
+            raise unknown("option", key, sorted(option_names | set(TOP_LEVEL_KEYS)))
+
+    unknown_rules = set(rule_values) - option_names
+    if unknown_rules:
+        key = sorted(unknown_rules)[0]
+        raise ConfigError(f"{sources[f'rules.{key}']}: unknown {variant_class.name} rule option {key!r}; known: {', '.join(sorted(option_names))}")
+    try:
+        rules = variant_class.Rules(**rule_values)
+    except ValidationError as error:
+        problem = error.errors()[0]
+        key = str(problem["loc"][0]) if problem["loc"] else "?"
+        where = sources.get(f"rules.{key}", DEFAULT)
+        raise ConfigError(f"{where}: rules.{key}: {problem['msg']} (got {problem.get('input')!r})") from None
+    try:
+        top = RuleSetFile(**{k: merged[k] for k in TOP_LEVEL_KEYS if k in merged})
+    except ValidationError as error:
+        raise ConfigError(_first_problem(error)) from None
+
+    if chain:
+        name = chain[0][0].stem
+    else:
+        name = variant_class.name
+    return EffectiveRules(
+        name=name,
+        variant_class=variant_class,
+        rules=rules,
+        description=top.description or variant_class.description,
+        turn_cap=top.turn_cap or DEFAULT_TURN_CAP,
+        house_rules=list(top.house_rules or []),
+        sources=sources,
+        chain=[str(path) for path, _ in chain],
+    )
+
