@@ -68,9 +68,10 @@ def treehouse_register_bots(register):
 
     Called once when the plugins are loaded.
 
-    :param register: call ``register(name, factory, description)``, where
-        ``factory(**options)`` returns a :class:`treehouse.kernel.seats.Seat`.
-        ``name`` is what users type (``--seat random``).
+    :param register: call ``register(name, factory, description, strength=0)``,
+        where ``factory(**options)`` returns a :class:`treehouse.kernel.seats.Seat`.
+        ``name`` is what users type (``--seat random``); ``strength`` ranks
+        bots (``random`` is 0), and ``th play`` seats the strongest by default.
     :returns: nothing.
     """
 

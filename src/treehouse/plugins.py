@@ -52,6 +52,8 @@ class BotInfo:
     factory: Callable[..., Any]
     description: str
     plugin: str
+    #: Higher plays better; ``th play`` seats the strongest bot by default.
+    strength: int = 0
 
 
 @dataclass
@@ -177,12 +179,12 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
         for n in names:
             plugins.aliases[n] = cls.name.lower()
 
-    def register_bot(bot_name: str, factory: Callable[..., Any], description: str = "") -> None:
+    def register_bot(bot_name: str, factory: Callable[..., Any], description: str = "", strength: int = 0) -> None:
         key = bot_name.lower()
         if key in plugins.bots:
             plugins.problems.append(f"plugin {name!r}: bot name {key!r} is already taken by plugin {plugins.bots[key].plugin!r}; ignored")
             return
-        plugins.bots[key] = BotInfo(key, factory, description, name)
+        plugins.bots[key] = BotInfo(key, factory, description, name, strength)
 
     def register_house_rule(rule_name: str, rule: Any, variant: str, description: str = "") -> None:
         if rule_name in plugins.house_rules:
