@@ -1,0 +1,114 @@
+"""The th commands through Typer's runner, including every kind of bad input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from treehouse.cli import app
+
+runner = CliRunner()
+
+
+def th(*args, input=None):
+    return runner.invoke(app, list(args), input=input)
+
+
+def assert_one_line_error(result, words):
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: ") and words in lines[0], lines[0]
+
+
+def test_variants_lists_name_description_players_and_plugin():
+    result = th("variants", "--json")
+    assert result.exit_code == 0
+    data = json.loads(result.stdout)
+    classic = next(v for v in data["variants"] if v["name"] == "classic")
+    assert classic["players"] == [2, 4] and classic["plugin"] == "classic" and classic["description"]
+    assert {"classic", "classic-wiki"} <= {r["name"] for r in data["rule_sets"]}
+    table = th("variants")
+    assert "classic" in table.stdout and "2-4" in table.stdout
+
+
+def test_rules_shows_values_and_where_they_came_from():
+    result = th("rules", "--variant", "classic-wiki", "--set", "mirror_matches=true", "--json")
+    assert result.exit_code == 0
+    settings = {row["key"]: row for row in json.loads(result.stdout)["settings"]}
+    assert settings["rules.dig_in_place"]["value"] is False
+    assert settings["rules.dig_in_place"]["source"].endswith("classic-wiki.yaml")
+    assert settings["rules.mirror_matches"] == {"key": "rules.mirror_matches", "value": True, "source": "--set"}
+    assert settings["rules.house_decline"]["value"] == "reroll"
+    table = th("rules", "--variant", "classic")
+    assert "dig_in_place" in table.stdout and "Rule options" in table.stdout
+
+
+def test_show_draws_a_trio_and_a_position():
+    result = th("show", "--variant", "classic", "L< S^ M>")
+    assert result.exit_code == 0 and "L< S^ M>" in result.stdout and "◀" in result.stdout
+    whole = th("show", "L< S^ M> :: L^/M^/S^ | S^ L^/M^ :: 2")
+    assert whole.exit_code == 0 and "House" in whole.stdout and "Player 2 *" in whole.stdout
+
+
+def test_moves_lists_positions_with_words():
+    result = th("moves", "--variant", "classic", "--action", "hop", "L^/M^/S^")
+    assert result.exit_code == 0
+    assert "M^/S^ L^" in result.stdout and "hop M^/S^ to the left end" in result.stdout
+
+
+def test_moves_json_is_a_sorted_array_of_canonical_trios():
+    result = th("moves", "--action", "DIG", "--json", "l< s m>")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == ["L< S^ M^", "L^ S^ M>"]
+
+
+def test_moves_honours_rule_options():
+    assert json.loads(th("moves", "-a", "dig", "--json", "--set", "dig_in_place=false", "L< S^ M>").stdout) == []
+    wiki = th("moves", "-a", "dig", "--json", "--variant", "classic-wiki", "L> S^ M<")
+    assert len(json.loads(wiki.stdout)) == 8
+
+
+def test_moves_reads_trios_from_standard_input():
+    result = th("moves", "-a", "tip", "-", input="L^/M^/S^\n\nL< S> M>\nL< S^ M>\n")
+    assert result.exit_code == 0
+    assert [json.loads(line) for line in result.stdout.splitlines()] == [["L> M> S>", "S< M< L<"], [], ["L< S< M>", "L< S> M>"]]
+
+
+def test_moves_on_standard_input_stops_at_a_bad_line():
+    result = th("moves", "-a", "tip", "-", input="L^/M^/S^\nL^/M^/Q^\n")
+    assert result.stdout.splitlines() == ['["L> M> S>", "S< M< L<"]']
+    assert_one_line_error(result, "line 2: bad piece 'Q^'")
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("show", "L^/M^/X"), "bad piece 'X'"),
+        (("moves", "-a", "hop", "L^ M^ S^ ?"), "bad piece '?'"),
+        (("show", "L</M^/S^"), "lying piece (L<) in a stack"),
+        (("show", "L^/M^/M^"), "2 M pieces"),
+        (("show", "--variant", "chess", "L^"), "unknown variant 'chess'; known: classic"),
+        (("moves", "-a", "jump", "L^/M^/S^"), "unknown action 'jump'; known: aim, dig, hop, swap, tip, wild"),
+        (("rules", "--variant", "classic", "--set", "gravity=off"), "unknown option 'gravity'; known:"),
+        (("rules", "--variant", "classic", "--set", "dig_in_place=often"), "rules.dig_in_place: Input should be a valid boolean"),
+        (("rules", "--variant", "classic", "--set", "turn_cap=soon"), "turn_cap"),
+    ],
+)
+def test_bad_input_is_one_line_and_a_non_zero_exit(args, words):
+    assert_one_line_error(th(*args), words)
+
+
+def test_malformed_yaml_names_the_file_and_line(tmp_path):
+    path = tmp_path / "broken.yaml"
+    path.write_text("variant: classic\nrules:\n  dig_in_place: [true\n")
+    assert_one_line_error(th("rules", "--config", str(path)), "line 4, column 1: malformed YAML")
+    assert "broken.yaml" in th("rules", "--config", str(path)).stderr
+
+
+def test_a_missing_config_file_is_a_usage_error(tmp_path):
+    result = th("rules", "--config", str(tmp_path / "absent.yaml"))
+    assert result.exit_code == 2 and "Traceback" not in result.output

@@ -1,0 +1,55 @@
+"""Each command as a user types it: the installed `th` program in a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
+
+
+def run(*args: str, input: str | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "80"}
+    return subprocess.run([TH, *args], input=input, capture_output=True, text=True, env=env, timeout=60)
+
+
+def test_th_variants():
+    result = run("variants")
+    assert result.returncode == 0 and "classic" in result.stdout and "classic-wiki" in result.stdout
+
+
+def test_th_rules():
+    result = run("rules", "--variant", "classic-wiki")
+    assert result.returncode == 0
+    assert "house_decline" in result.stdout and "reroll" in result.stdout
+
+
+def test_th_show():
+    result = run("show", "--variant", "classic", "L< S^ M>")
+    assert result.returncode == 0 and "L< S^ M>" in result.stdout
+
+
+def test_th_moves_from_a_pipe():
+    result = run("moves", "--variant", "classic", "--action", "swap", "-", input="L^/M^/S^\n")
+    assert result.returncode == 0
+    assert json.loads(result.stdout) == ["L^/S^/M^", "M^/L^/S^", "S^/M^/L^"]
+
+
+def test_a_mistake_is_one_line_on_stderr_and_exit_2():
+    result = run("moves", "--action", "hop", "L^/M^/Z^")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.strip().splitlines() == [
+        "error: bad piece 'Z^' in 'L^/M^/Z^': expected a size S, M or L, then ^ (upright), < (left) or > (right), e.g. L^/M^/S^"
+    ]
+
+
+@pytest.mark.parametrize("command", ["variants", "rules", "show", "moves"])
+def test_every_command_has_help(command):
+    result = run(command, "--help")
+    assert result.returncode == 0 and "Usage" in result.stdout

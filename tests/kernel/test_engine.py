@@ -1,0 +1,161 @@
+"""The turn engine, driven through classic Treehouse and small test plugins."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from treehouse.errors import PluginError, TreehouseError
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.engine import PASS, REROLL, Game, Outcome
+from treehouse.kernel.records import Record
+from treehouse.plugins import game_hooks
+from treehouse.variants.classic.game import ClassicPosition, ClassicRules
+from treehouse.variants.classic.trio import parse_trio
+
+
+class ScriptedDice:
+    """Rolls the faces it is given, in order."""
+
+    def __init__(self, *faces):
+        self.faces = list(faces)
+
+    @hookimpl(tryfirst=True)
+    def treehouse_roll(self, state, step, die, rng):
+        return self.faces.pop(0)
+
+
+class StartAt:
+    def __init__(self, state):
+        self.state = state
+
+    @hookimpl(tryfirst=True)
+    def treehouse_setup(self, variant, players, rng):
+        return self.state
+
+
+class Picks:
+    """A seat that takes the first legal move satisfying a test, remembering what it was offered."""
+
+    name = "picks"
+
+    def __init__(self, test=lambda move: True):
+        self.test = test
+        self.offered = []
+
+    def choose(self, state, step, face, moves, rng):
+        self.offered.append((face, moves))
+        return next(m for m in moves if self.test(m))
+
+
+def start(house, *trios, to_move=0):
+    return ClassicPosition(parse_trio(house), tuple(parse_trio(t) for t in trios), to_move)
+
+
+def game(variant, seats, *plugins, record=None, turn_cap=None):
+    hooks = game_hooks(variant, extra=plugins)
+    return Game(variant, seats, random.Random(0), hooks=hooks, record=record, turn_cap=turn_cap)
+
+
+def test_a_face_with_nothing_to_do_is_rolled_again(classic_class):
+    wiki = classic_class(ClassicRules(dig_in_place=False, house_decline="reroll"))
+    seat = Picks()
+    record = Record()
+    g = game(wiki, [seat, Picks()], ScriptedDice("DIG", "HOP"), StartAt(start("L< S^ M>", "L^/M^/S^", "L^/M^/S^")), record=record)
+    g.play_turn()
+    assert [face for face, _ in seat.offered] == ["HOP"]
+    assert [e[0] for e in record.events] == ["roll", "roll", "move"]
+    assert g.state.to_move == 1
+
+
+def test_declining_by_pass_ends_the_turn_unchanged(classic):
+    seat = Picks(lambda m: m is PASS)
+    g = game(classic, [seat, Picks()], ScriptedDice("AIM"), StartAt(start("L< S^ M>", "L^/M^/S^", "L^/M^/S^")))
+    before = g.state
+    g.play_turn()
+    assert g.state == before._replace(to_move=1)
+
+
+def test_declining_by_reroll_rolls_again_for_the_same_player(classic_class):
+    wiki = classic_class(ClassicRules(house_decline="reroll"))
+    seat = Picks(lambda m: m is REROLL or m.target == "own")
+    g = game(wiki, [seat, Picks()], ScriptedDice("AIM", "SWAP"), StartAt(start("L< S^ M>", "L^/M^/S^", "L^/M^/S^")))
+    g.play_turn()
+    assert [face for face, _ in seat.offered] == ["AIM", "SWAP"]
+    assert g.state.trios[0] != parse_trio("L^/M^/S^") and g.state.to_move == 1
+
+
+def test_a_win_ends_the_game_at_once(classic):
+    # One AIM away from the House.
+    seat = Picks(lambda m: m.result == parse_trio("L< S^ M>"))
+    g = game(classic, [seat, Picks()], ScriptedDice("AIM"), StartAt(start("L< S^ M>", "L^ S^ M>", "L^/M^/S^")))
+    assert g.play_turn() == Outcome((0,), "matched the House")
+    assert g.over
+    with pytest.raises(TreehouseError, match="over"):
+        g.play_turn()
+
+
+def test_turn_cap_ends_in_a_draw(classic, random_bot):
+    g = Game(classic, [random_bot(), random_bot()], random.Random(3), turn_cap=2)
+    outcome = g.play()
+    assert outcome.is_draw and outcome.reason == "turn cap" and g.turn == 2
+
+
+def test_a_seat_that_returns_an_illegal_move_is_refused(classic):
+    class Cheat:
+        name = "cheat"
+
+        def choose(self, state, step, face, moves, rng):
+            return "teleport"
+
+    g = game(classic, [Cheat(), Picks()], ScriptedDice("HOP"))
+    with pytest.raises(PluginError, match="seat 1 \\(cheat\\) chose 'teleport', which is not a legal move"):
+        g.play_turn()
+
+
+def test_player_count_is_checked(classic, random_bot):
+    with pytest.raises(TreehouseError, match="2 to 4 players, not 5"):
+        Game(classic, [random_bot()] * 5, random.Random(0))
+
+
+def test_same_seed_same_game(classic, random_bot):
+    def play(seed):
+        record = Record()
+        Game(classic, [random_bot(), random_bot()], random.Random(seed), record=record, turn_cap=500).play()
+        return record.dumps()
+
+    assert play(11) == play(11)
+    assert play(11) != play(12)
+
+
+def test_a_house_rule_wrapper_can_filter_moves(classic, random_bot):
+    class NoHouseMoves:
+        name = "no-house-moves"
+
+        @hookimpl(wrapper=True)
+        def treehouse_legal_moves(self, state, step, face):
+            moves = yield
+            return tuple(m for m in moves if getattr(m, "target", "own") != "house" and m is not PASS)
+
+    hooks = game_hooks(classic, house_rules=[NoHouseMoves()])
+    g = Game(classic, [random_bot(), random_bot()], random.Random(5), hooks=hooks, record=Record(), turn_cap=200)
+    g.play()
+    assert all(getattr(e[4], "target", "own") == "own" for e in g.record.events if e[0] == "move")
+
+
+def test_observer_sees_every_choice_and_step(classic, random_bot):
+    class Count:
+        choices = steps = 0
+
+        def on_choice(self, game, mover, step, face, moves):
+            self.choices += 1
+
+        def on_step(self, game, mover, step, move, before, after):
+            self.steps += 1
+            assert before != after or move is PASS
+
+    count = Count()
+    g = Game(classic, [random_bot(), random_bot()], random.Random(9), observer=count, turn_cap=300)
+    g.play()
+    assert count.steps == g.turn and count.choices >= count.steps

@@ -1,0 +1,104 @@
+"""Records: JSON lines that replay exactly, and clear errors when they cannot."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from treehouse.errors import RecordError
+from treehouse.kernel.engine import Game
+from treehouse.kernel.records import Record
+from treehouse.kernel.replay import replay
+
+
+@pytest.fixture
+def finished(classic, random_bot):
+    record = Record(meta={"seed": 4})
+    game = Game(classic, [random_bot(), random_bot()], random.Random(4), record=record, turn_cap=1000)
+    game.play()
+    return game, record
+
+
+def test_a_record_is_json_lines_with_start_rolls_moves_and_end(finished):
+    game, record = finished
+    lines = [json.loads(line) for line in record.dumps().splitlines()]
+    assert lines[0]["event"] == "start" and lines[0]["variant"] == "classic" and lines[0]["meta"] == {"seed": 4}
+    assert lines[-1]["event"] == "end" and lines[-1]["winners"] == [w + 1 for w in game.outcome.winners]
+    assert {line["event"] for line in lines[1:-1]} == {"roll", "move"}
+
+
+def test_replay_reaches_the_same_final_position(finished, plugins, tmp_path):
+    game, record = finished
+    path = record.write(tmp_path / "game.jsonl")
+    again = replay(Record.read(path), plugins)
+    assert again.state == game.state and again.outcome == game.outcome and again.turn == game.turn
+
+
+def test_a_saved_unfinished_game_replays_to_where_it_stopped(classic, random_bot, plugins):
+    record = Record()
+    game = Game(classic, [random_bot(), random_bot()], random.Random(8), record=record)
+    for _ in range(5):
+        game.play_turn()
+    again = replay(Record.loads(record.dumps()), plugins)
+    assert again.state == game.state and again.outcome is None
+
+
+def tampered(record: Record, change) -> str:
+    lines = [json.loads(line) for line in record.dumps().splitlines()]
+    change(lines)
+    return "".join(json.dumps(line) + "\n" for line in lines)
+
+
+def test_a_changed_move_is_caught(finished, plugins):
+    _, record = finished
+
+    def swap_first_move(lines):
+        first = next(line for line in lines if line["event"] == "move")
+        first["move"] = "hop S^ L^/M^" if first["move"] != "hop S^ L^/M^" else "hop L^/M^ S^"
+
+    with pytest.raises(RecordError):
+        replay(Record.loads(tampered(record, swap_first_move)), plugins)
+
+
+def test_a_changed_end_is_caught(finished, plugins):
+    _, record = finished
+
+    def claim_other_end(lines):
+        lines[-1]["position"] = "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1"
+
+    with pytest.raises(RecordError, match="the replay ends at"):
+        replay(Record.loads(tampered(record, claim_other_end)), plugins)
+
+
+def test_foreign_rules_are_refused(finished, plugins):
+    _, record = finished
+
+    def unknown_option(lines):
+        lines[0]["rules"]["gravity"] = "off"
+
+    with pytest.raises(RecordError, match="rules"):
+        replay(Record.loads(tampered(record, unknown_option)), plugins)
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("not json\n", "line 1: damaged record event"),
+        ('{"event": "start", "format": "chess-pgn"}\n', "not a treehouse record"),
+        ('{"event": "roll", "turn": 1, "seat": 1, "step": "act", "face": "HOP"}\n', "no start event"),
+        ('{"event": "teleport"}\n', "damaged record event"),
+    ],
+)
+def test_damaged_records(text, words):
+    with pytest.raises(RecordError, match=words):
+        Record.loads(text)
+
+
+def test_missing_and_unwritable_files(tmp_path, finished):
+    with pytest.raises(RecordError, match="no record at"):
+        Record.read(tmp_path / "absent.jsonl")
+    _, record = finished
+    with pytest.raises(RecordError, match="cannot write the record"):
+        record.write(tmp_path / "no-such-dir" / "game.jsonl")
