@@ -1,0 +1,290 @@
+"""What each step offers (the legal moves) and what a move does (its effect
+and the attempt Hits it makes).
+
+Everything here is pure: positions in, positions out.  The rule choices the
+seed leaves open are documented in docs/rules/fences.md; the ones players may
+disagree on are rule options (``rules`` below is the variant's Rules model).
+"""
+
+from __future__ import annotations
+
+from itertools import permutations, product
+
+from treehouse.kernel.pieces import Direction
+from treehouse.variants.fences.board import AROUND, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
+from treehouse.variants.fences.hits import Hit
+from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
+from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
+
+ACTIONS = ("TIP", "SWAP", "HOP", "DIG", "AIM")
+UP = Direction.UP
+
+
+def _is_fence(cell) -> bool:
+    return cell is not None and type(cell) is not int
+
+
+# --------------------------------------------------------------------------
+# Step 1: move a Fence
+# --------------------------------------------------------------------------
+
+
+def fence_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
+    """Every Fence move one space (not backwards along a Pointing Fence's line)
+    to an empty square; those that end next to the Stack or take a Fence away
+    from it, if there are any, else all of them."""
+    square = state.square_of(seat)
+    if square is None:
+        return ()
+    board = state.board
+    around = AROUND[square]
+    every, near = [], []
+    for f, cell in enumerate(board):
+        if not _is_fence(cell):
+            continue
+        key = piece_key(cell)
+        for d in COMPASS:
+            if cell.direction is not UP and d is cell.direction.opposite:
+                continue  # backwards along its own line
+            t = NEIGHBOUR[f][d]
+            if t is None or board[t] is not None:
+                continue
+            move = FencesMove("move", key, f, t)
+            every.append(move)
+            if t in around or f in around:
+                near.append(move)
+    return tuple(near or every)
+
+
+# --------------------------------------------------------------------------
+# Step 2: the actions
+# --------------------------------------------------------------------------
+
+
+def tip_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    moves = []
+    for f, cell in enumerate(state.board):
+        if _is_fence(cell) and cell.direction is UP and same_line(f, square):
+            key = piece_key(cell)
+            moves.extend(FencesMove("tip", key, f, d) for d in inward(f))
+    return moves
+
+
+def swap_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    return [
+        FencesMove("swap", piece_key(cell), f)
+        for f, cell in enumerate(state.board)
+        if _is_fence(cell) and same_line(f, square)
+    ]
+
+
+def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    board, moves = state.board, []
+    for d in COMPASS:
+        f = NEIGHBOUR[square][d]
+        if f is None or not _is_fence(board[f]):
+            continue
+        key = piece_key(board[f])
+        if f in INSIDE:
+            moves.append(FencesMove("hop", key, f))  # the Stack over the Fence (it may bounce)
+        far = NEIGHBOUR[square][d.opposite]
+        if far is not None and board[far] is None:
+            moves.append(FencesMove("hopfence", key, f))  # the Fence over the Stack
+    return moves
+
+
+def dig_moves(stack: tuple, destroyed: tuple) -> list[FencesMove]:
+    if len(stack) >= 2:
+        return [DIG] if stack[-1:] + stack[:-1] != stack else []
+    return [FencesMove("dig", arg=c) for c in sort_colours(set(destroyed))]
+
+
+def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    board, choices = state.board, []
+    for f in sorted(AROUND[square]):
+        cell = board[f]
+        if _is_fence(cell):
+            key = piece_key(cell)
+            options = [d for d in (UP, *inward(f)) if d is not cell.direction]
+            choices.append([None] + [(key, f, d) for d in options])
+    moves = []
+    for combo in product(*choices):
+        picked = tuple(c for c in combo if c is not None)
+        if picked:
+            moves.append(FencesMove("aim", arg=picked))
+    return moves
+
+
+def _action_moves(state: FencesPosition, seat: int, square: int, action: str) -> list[FencesMove]:
+    if action == "TIP":
+        return tip_moves(state, square)
+    if action == "SWAP":
+        return swap_moves(state, square)
+    if action == "HOP":
+        return hop_moves(state, square)
+    if action == "DIG":
+        return dig_moves(state.stacks[seat], state.destroyed[seat])
+    return aim_moves(state, square)
+
+
+def orders(stack: tuple) -> list[tuple]:
+    """Every distinct reordering of a Stack, in a fixed order (as it stands first)."""
+    found = sorted(set(permutations(stack)), key=lambda p: [RANK[c] for c in p])
+    found.remove(stack)
+    return [stack, *found]
+
+
+def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str = "hit") -> tuple:
+    """The moves a rolled face offers; ``(FAIL,)`` when the action is impossible
+    (the Stack is Hit and Damaged), ``()`` for a Dig that would change nothing
+    when ``uniform_dig`` is ``reroll``."""
+    square = state.square_of(seat)
+    if face != "WILD":
+        moves = _action_moves(state, seat, square, face)
+        if moves:
+            return tuple(moves)
+        if face == "DIG" and uniform_dig == "reroll" and len(state.stacks[seat]) >= 2:
+            return ()
+        return (FAIL,)
+    stack = state.stacks[seat]
+    fixed = [m for a in ("TIP", "SWAP", "HOP", "AIM") for m in _action_moves(state, seat, square, a)]
+    moves = []
+    for order in orders(stack):
+        for move in fixed:
+            moves.append(move._replace(order=order))
+        if len(stack) >= 2:
+            if order[-1:] + order[:-1] != stack:  # a reorder then Dig that ends where it began changes nothing
+                moves.append(DIG._replace(order=order))
+        else:
+            moves.extend(m._replace(order=order) for m in dig_moves(order, state.destroyed[seat]))
+    if moves:
+        return tuple(moves)
+    return tuple(FAIL._replace(order=order) for order in orders(stack))
+
+
+# --------------------------------------------------------------------------
+# Step 3: move the Stack
+# --------------------------------------------------------------------------
+
+
+def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = True) -> tuple[FencesMove, ...]:
+    square = state.square_of(seat)
+    if square is None:
+        return ()
+    return tuple(
+        FencesMove("step", arg=d)
+        for d in COMPASS
+        if outside_attempts or NEIGHBOUR[square][d] in INSIDE
+    )
+
+
+# --------------------------------------------------------------------------
+# Effects
+# --------------------------------------------------------------------------
+
+
+class Effect:
+    """What a move did: the new position, the attempt Hits, the Stacks that
+    bounced (considered moved without leaving their square)."""
+
+    __slots__ = ("state", "hits", "bounced")
+
+    def __init__(self, state: FencesPosition, hits: tuple = (), bounced: frozenset = frozenset()) -> None:
+        self.state, self.hits, self.bounced = state, hits, bounced
+
+
+def _attempt(board, stacks, seat: int, target: int, verb: str) -> Hit | None:
+    """The Hit when ``seat``'s Stack tries to enter ``target``; None if it may."""
+    cell = board[target]
+    if target in OUTSIDE:
+        return Hit(seat, None, f"{verb} toward the Outside at {NAMES[target]}")
+    if cell is None:
+        return None
+    if type(cell) is int:
+        # only the stationary Stack is Hit; the mover's top colour can make it immune
+        return Hit(cell, stacks[seat][-1], f"seat {seat + 1}'s stack {verb} into it")
+    return Hit(seat, cell.colour, f"{verb} onto {cell.size.value}({cell.colour}) at {NAMES[target]}")
+
+
+def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
+    """Play ``move`` for ``seat``: the board change plus the attempt Hits."""
+    if move.order is not None:
+        stacks = list(state.stacks)
+        stacks[seat] = move.order
+        state = state._replace(stacks=tuple(stacks))
+    kind = move.kind
+    board = list(state.board)
+    square = state.square_of(seat)
+
+    if kind == "move":
+        board[move.arg], board[move.square] = board[move.square], None
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "tip":
+        f, d = move.square, move.arg
+        piece = turned(board[f], d)
+        end = f
+        for n in RAY[f][d]:
+            if n in INSIDE and board[n] is None:
+                end = n
+            else:
+                break
+        board[f] = None
+        board[end] = piece
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "swap":
+        f = move.square
+        if f in OUTSIDE:
+            piece = board[f]
+            colour = None if swap_outside_ignores_colour else piece.colour
+            return Effect(state, (Hit(seat, colour, f"swapped with the Outside fence at {NAMES[f]}"),))
+        board[square], board[f] = board[f], seat
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "hop":
+        f = move.square
+        d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
+        target = NEIGHBOUR[f][d]
+        if board[f].direction is UP:
+            board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
+        hit = _attempt(board, state.stacks, seat, target, "hopped")
+        if hit is not None:
+            return Effect(state._replace(board=tuple(board)), (hit,), frozenset((seat,)))
+        board[square], board[target] = None, seat
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "hopfence":
+        f = move.square
+        d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
+        far = NEIGHBOUR[square][d.opposite]
+        board[far], board[f] = board[f], None
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "dig":
+        stacks, destroyed = list(state.stacks), list(state.destroyed)
+        stack = stacks[seat]
+        if move.arg is None:
+            stacks[seat] = stack[-1:] + stack[:-1]
+        else:
+            stacks[seat] = (move.arg,) + stack
+            left = list(destroyed[seat])
+            left.remove(move.arg)
+            destroyed[seat] = tuple(left)
+        return Effect(state._replace(stacks=tuple(stacks), destroyed=tuple(destroyed)))
+
+    if kind == "aim":
+        for _piece, f, d in move.arg:
+            board[f] = turned(board[f], d)
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "step":
+        target = NEIGHBOUR[square][move.arg]
+        hit = _attempt(board, state.stacks, seat, target, "moved")
+        if hit is not None:
+            return Effect(state, (hit,), frozenset((seat,)))
+        board[square], board[target] = None, seat
+        return Effect(state._replace(board=tuple(board)))
+
+    # fail: the rolled action is impossible
+    return Effect(state, (Hit(seat, None, "the rolled action was impossible"),))

@@ -1,0 +1,274 @@
+"""Fences as a variant: its rule options, setup, turn and outcome.
+
+A turn is three steps (:data:`STEPS`): ``fence`` (move a Fence, no roll),
+``act`` (roll the die and act) and ``stack`` (move the Stack, no roll).
+After every step :meth:`Fences.treehouse_resolve` checks for Hits and
+resolves the Damage simultaneously (:mod:`treehouse.variants.fences.hits`).
+The position records the step to play next, so a position can be shown or
+explored between steps.  See docs/rules/fences.md.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from treehouse.errors import IllegalPositionError
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.engine import PASS, Outcome, Step
+from treehouse.kernel.pieces import Direction
+from treehouse.kernel.variant import Rules, Variant
+from treehouse.variants.fences.actions import action_moves, fence_moves, perform, stack_moves
+from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
+from treehouse.variants.fences.hits import apply_damage, line_hits
+from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
+from treehouse.variants.fences.position import (
+    COLOURS,
+    COPIES,
+    FENCE_SIZES,
+    FencesPosition,
+    fence,
+    format_position,
+    parse_position,
+    sort_colours,
+)
+
+STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
+STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
+#: Where Stacks start, by player count (seat order runs clockwise from a1).
+CORNER_STARTS = {
+    2: ("a1", "e5"),
+    3: ("a1", "a5", "e5"),
+    4: ("a1", "a5", "e5", "e1"),
+}
+
+
+class FencesRules(Rules):
+    """The rule options of Fences (defaults: the seed as docs/rules/fences.md reads it)."""
+
+    stack_height_2p: int = Field(4, ge=1, le=5, description="Smalls in each Stack with 2 players.")
+    stack_height_3p: int = Field(3, ge=1, le=3, description="Smalls in each Stack with 3 players.")
+    stack_height_4p: int = Field(2, ge=1, le=2, description="Smalls in each Stack with 4 players.")
+    draft: Literal["random", "distinct"] = Field(
+        "random",
+        description="random: blind draws from the bag in turn order; distinct: as random, but no Stack gets a colour twice.",
+    )
+    start: Literal["corners", "random"] = Field(
+        "corners", description="Where 3 or 4 Stacks start: the corners, or random Inside squares (2 players: always opposite corners)."
+    )
+    line_hits: Literal["new", "every_check"] = Field(
+        "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
+    )
+    outside_attempts: bool = Field(True, description="Step 3 may try to move the Stack Outside (always a Damaging Hit).")
+    swap_outside_ignores_colour: bool = Field(
+        True, description="A Swap with an Outside Fence Damages whatever the Stack's top colour."
+    )
+    uniform_dig: Literal["hit", "reroll"] = Field(
+        "hit", description="A Dig that would change nothing (every small the same colour): Hit as impossible, or roll again."
+    )
+    all_out_at_once: Literal["tie", "draw"] = Field(
+        "tie", description="When the last Stacks are all emptied at one check: those players tie, or nobody wins."
+    )
+    turn_limit: int = Field(0, ge=0, description="End the game after this many turns and score it (0: no limit).")
+    turn_limit_scoring: Literal["draw", "most_smalls"] = Field(
+        "most_smalls", description="At the turn limit: a draw, or the Stacks with the most smalls win (ties shared)."
+    )
+
+    @model_validator(mode="after")
+    def _heights_fit(self):
+        for players, height in ((2, self.stack_height_2p), (3, self.stack_height_3p), (4, self.stack_height_4p)):
+            if players * height > len(COLOURS) * COPIES:
+                raise ValueError(f"{players} Stacks of {height} need more than the {len(COLOURS) * COPIES} smalls")
+        return self
+
+    def height(self, players: int) -> int:
+        return {2: self.stack_height_2p, 3: self.stack_height_3p, 4: self.stack_height_4p}[players]
+
+
+def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
+    """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn order."""
+    height = rules.height(players)
+    bag = [c for c in COLOURS for _ in range(COPIES)]
+    for _attempt in range(1000):
+        pool = list(bag)
+        stacks = [[] for _ in range(players)]
+        ok = True
+        for _round in range(height):
+            for seat in range(players):
+                allowed = [i for i, c in enumerate(pool) if rules.draft == "random" or c not in stacks[seat]]
+                if not allowed:
+                    ok = False
+                    break
+                stacks[seat].append(pool.pop(allowed[int(rng.random() * len(allowed))]))
+            if not ok:
+                break
+        if ok:
+            return tuple(tuple(s) for s in stacks), sort_colours(pool)
+    raise IllegalPositionError(f"cannot draft {players} Stacks of {height} distinct colours")  # pragma: no cover
+
+
+def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
+    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in COLOURS for _ in range(COPIES)]
+    rng.shuffle(fences)
+    board = [None] * 49
+    for square, piece in zip(RING, fences):
+        board[square] = piece
+    if players == 2 or rules.start == "corners":
+        squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
+    else:
+        squares = rng.sample(sorted(INSIDE), players)
+    for seat, square in enumerate(squares):
+        board[square] = seat
+    stacks, aside = _draft(rules, players, rng)
+    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, 0, 0)
+
+
+def advance(state: FencesPosition, step: Step) -> FencesPosition:
+    """Mark ``step`` as played: the next step, and a completed turn after the last."""
+    index = STEP_INDEX[step.name] + 1
+    if index == len(STEPS):
+        return state._replace(phase=0, turn=state.turn + 1)
+    return state._replace(phase=index)
+
+
+class Fences(Variant):
+    name = "fences"
+    aliases = ("fence",)
+    description = "Stacks of smalls dodge the lines of Pointing Fences on a 5x5 grid; the last Stack standing wins."
+    min_players = 2
+    max_players = 4
+    default_players = 2
+    Rules = FencesRules
+
+    def __init__(self, rules=None) -> None:
+        super().__init__(rules)
+        self._last_effect = None
+
+    # -- notation --
+    def format_position(self, state):
+        return format_position(state)
+
+    def parse_position(self, text):
+        state = parse_position(text)
+        lo, hi = self.player_range()
+        if not lo <= state.players <= hi:
+            raise IllegalPositionError(f"{state.players} seats in the position: {self.name} is played by {lo} to {hi} players")
+        height = self.rules.height(state.players)
+        for seat, (stack, destroyed) in enumerate(zip(state.stacks, state.destroyed)):
+            if len(stack) + len(destroyed) != height:
+                raise IllegalPositionError(
+                    f"seat {seat + 1} has {len(stack)} smalls in its Stack and {len(destroyed)} destroyed:"
+                    f" with {state.players} players a Stack starts {height} high"
+                )
+        return state
+
+    def format_move(self, move):
+        return format_move(move)
+
+    def parse_move(self, text):
+        return parse_move(text)
+
+    def describe_move(self, move):
+        if not isinstance(move, FencesMove):
+            return str(getattr(move, "value", move))
+        return describe_move(move)
+
+    # -- the effect of a move, shared by apply and resolve --
+    def effect(self, state, move):
+        last = self._last_effect
+        if last is not None and last[0] is state and last[1] == move:
+            return last[2]
+        result = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
+        self._last_effect = (state, move, result)
+        return result
+
+    # -- game hooks --
+    @hookimpl
+    def treehouse_setup(self, variant, players, rng):
+        return setup_position(self.rules, players, rng)
+
+    @hookimpl
+    def treehouse_turn_steps(self, state):
+        return STEPS[state.phase :]
+
+    @hookimpl
+    def treehouse_legal_moves(self, state, step, face):
+        seat = state.to_move
+        if not state.stacks[seat]:
+            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
+        name = step.name
+        if name == "fence":
+            return fence_moves(state, seat)
+        if name == "act":
+            return action_moves(state, seat, face, self.rules.uniform_dig)
+        return stack_moves(state, seat, self.rules.outside_attempts)
+
+    @hookimpl
+    def treehouse_apply_move(self, state, step, move):
+        return advance(self.effect(state, move).state, step)
+
+    @hookimpl
+    def treehouse_resolve(self, state, before, step, move):
+        if move is PASS:
+            state = advance(state, step)
+            attempts, bounced = (), frozenset()
+        else:
+            effect = self.effect(before, move)
+            attempts, bounced = effect.hits, effect.bounced
+        hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
+        check = 3 * before.turn + STEP_INDEX[step.name] + 1
+        return apply_damage(state, hits, check)
+
+    def hits(self, before, step, move):
+        """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
+        effect = self.effect(before, move)
+        after = advance(effect.state, step)
+        return list(effect.hits) + line_hits(before, after, effect.bounced, self.rules.line_hits == "every_check")
+
+    @hookimpl
+    def treehouse_outcome(self, state, mover):
+        live = state.live()
+        if len(live) == 1:
+            return Outcome(live, "last stack standing")
+        if not live:
+            last = max(state.out)
+            together = tuple(i for i, o in enumerate(state.out) if o == last)
+            if self.rules.all_out_at_once == "tie":
+                return Outcome(together, "the last stacks were emptied at once: a tie")
+            return Outcome((), "the last stacks were emptied at once: a draw")
+        limit = self.rules.turn_limit
+        if limit and state.turn >= limit and state.phase == 0:
+            if self.rules.turn_limit_scoring == "draw":
+                return Outcome((), f"turn limit {limit}: a draw")
+            most = max(len(state.stacks[i]) for i in live)
+            return Outcome(tuple(i for i in live if len(state.stacks[i]) == most), f"turn limit {limit}: most smalls")
+        return None
+
+    @hookimpl
+    def treehouse_end_turn(self, state):
+        players = state.players
+        seat = state.to_move
+        for offset in range(1, players + 1):
+            candidate = (seat + offset) % players
+            if state.stacks[candidate]:
+                seat = candidate
+                break
+        turn = state.turn + (1 if state.phase != 0 else 0)
+        return state._replace(to_move=seat, phase=0, turn=turn)
+
+    @hookimpl
+    def treehouse_step_statistics(self, before, after, step, move, mover):
+        lost = sum(len(b) - len(a) for b, a in zip(before.stacks, after.stacks) if len(b) > len(a))
+        counts = {f"{step.name}_steps": 1}
+        if lost:
+            counts["damage"] = lost
+        if isinstance(move, FencesMove) and move.kind == "fail":
+            counts["failed_actions"] = 1
+        return counts
+
+    @hookimpl
+    def treehouse_render(self, state, console_width):
+        from treehouse.variants.fences.render import render_position
+
+        return render_position(state, console_width)

@@ -1,0 +1,192 @@
+"""Fences moves: immutable values, their notation and their plain words.
+
+One :class:`FencesMove` shape serves every step; ``kind`` says which::
+
+    move Mr@N3 N4          step 1: the Fence M red at N3 moves to N4
+    tip Lb@W2 e            TIP: Standing L blue at W2 tips to point east, then slides
+    swap Mr@c4             SWAP: the Stack trades squares with the Fence at c4
+    hop Mr@c4              HOP: the Stack hops over the Fence at c4
+    hopfence Mr@c4         HOP: the Fence at c4 hops over the Stack to the far side
+    dig                    DIG: the top small goes to the bottom
+    dig +o                 DIG: a lone small gets a destroyed orange put under it
+    aim Mr@c4:n,Lb@W3:up   AIM: each listed Fence turns to the new direction
+    fail                   the rolled action is impossible: the Stack is Hit and Damaged
+    wild:gbry tip Lb@W2 e  WILD: reorder the Stack (bottom to top), then an action
+    step n                 step 3: the Stack moves (or tries to move) north
+
+A Fence is named by size and colour (``Mr``) at its square; directions are
+``n e s w`` and ``up`` (Standing).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from treehouse.errors import NotationError
+from treehouse.kernel.pieces import Direction
+from treehouse.variants.fences.board import BY_NAME, NAMES
+from treehouse.variants.fences.position import COLOUR_OF, LETTER
+
+KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step")
+DIR_WORD = {Direction.NORTH: "n", Direction.EAST: "e", Direction.SOUTH: "s", Direction.WEST: "w", Direction.UP: "up"}
+WORD_DIR = {w: d for d, w in DIR_WORD.items()}
+LONG = {Direction.NORTH: "north", Direction.EAST: "east", Direction.SOUTH: "south", Direction.WEST: "west", Direction.UP: "standing"}
+SIZE_LETTERS = ("L", "M")
+
+
+class FencesMove(NamedTuple):
+    kind: str
+    piece: str | None = None  # a Fence as size + colour letter, "Mr"
+    square: int | None = None  # where that Fence stands
+    arg: object = None  # move: the square moved to; tip/step: a Direction; dig: a colour restored;
+    #                     aim: ((piece, square, Direction), ...) sorted by square
+    order: tuple | None = None  # WILD: the Stack reordered, colours bottom to top
+
+    @property
+    def wild(self) -> bool:
+        return self.order is not None
+
+    def base(self) -> FencesMove:
+        """The action without WILD's reorder."""
+        return self._replace(order=None) if self.order is not None else self
+
+
+FAIL = FencesMove("fail")
+DIG = FencesMove("dig")
+
+
+def piece_key(piece) -> str:
+    """A Fence's name in moves: size letter + colour letter (``Mr``)."""
+    return f"{piece.size.value}{LETTER[piece.colour]}"
+
+
+def _fence_ref(piece: str, square: int) -> str:
+    return f"{piece}@{NAMES[square]}"
+
+
+def format_move(move: FencesMove) -> str:
+    kind = move.kind
+    if kind == "move":
+        text = f"move {_fence_ref(move.piece, move.square)} {NAMES[move.arg]}"
+    elif kind == "tip":
+        text = f"tip {_fence_ref(move.piece, move.square)} {DIR_WORD[move.arg]}"
+    elif kind in ("swap", "hop", "hopfence"):
+        text = f"{kind} {_fence_ref(move.piece, move.square)}"
+    elif kind == "dig":
+        text = "dig" if move.arg is None else f"dig +{LETTER[move.arg]}"
+    elif kind == "aim":
+        text = "aim " + ",".join(f"{_fence_ref(p, s)}:{DIR_WORD[d]}" for p, s, d in move.arg)
+    elif kind == "step":
+        text = f"step {DIR_WORD[move.arg]}"
+    else:
+        text = kind
+    if move.order is not None:
+        text = f"wild:{''.join(LETTER[c] for c in move.order)} {text}"
+    return text
+
+
+def _square(token: str, text: str) -> int:
+    try:
+        return BY_NAME[token]
+    except KeyError:
+        raise NotationError(
+            f"bad square {token!r} in move {text!r}: expected a1..e5 Inside or N1..N5, E1..E5, S1..S5, W1..W5 Outside (case matters)"
+        ) from None
+
+
+def _fence(token: str, text: str) -> tuple[str, int]:
+    piece, at, square = token.partition("@")
+    if not at or len(piece) != 2 or piece[0] not in SIZE_LETTERS or piece[1] not in COLOUR_OF:
+        raise NotationError(f"bad fence {token!r} in move {text!r}: expected SIZE+COLOUR@SQUARE, e.g. 'Mr@c4' (size L/M, colour r/o/y/g/b)")
+    return piece, _square(square, text)
+
+
+def _direction(token: str, text: str, allow_up: bool = False) -> Direction:
+    d = WORD_DIR.get(token.lower())
+    if d is None or (d is Direction.UP and not allow_up):
+        wanted = "n, e, s, w or up" if allow_up else "n, e, s or w"
+        raise NotationError(f"bad direction {token!r} in move {text!r}: expected {wanted}")
+    return d
+
+
+def parse_move(text: str) -> FencesMove:
+    tokens = text.split()
+    if not tokens:
+        raise NotationError("an empty move: expected e.g. 'move Mr@N3 N4', 'tip Lb@W2 e', 'step n'")
+    order = None
+    if tokens[0].lower().startswith("wild:"):
+        letters = tokens[0][5:]
+        if not letters or any(ch not in COLOUR_OF for ch in letters):
+            raise NotationError(f"bad reorder {tokens[0]!r} in move {text!r}: expected 'wild:' and the Stack's colours bottom to top, e.g. 'wild:gbry'")
+        order = tuple(COLOUR_OF[ch] for ch in letters)
+        tokens = tokens[1:]
+        if not tokens:
+            raise NotationError(f"move {text!r}: WILD needs an action after the reorder, e.g. 'wild:gbry dig'")
+    kind, args = tokens[0].lower(), tokens[1:]
+    expected = {"move": 2, "tip": 2, "swap": 1, "hop": 1, "hopfence": 1, "aim": 1, "fail": 0, "step": 1}
+    if kind not in KINDS:
+        raise NotationError(f"bad move kind {tokens[0]!r} in {text!r}: expected one of {', '.join(KINDS)} (or wild:ORDER then one)")
+    if kind == "dig":
+        if len(args) > 1:
+            raise NotationError(f"move {text!r}: 'dig' takes nothing or '+COLOUR'")
+    elif len(args) != expected[kind]:
+        raise NotationError(f"move {text!r}: '{kind}' takes {expected[kind]} argument(s), not {len(args)}")
+    if kind == "move":
+        piece, square = _fence(args[0], text)
+        move = FencesMove("move", piece, square, _square(args[1], text))
+    elif kind == "tip":
+        piece, square = _fence(args[0], text)
+        move = FencesMove("tip", piece, square, _direction(args[1], text))
+    elif kind in ("swap", "hop", "hopfence"):
+        piece, square = _fence(args[0], text)
+        move = FencesMove(kind, piece, square)
+    elif kind == "dig":
+        if not args:
+            move = DIG
+        elif len(args[0]) == 2 and args[0][0] == "+" and args[0][1] in COLOUR_OF:
+            move = FencesMove("dig", arg=COLOUR_OF[args[0][1]])
+        else:
+            raise NotationError(f"bad restore {args[0]!r} in move {text!r}: expected '+' and a colour letter, e.g. 'dig +o'")
+    elif kind == "aim":
+        turns = []
+        for part in args[0].split(","):
+            ref, colon, word = part.partition(":")
+            if not colon:
+                raise NotationError(f"bad aim {part!r} in move {text!r}: expected FENCE@SQUARE:DIRECTION, e.g. 'Mr@c4:n'")
+            piece, square = _fence(ref, text)
+            turns.append((piece, square, _direction(word, text, allow_up=True)))
+        move = FencesMove("aim", arg=tuple(sorted(turns, key=lambda t: t[1])))
+    elif kind == "step":
+        move = FencesMove("step", arg=_direction(args[0], text))
+    else:
+        move = FAIL
+    return move._replace(order=order) if order is not None else move
+
+
+def _words_fence(piece: str, square: int) -> str:
+    return f"{piece[0]}({COLOUR_OF[piece[1]]}) at {NAMES[square]}"
+
+
+def describe_move(move: FencesMove) -> str:
+    kind = move.kind
+    if kind == "move":
+        words = f"move fence {_words_fence(move.piece, move.square)} to {NAMES[move.arg]}"
+    elif kind == "tip":
+        words = f"tip {_words_fence(move.piece, move.square)} {LONG[move.arg]}"
+    elif kind == "swap":
+        words = f"swap the stack with {_words_fence(move.piece, move.square)}"
+    elif kind == "hop":
+        words = f"hop the stack over {_words_fence(move.piece, move.square)}"
+    elif kind == "hopfence":
+        words = f"hop {_words_fence(move.piece, move.square)} over the stack"
+    elif kind == "dig":
+        words = "dig: top small to the bottom" if move.arg is None else f"dig: put a destroyed {move.arg} under the stack"
+    elif kind == "aim":
+        words = "aim " + ", ".join(f"{_words_fence(p, s)} {LONG[d]}" for p, s, d in move.arg)
+    elif kind == "step":
+        words = f"move the stack {LONG[move.arg]}"
+    else:
+        words = "the action is impossible: the stack is hit and damaged"
+    if move.order is not None:
+        words = f"wild: reorder the stack to {', '.join(move.order)} (bottom to top), then {words}"
+    return words

@@ -1,0 +1,255 @@
+"""The Fences position and its notation.
+
+A position is an immutable :class:`FencesPosition`: the 49 cells of the 7x7
+frame (``None`` for an empty square or a corner, a
+:class:`~treehouse.kernel.pieces.Pyramid` for a Fence, an ``int`` seat for a
+Stack), each seat's Stack (colours bottom to top), each seat's destroyed
+smalls, the smalls set aside, when each seat went out, the seat to move, the
+step to play next and the number of completed turns.
+
+Notation (seven fields separated by spaces)::
+
+    BOARD STACKS DESTROYED ASIDE SEAT STEP TURN
+
+* ``BOARD``: seven rows from north (``N1..N5``) to south (``S1..S5``) joined
+  by ``/``; each row is seven cells west to east: ``-`` a corner (only at the
+  corners), ``.`` an empty square, ``1``-``4`` the Stack of that seat, or a
+  Fence ``SCD`` with size ``L``/``M``, colour ``r o y g b`` and ``*``
+  Standing or ``^ > v <`` Pointing north, east, south, west.
+* ``STACKS``: per seat, comma-separated, the Stack's colours bottom to top
+  (``rgby``), or ``x<check>`` for a seat that is out (``check`` counts the
+  step checks of the game: 3 x completed turns + the step 1-3).
+* ``DESTROYED``: per seat, comma-separated, the smalls Damage removed (``-``: none).
+* ``ASIDE``: the smalls set aside at setup (``-``: none).
+* ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act`` or ``stack``.
+* ``TURN``: completed turns.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import NamedTuple
+
+from treehouse.errors import IllegalPositionError, NotationError
+from treehouse.kernel.pieces import Direction, Pyramid, Size
+from treehouse.variants.fences.board import INSIDE, SIZE, SQUARES, at, square_name
+
+COLOURS = ("red", "orange", "yellow", "green", "blue")
+LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
+COLOUR_OF = {letter: name for name, letter in LETTER.items()}
+RANK = {c: i for i, c in enumerate(COLOURS)}
+FENCE_SIZES = (Size.LARGE, Size.MEDIUM)
+#: Each Fence (size, colour) is in the game twice; so is each small colour.
+COPIES = 2
+STEP_NAMES = ("fence", "act", "stack")
+
+GLYPH = {Direction.UP: "*", Direction.NORTH: "^", Direction.EAST: ">", Direction.SOUTH: "v", Direction.WEST: "<"}
+DIRECTION_OF = {g: d for d, g in GLYPH.items()}
+
+#: Fence pieces are interned: one Pyramid object per (size, direction, colour).
+FENCES = {
+    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in COLOURS
+}
+
+
+def fence(size: Size, direction: Direction, colour: str) -> Pyramid:
+    return FENCES[size, direction, colour]
+
+
+def turned(piece: Pyramid, direction: Direction) -> Pyramid:
+    return FENCES[piece.size, direction, piece.colour]
+
+
+class FencesPosition(NamedTuple):
+    board: tuple  # 49 cells: None | Pyramid (a Fence) | int (the seat whose Stack stands there)
+    stacks: tuple  # per seat: colours bottom to top; () once out
+    destroyed: tuple  # per seat: the smalls Damage removed, sorted
+    aside: tuple  # smalls set aside at setup, sorted
+    out: tuple  # per seat: 0 while in, else the check at which the Stack was emptied
+    to_move: int = 0
+    phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack
+    turn: int = 0  # completed turns
+
+    @property
+    def players(self) -> int:
+        return len(self.stacks)
+
+    @property
+    def step_name(self) -> str:
+        return STEP_NAMES[self.phase]
+
+    def square_of(self, seat: int) -> int | None:
+        """Where the seat's Stack stands (None once it is out)."""
+        if not self.stacks[seat]:
+            return None
+        return self.board.index(seat)
+
+    def live(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.stacks) if s)
+
+
+def sort_colours(colours) -> tuple[str, ...]:
+    return tuple(sorted(colours, key=RANK.__getitem__))
+
+
+def fence_token(piece: Pyramid) -> str:
+    return f"{piece.size.value}{LETTER[piece.colour]}{GLYPH[piece.direction]}"
+
+
+def colours_text(colours) -> str:
+    return "".join(LETTER[c] for c in colours) or "-"
+
+
+def format_position(state: FencesPosition) -> str:
+    rows = []
+    for y in range(SIZE - 1, -1, -1):
+        cells = []
+        for x in range(SIZE):
+            square = at(x, y)
+            cell = None if square is None else state.board[square]
+            if square is None:
+                cells.append("-")
+            elif cell is None:
+                cells.append(".")
+            elif isinstance(cell, int):
+                cells.append(str(cell + 1))
+            else:
+                cells.append(fence_token(cell))
+        rows.append("".join(cells))
+    stacks = ",".join(
+        "".join(LETTER[c] for c in stack) if stack else f"x{out}" for stack, out in zip(state.stacks, state.out)
+    )
+    destroyed = ",".join(colours_text(d) for d in state.destroyed)
+    return " ".join(
+        ["/".join(rows), stacks, destroyed, colours_text(state.aside), str(state.to_move + 1), state.step_name, str(state.turn)]
+    )
+
+
+_CELL = re.compile(r"([LM][roygb][*^>v<])|([1-9])|(\.)|(-)")
+EXAMPLE = "-Lr*Mo*Ly*Mg*Lb*-/...(7 rows)... rgby,oybb -,- rg 1 fence 0"
+FIELDS = "BOARD STACKS DESTROYED ASIDE SEAT STEP TURN"
+
+
+def _colours(text: str, what: str) -> tuple[str, ...]:
+    if text == "-":
+        return ()
+    bad = [ch for ch in text if ch not in COLOUR_OF]
+    if bad:
+        raise NotationError(f"bad colour {bad[0]!r} in {what} {text!r}: expected letters from r o y g b, or '-' for none")
+    return tuple(COLOUR_OF[ch] for ch in text)
+
+
+def parse_position(text: str) -> FencesPosition:
+    """Read the notation; structural faults raise :class:`NotationError`,
+    rule faults (counts, places) :class:`IllegalPositionError`."""
+    fields = text.split()
+    if len(fields) != 7:
+        raise NotationError(f"a fences position has 7 fields ({FIELDS}), not {len(fields)}: {text.strip()[:60]!r}")
+    board_text, stacks_text, destroyed_text, aside_text, seat_text, step_text, turn_text = fields
+
+    rows = board_text.split("/")
+    if len(rows) != SIZE:
+        raise NotationError(f"the board has {len(rows)} rows separated by '/': expected 7, north (N1..N5) first")
+    board: list = [None] * (SIZE * SIZE)
+    digits: dict[int, list[int]] = {}
+    for row_number, row in enumerate(rows):
+        y = SIZE - 1 - row_number
+        cells, pos = [], 0
+        while pos < len(row):
+            match = _CELL.match(row, pos)
+            if match is None:
+                raise NotationError(
+                    f"bad cell {row[pos:pos + 3]!r} in board row {row_number + 1} ({row!r}): expected '.', '-', a seat digit"
+                    " or a fence like 'Lr*' (size L/M, colour r/o/y/g/b, * ^ > v <)"
+                )
+            cells.append(match)
+            pos = match.end()
+        if len(cells) != SIZE:
+            raise NotationError(f"board row {row_number + 1} ({row!r}) has {len(cells)} cells: expected 7")
+        for x, match in enumerate(cells):
+            square = at(x, y)
+            token = match.group(0)
+            if square is None:
+                if token != "-":
+                    raise IllegalPositionError(f"board row {row_number + 1}: a corner holds {token!r}; corners are not squares, write '-'")
+                continue
+            if token == "-":
+                raise NotationError(f"board row {row_number + 1}: '-' at {square_name(square)}, which is a square, not a corner; write '.' for empty")
+            if match.group(1):
+                board[square] = fence(Size(token[0]), DIRECTION_OF[token[2]], COLOUR_OF[token[1]])
+            elif match.group(2):
+                seat = int(token) - 1
+                board[square] = seat
+                digits.setdefault(seat, []).append(square)
+
+    stacks, outs = [], []
+    for entry in stacks_text.split(","):
+        if entry.startswith("x"):
+            try:
+                check = int(entry[1:])
+            except ValueError:
+                raise NotationError(f"bad out-marker {entry!r} in STACKS: expected 'x' and the check number, e.g. 'x7'") from None
+            if check < 1:
+                raise IllegalPositionError(f"out-marker {entry!r}: the check number starts at 1")
+            stacks.append(())
+            outs.append(check)
+        else:
+            if entry in ("", "-"):
+                raise IllegalPositionError(f"an empty Stack in STACKS {stacks_text!r}: a seat that is out is written 'x<check>'")
+            stacks.append(_colours(entry, "STACKS"))
+            outs.append(0)
+    destroyed = [sort_colours(_colours(d, "DESTROYED")) for d in destroyed_text.split(",")]
+    if len(destroyed) != len(stacks):
+        raise NotationError(f"DESTROYED {destroyed_text!r} has {len(destroyed)} entries but STACKS has {len(stacks)}: one per seat")
+    aside = sort_colours(_colours(aside_text, "ASIDE"))
+    try:
+        to_move = int(seat_text) - 1
+    except ValueError:
+        raise NotationError(f"bad seat to move {seat_text!r}: expected a number from 1 to {len(stacks)}") from None
+    if step_text not in STEP_NAMES:
+        raise NotationError(f"bad step {step_text!r}: expected one of {', '.join(STEP_NAMES)}")
+    try:
+        turn = int(turn_text)
+    except ValueError:
+        raise NotationError(f"bad turn count {turn_text!r}: expected a whole number") from None
+
+    players = len(stacks)
+    if not 0 <= to_move < players:
+        raise IllegalPositionError(f"seat {to_move + 1} is to move, but there are {players} seats")
+    if turn < 0:
+        raise IllegalPositionError(f"the turn count {turn} is negative")
+    for seat, squares in sorted(digits.items()):
+        if seat >= players:
+            raise IllegalPositionError(f"a Stack of seat {seat + 1} stands at {square_name(squares[0])}, but there are {players} seats")
+        if len(squares) > 1:
+            raise IllegalPositionError(f"seat {seat + 1} has Stacks at {', '.join(square_name(s) for s in squares)}: one Stack each")
+        if squares[0] not in INSIDE:
+            raise IllegalPositionError(f"seat {seat + 1}'s Stack is at {square_name(squares[0])}, Outside: Stacks are only ever Inside")
+    for seat, stack in enumerate(stacks):
+        if stack and seat not in digits:
+            raise IllegalPositionError(f"seat {seat + 1} has a Stack ({colours_text(stack)}) but no square on the board")
+        if not stack and seat in digits:
+            raise IllegalPositionError(f"seat {seat + 1} is out but its digit stands at {square_name(digits[seat][0])}")
+
+    fences = Counter((c.size, c.colour) for c in board if isinstance(c, Pyramid))
+    for size in FENCE_SIZES:
+        for colour in COLOURS:
+            if fences[size, colour] != COPIES:
+                raise IllegalPositionError(
+                    f"the board has {fences[size, colour]} {size.name.lower()} {colour} Fences: each size and colour is on the board exactly {COPIES} times"
+                )
+    smalls = Counter(c for stack in stacks for c in stack) + Counter(c for d in destroyed for c in d) + Counter(aside)
+    for colour in COLOURS:
+        if smalls[colour] != COPIES:
+            raise IllegalPositionError(
+                f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: there are exactly {COPIES} of each colour"
+            )
+    return FencesPosition(
+        tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn
+    )
+
+
+def all_cells(state: FencesPosition):
+    """(square, cell) for every square of the frame."""
+    return ((s, state.board[s]) for s in SQUARES)

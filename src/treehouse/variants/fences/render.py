@@ -1,0 +1,93 @@
+"""Drawing a Fences position: the 7x7 frame (the 5x5 Inside in a box, the
+Outside ring around it, no corners), then one line per Stack.
+
+Every piece is readable without colour (``NO_COLOR``): a Fence is its size,
+colour letter and a glyph (``▲`` Standing, ``↑ → ↓ ←`` Pointing), a Stack is
+its seat and its colour letters top first, the top one in capitals.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from treehouse.kernel.pieces import Direction
+from treehouse.variants.fences.board import FILES, at
+from treehouse.variants.fences.position import LETTER, STEP_NAMES, FencesPosition
+
+GLYPH = {Direction.UP: "▲", Direction.NORTH: "↑", Direction.EAST: "→", Direction.SOUTH: "↓", Direction.WEST: "←"}
+STYLE = {"red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1"}
+CELL = 7
+
+
+def _cell(state: FencesPosition, square: int | None) -> Text:
+    cell = None if square is None else state.board[square]
+    text = Text()
+    if cell is None:
+        text.append("·" if square is not None else " ", style="dim")
+    elif type(cell) is int:
+        stack = state.stacks[cell]
+        text.append(f"{cell + 1}:", style="bold reverse" if cell == state.to_move else "bold")
+        for depth, colour in enumerate(reversed(stack)):
+            letter = LETTER[colour]
+            text.append(letter.upper() if depth == 0 else letter, style=STYLE[colour] + (" underline" if depth == 0 else ""))
+    else:
+        text.append(f"{cell.size.value}{LETTER[cell.colour]}{GLYPH[cell.direction]}", style=STYLE[cell.colour])
+    return text
+
+
+def _padded(text: Text, width: int = CELL) -> Text:
+    pad = width - text.cell_len
+    left = pad // 2
+    return Text(" " * left) + text + Text(" " * (pad - left))
+
+
+def render_board(state: FencesPosition) -> Text:
+    out = Text()
+    margin = " " * 4 + " " * CELL  # rank label, west ring
+    out.append(margin + " " + "".join(f"{f:^{CELL}}" for f in FILES) + "\n", style="dim")
+    out.append(margin + " ")
+    for x in range(1, 6):
+        out.append_text(_padded(_cell(state, at(x, 6))))
+    out.append("  N\n", style="dim")
+    out.append(margin + "┌" + "─" * (CELL * 5) + "┐\n")
+    for y in range(5, 0, -1):
+        out.append(f" {y}  ", style="dim")
+        out.append_text(_padded(_cell(state, at(0, y))))
+        out.append("│")
+        for x in range(1, 6):
+            out.append_text(_padded(_cell(state, at(x, y))))
+        out.append("│")
+        out.append_text(_padded(_cell(state, at(6, y))))
+        out.append(f" {y}\n", style="dim")
+    out.append(margin + "└" + "─" * (CELL * 5) + "┘\n")
+    out.append(margin + " ")
+    for x in range(1, 6):
+        out.append_text(_padded(_cell(state, at(x, 0))))
+    out.append("  S\n", style="dim")
+    return out
+
+
+def render_position(state: FencesPosition, console_width: int = 80) -> Text:
+    text = render_board(state)
+    text.append("\n")
+    for seat, stack in enumerate(state.stacks):
+        marker = "*" if seat == state.to_move else " "
+        text.append(f"{marker} Player {seat + 1}  ", style="bold")
+        if not stack:
+            text.append(f"out (check {state.out[seat]})", style="dim")
+        else:
+            where = state.square_of(seat)
+            from treehouse.variants.fences.board import NAMES
+
+            text.append(f"{NAMES[where]}  {len(stack)} high  top first: ")
+            for depth, colour in enumerate(reversed(stack)):
+                text.append((colour.upper() if depth == 0 else colour) + " ", style=STYLE[colour])
+        lost = state.destroyed[seat]
+        text.append(f"  destroyed: {''.join(LETTER[c] for c in lost) or '-'}\n", style="dim")
+    aside = "".join(LETTER[c] for c in state.aside) or "-"
+    text.append(
+        f"Turn {state.turn + 1}, Player {state.to_move + 1} to play step {state.phase + 1} ({STEP_NAMES[state.phase]});"
+        f" set aside: {aside}\n",
+        style="dim",
+    )
+    return text
