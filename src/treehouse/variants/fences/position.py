@@ -11,11 +11,13 @@ Notation (seven fields separated by spaces)::
 
     BOARD STACKS DESTROYED ASIDE SEAT STEP TURN
 
-* ``BOARD``: seven rows from north (``N1..N5``) to south (``S1..S5``) joined
-  by ``/``; each row is seven cells west to east: ``-`` a corner (only at the
-  corners), ``.`` an empty square, ``1``-``4`` the Stack of that seat, or a
-  Fence ``SCD`` with size ``L``/``M``, colour ``r o y g b`` and ``*``
-  Standing or ``^ > v <`` Pointing north, east, south, west.
+* ``BOARD``: seven rows from north to south joined by ``/``: the north
+  ring ``N1..N5`` (5 cells), then ranks 5 to 1 (7 cells each: ``W``, files
+  a to e, ``E``), then the south ring ``S1..S5`` (5 cells).  The corners are
+  not squares and are not written.  A cell is ``.`` for an empty square,
+  ``1``-``4`` for the Stack of that seat, or a Fence ``SCD``: size ``L``/``M``,
+  colour ``r o y g b``, and ``*`` Standing or ``^ > v <`` Pointing north,
+  east, south, west.
 * ``STACKS``: per seat, comma-separated, the Stack's colours bottom to top
   (``rgby``), or ``x<check>`` for a seat that is out (``check`` counts the
   step checks of the game: 3 x completed turns + the step 1-3).
@@ -107,10 +109,10 @@ def format_position(state: FencesPosition) -> str:
         cells = []
         for x in range(SIZE):
             square = at(x, y)
-            cell = None if square is None else state.board[square]
             if square is None:
-                cells.append("-")
-            elif cell is None:
+                continue  # a corner
+            cell = state.board[square]
+            if cell is None:
                 cells.append(".")
             elif isinstance(cell, int):
                 cells.append(str(cell + 1))
@@ -126,8 +128,7 @@ def format_position(state: FencesPosition) -> str:
     )
 
 
-_CELL = re.compile(r"([LM][roygb][*^>v<])|([1-9])|(\.)|(-)")
-EXAMPLE = "-Lr*Mo*Ly*Mg*Lb*-/...(7 rows)... rgby,oybb -,- rg 1 fence 0"
+_CELL = re.compile(r"([LM][roygb][*^>v<])|([1-9])|(\.)")
 FIELDS = "BOARD STACKS DESTROYED ASIDE SEAT STEP TURN"
 
 
@@ -160,22 +161,17 @@ def parse_position(text: str) -> FencesPosition:
             match = _CELL.match(row, pos)
             if match is None:
                 raise NotationError(
-                    f"bad cell {row[pos:pos + 3]!r} in board row {row_number + 1} ({row!r}): expected '.', '-', a seat digit"
+                    f"bad cell {row[pos:pos + 3]!r} in board row {row_number + 1} ({row!r}): expected '.', a seat digit"
                     " or a fence like 'Lr*' (size L/M, colour r/o/y/g/b, * ^ > v <)"
                 )
             cells.append(match)
             pos = match.end()
-        if len(cells) != SIZE:
-            raise NotationError(f"board row {row_number + 1} ({row!r}) has {len(cells)} cells: expected 7")
-        for x, match in enumerate(cells):
-            square = at(x, y)
+        squares = [s for s in (at(x, y) for x in range(SIZE)) if s is not None]
+        if len(cells) != len(squares):
+            what = "the north ring N1..N5" if y == SIZE - 1 else "the south ring S1..S5" if y == 0 else f"rank {y} (W{y}, a{y}..e{y}, E{y})"
+            raise NotationError(f"board row {row_number + 1} ({row!r}) has {len(cells)} cells: expected {len(squares)}, for {what}")
+        for square, match in zip(squares, cells):
             token = match.group(0)
-            if square is None:
-                if token != "-":
-                    raise IllegalPositionError(f"board row {row_number + 1}: a corner holds {token!r}; corners are not squares, write '-'")
-                continue
-            if token == "-":
-                raise NotationError(f"board row {row_number + 1}: '-' at {square_name(square)}, which is a square, not a corner; write '.' for empty")
             if match.group(1):
                 board[square] = fence(Size(token[0]), DIRECTION_OF[token[2]], COLOUR_OF[token[1]])
             elif match.group(2):

@@ -1,0 +1,43 @@
+"""Fixtures for the Fences tests: the variant found through the entry point,
+and builders for scenario positions written in Fences notation
+(:mod:`treehouse.variants.fences.scenario`)."""
+
+from __future__ import annotations
+
+import pytest
+
+from treehouse.variants.fences.scenario import complete
+
+
+@pytest.fixture(scope="session")
+def fences_class(plugins):
+    return plugins.variant("fences")
+
+
+@pytest.fixture
+def fences(fences_class):
+    return fences_class()
+
+
+@pytest.fixture
+def pos(fences):
+    """Build and parse a scenario position: ``pos(rows, stacks=..., ...)``."""
+
+    def build(rows, **kwargs):
+        return fences.parse_position(complete(rows, **kwargs))
+
+    return build
+
+
+@pytest.fixture
+def play(fences):
+    """Apply and resolve one move of one step: ``play(state, step, move_text)``."""
+
+    def run(state, step, move, variant=None):
+        variant = variant or fences
+        if isinstance(move, str):
+            move = variant.parse_move(move)
+        after = variant.treehouse_apply_move(state, step, move)
+        return variant.treehouse_resolve(after, state, step, move)
+
+    return run
