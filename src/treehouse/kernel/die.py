@@ -37,9 +37,10 @@ class Die:
 
     def roll(self, rng: random.Random) -> str:
         """One roll, drawn from ``rng`` (the only source of chance in a game)."""
+        faces = self.faces
         if self.weights is None:
-            return self.faces[int(rng.random() * len(self.faces))]
-        return rng.choices(self.faces, cum_weights=list(accumulate(self.weights)))[0]
+            return faces[int(rng.random() * len(faces))]
+        return rng.choices(faces, cum_weights=list(accumulate(self.weights)))[0]
 
     def face(self, name: str) -> str:
         """Look a face up by name, case-insensitively, or fail listing the faces."""

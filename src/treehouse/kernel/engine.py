@@ -120,8 +120,9 @@ class KernelDefaults:
 class Game:
     """One game of one variant between seats, driven by one seeded ``random.Random``.
 
-    From ``rng`` the game derives separate streams for the dice, the setup and
-    each seat, so a bot's thinking never shifts the dice a person sees.
+    ``rng`` is the game's one source of chance: the setup and the dice draw
+    from it, and each seat gets its own stream derived from it first, so a
+    bot's thinking never shifts the dice a person sees.
     """
 
     def __init__(
@@ -145,14 +146,16 @@ class Game:
         self.seats = tuple(seats)
         self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
         self.turn_cap = turn_cap
-        self.dice_rng = random.Random(rng.getrandbits(64))
+        # Each seat gets its own stream, drawn first; the setup and then the dice
+        # use ``rng`` itself.  So what a bot draws never shifts the dice.
         self.seat_rngs = tuple(random.Random(rng.getrandbits(64)) for _ in self.seats)
-        setup_rng = random.Random(rng.getrandbits(64))
-        self.state = self.hooks.treehouse_setup(variant, len(self.seats), setup_rng)
+        self.dice_rng = rng
+        self.state = self.hooks.treehouse_setup(variant, len(self.seats), rng)
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
         self.observer = observer
+        self._bind_defaults()
         if record is not None:
             record.start(variant, self.seats, self.state, turn_cap, [plugin_name(h) for h in house_rules])
         for index, seat in enumerate(self.seats):
@@ -172,65 +175,72 @@ class Game:
         """Play one whole turn and return the outcome if the game ended."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
-        hooks, inline = self.hooks, self.hooks.kernel_only
+        hooks, events, observer = self.hooks, self._events, self.observer
+        die_roll, dice_rng, resolve = self._die_roll, self.dice_rng, self._resolve
         mover = self.state.to_move
-        self.turn += 1
-        # Where no plugin changes a hook, its kernel default (KernelDefaults) runs inline.
-        steps = ONE_ROLLED_STEP if "treehouse_turn_steps" in inline else hooks.treehouse_turn_steps(self.state)
-        for step in steps:
+        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
+        turn = self.turn = self.turn + 1
+        for step in self._default_steps or hooks.treehouse_turn_steps(self.state):
             before = self.state
-            move = self._roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
-            if move is None:
+            for _ in range(MAX_ROLLS_PER_STEP):
+                # 1. roll the die, if this step rolls
+                face = None
+                if step.rolls:
+                    if die_roll is not None:
+                        face = die_roll(dice_rng)
+                    else:
+                        face = hooks.treehouse_roll(before, step, self.variant.die, dice_rng)
+                    if events is not None:
+                        events.append(("roll", turn, mover, step.name, face))
+                # 2. the legal moves for that face
+                moves = hooks.treehouse_legal_moves(before, step, face)
+                if observer is not None:
+                    observer.on_choice(self, mover, step, face, moves)
+                if not moves:
+                    if step.rolls:
+                        continue  # nothing can be done with this face: roll again
+                    break
+                # 3. the seat chooses
+                if self._seat_chooses:
+                    move = seat.choose(before, step, face, moves, seat_rng)
+                else:
+                    move = hooks.treehouse_choose_move(before, step, face, moves, seat, seat_rng)
+                if move not in moves:
+                    raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
+                if events is not None:
+                    events.append(("move", turn, mover, step.name, move))
+                if move is not REROLL:
+                    break
+            else:
+                raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+            if not moves:
                 continue  # a step without a roll had nothing to do
             # 4. apply the move, 5. resolve its consequences
             after = before if move is PASS else hooks.treehouse_apply_move(before, step, move)
-            if "treehouse_resolve" not in inline:
-                after = hooks.treehouse_resolve(after, before, step, move)
+            if resolve is not None:
+                after = resolve(after, before, step, move)
             self.state = after
-            if self.observer is not None:
-                self.observer.on_step(self, mover, step, move, before, after)
+            if observer is not None:
+                observer.on_step(self, mover, step, move, before, after)
             # 6. check the outcome
-            outcome = hooks.treehouse_outcome(self.state, mover)
+            outcome = hooks.treehouse_outcome(after, mover)
             if outcome is not None:
                 return self._finish(outcome)
         self.state = hooks.treehouse_end_turn(self.state)
-        if self.turn_cap is not None and self.turn >= self.turn_cap:
+        if self.turn_cap is not None and turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
         return None
 
-    def _roll_and_choose(self, state: Any, step: Step, mover: int) -> Any:
-        """Roll (if the step rolls) until a face gives something to do, and
-        return the seat's choice; ``None`` when a step without a roll has no move."""
-        hooks, die, turn = self.hooks, self.variant.die, self.turn
-        seat, seat_rng, dice_rng = self.seats[mover], self.seat_rngs[mover], self.dice_rng
-        roll = die.roll if "treehouse_roll" in hooks.kernel_only else None
-        choose = seat.choose if "treehouse_choose_move" in hooks.kernel_only else None
+    def _bind_defaults(self) -> None:
+        """Where only the kernel answers a hook, run its default without a call
+        through the hooks (the answer is the same; the hot loop is shorter)."""
+        hooks, inline = self.hooks, self.hooks.kernel_only
+        self._default_steps = ONE_ROLLED_STEP if "treehouse_turn_steps" in inline else None
+        self._resolve = None if "treehouse_resolve" in inline else hooks.treehouse_resolve
+        self._die_roll = self.variant.die.roll if "treehouse_roll" in inline else None
+        self._seat_chooses = "treehouse_choose_move" in inline
         # The engine writes events straight into the record's list: this is the hot loop.
-        events = self.record.events if self.record is not None else None
-        for _ in range(MAX_ROLLS_PER_STEP):
-            face = None
-            if step.rolls:
-                face = roll(dice_rng) if roll else hooks.treehouse_roll(state, step, die, dice_rng)
-            if events is not None and face is not None:
-                events.append(("roll", turn, mover, step.name, face))
-            moves = hooks.treehouse_legal_moves(state, step, face)
-            if self.observer is not None:
-                self.observer.on_choice(self, mover, step, face, moves)
-            if not moves:
-                if step.rolls:
-                    continue  # nothing can be done with this face: roll again
-                return None
-            if choose:
-                move = choose(state, step, face, moves, seat_rng)
-            else:
-                move = hooks.treehouse_choose_move(state, step, face, moves, seat, seat_rng)
-            if move not in moves:
-                raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
-            if events is not None:
-                events.append(("move", turn, mover, step.name, move))
-            if move is not REROLL:
-                return move
-        raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+        self._events = self.record.events if self.record is not None else None
 
     def _finish(self, outcome: Outcome) -> Outcome:
         self.outcome = outcome

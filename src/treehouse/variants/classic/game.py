@@ -28,6 +28,7 @@ from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirr
 
 OWN = "own"
 HOUSE_TARGET = "house"
+DECLINABLE = "house-or-decline"  # the House's moves plus the decline the rules allow
 
 
 class ClassicRules(Rules):
@@ -127,19 +128,6 @@ def action_moves(trio: Trio, action: str, target: str, dig_in_place: bool) -> tu
     return tuple(ClassicMove(target, r, action, w) for r, w in results(trio, action, dig_in_place))
 
 
-def turn_moves(own: Trio, house: Trio, face: str, dig_in_place: bool, house_decline: str) -> tuple:
-    """The legal moves of a turn: own trio first; else the House or decline; else nothing (reroll)."""
-    mine = action_moves(own, face, OWN, dig_in_place)
-    if face == "WILD":
-        return mine + action_moves(house, face, HOUSE_TARGET, dig_in_place)
-    if mine:
-        return mine
-    on_house = action_moves(house, face, HOUSE_TARGET, dig_in_place)
-    if not on_house:
-        return ()
-    return on_house + (PASS if house_decline == "pass" else REROLL,)
-
-
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
@@ -194,20 +182,40 @@ class Classic(Variant):
 
     def __init__(self, rules=None) -> None:
         super().__init__(rules)
-        self._moves_cache: dict = {}
+        self._cache: dict = {}  # (id(trio), face, target) -> (trio, moves)
+        self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
+        """Own trio first; else the House or a decline; else nothing (reroll).
+        WILD: both trios, even when your own would do."""
         house, trios, to_move = state
         own = trios[to_move]
-        # Keyed by identity: hashing two trios piece by piece costs more than the
-        # rest of the turn.  The entry holds both trios, so while it exists no
-        # other object can have their ids, and the key cannot be mistaken.
-        entry = self._moves_cache.get((id(own), id(house), face))
+        mine = self._moves(own, face, OWN)
+        if face == "WILD":
+            entry = self._wild_cache.get((id(own), id(house)))
+            if entry is None:
+                entry = self._wild_cache[id(own), id(house)] = (own, house, mine + self._moves(house, face, HOUSE_TARGET))
+            return entry[2]
+        if mine:
+            return mine
+        return self._moves(house, face, DECLINABLE)
+
+    def _moves(self, trio, face, target):
+        """The moves ``face`` offers on ``trio``, cached by the trio's identity:
+        hashing a trio piece by piece costs more than the rest of a turn.  Each
+        entry holds its trio, so while it exists no other object has that id."""
+        entry = self._cache.get((id(trio), face, target))
         if entry is None:
-            moves = turn_moves(own, house, face, self.rules.dig_in_place, self.rules.house_decline)
-            entry = self._moves_cache[id(own), id(house), face] = (own, house, moves)
-        return entry[2]
+            dig_in_place = self.rules.dig_in_place
+            if target == DECLINABLE:
+                moves = action_moves(trio, face, HOUSE_TARGET, dig_in_place)
+                if moves:
+                    moves += (PASS if self.rules.house_decline == "pass" else REROLL,)
+            else:
+                moves = action_moves(trio, face, target, dig_in_place)
+            entry = self._cache[id(trio), face, target] = (trio, moves)
+        return entry[1]
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
@@ -239,6 +247,15 @@ class Classic(Variant):
     def treehouse_end_turn(self, state):
         house, trios, to_move = state
         return _tuple_new(ClassicPosition, (house, trios, (to_move + 1) % len(trios)))
+
+    @hookimpl
+    def treehouse_step_statistics(self, before, after, step, move, mover):
+        """Playtest counters: moves on the House, on the mover's own trio, and passes."""
+        if move is PASS:
+            return {"passes": 1}
+        if move is REROLL:
+            return None
+        return {"house_moves": 1} if move.target == HOUSE_TARGET else {"own_moves": 1}
 
     @hookimpl
     def treehouse_render(self, state, console_width):
