@@ -22,6 +22,8 @@ app.command("variants")(catalog.variants)
 app.command("rules")(catalog.rules)
 app.command("show")(positions.show)
 app.command("moves")(positions.moves)
+app.command("play")(__import__("treehouse.cli.play", fromlist=["play"]).play)
+app.command("replay")(__import__("treehouse.cli.play", fromlist=["replay"]).replay)
 
 
 def _version(value: bool) -> None:

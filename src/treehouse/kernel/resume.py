@@ -2,13 +2,13 @@
 
 **Resuming.**  A game saved by ``th play`` records its seed (``meta["seed"]``)
 and its seat kinds (``meta["seats"]``) next to the rules.  Everything random in
-a game flows from that one seed (:class:`~treehouse.kernel.engine.Game` derives
-the dice, setup and seat streams from it), so the game can be rebuilt from
-scratch and played forward instead of being restored from a snapshot:
+a game flows from that one seed (:class:`~treehouse.kernel.engine.Game` draws
+the setup, the dice and every seat's own stream from it), so the game can be
+rebuilt from scratch and played forward instead of restored from a snapshot:
 
 1. the :class:`Game` is built again from the recorded rules and seed, with the
    same kinds of seats, so the setup is the same;
-2. the dice roll from the seed's dice stream, and every roll is checked
+2. the dice roll from the seed again, and every roll is checked
    against the record (:class:`ResumeCheck`, the game's observer);
 3. a person's seat is wrapped in a :class:`ResumingSeat` that plays the
    recorded moves back; a bot's seat is wrapped too, but the bot chooses again

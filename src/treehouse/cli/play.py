@@ -1,0 +1,545 @@
+"""``th play`` and ``th replay``: play any variant at the terminal, save, resume, and step through records.
+
+Exit statuses: 0 when a game ends, when ``q`` or the end of input saves and
+quits, and when ``th replay`` is left; 130 when Ctrl-C saves and quits (the
+shell's convention for an interrupt); 2 for a user's mistake (a bad option, a
+damaged or foreign record, an unwritable record path), with one line on
+standard error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import sys
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from platformdirs import user_data_dir
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from treehouse import __version__
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.human import HumanSeat, QuitGame
+from treehouse.errors import RecordError, TreehouseError, unknown
+from treehouse.kernel.engine import Control, Game, format_move
+from treehouse.kernel.records import Record
+from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
+from treehouse.plugins import game_hooks
+
+#: Exit status after Ctrl-C (the game is saved first).
+INTERRUPTED = 130
+#: The variant ``th play`` starts when none is named: the first one installed.
+DEFAULT_VARIANTS = ("fences", "classic")
+#: A list of moves longer than this is cut to its first ``SHORT_LIST`` (``l`` shows all).
+LONG_LIST = 30
+SHORT_LIST = 20
+#: Seconds between bot moves when a person is watching a terminal.
+DEFAULT_DELAY = 0.6
+
+#: What a face of the Treehouse die means in classic Treehouse (a variant may
+#: say it itself with ``describe_face(face)``).
+CLASSIC_FACES = {
+    "TIP": "tip an upright stack or piece over, left or right",
+    "SWAP": "swap two pieces",
+    "HOP": "hop an upright piece, with what is on it, to a gap or onto a stack",
+    "DIG": "stand a lying piece up: in place, in a gap, or under a stack",
+    "AIM": "aim a single piece another way",
+    "WILD": "any of the five actions",
+}
+
+
+# --------------------------------------------------------------------------
+# choosing the seats
+# --------------------------------------------------------------------------
+
+
+def default_variant() -> str:
+    loaded = plugins()
+    for name in DEFAULT_VARIANTS:
+        if name in loaded.aliases:
+            return name
+    return sorted(loaded.variants)[0] if loaded.variants else "classic"
+
+
+def best_bot() -> str:
+    """The strongest registered bot (ties: the first by name)."""
+    bots = sorted(plugins().bots.values(), key=lambda info: info.name)
+    if not bots:
+        raise TreehouseError("no bot is installed, so every seat must be --seat human")
+    return max(bots, key=lambda info: info.strength).name
+
+
+def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool) -> list[str]:
+    """The kind of every seat: the ones given, then seat 1 human (not with --watch), then the best bot."""
+    known = {HUMAN, *plugins().bots}
+    kinds = [kind.strip().lower() for kind in kinds]
+    for kind in kinds:
+        if kind not in known:
+            raise unknown("seat kind", kind, known)
+    if watch and HUMAN in kinds:
+        raise TreehouseError("--watch seats bots only; leave out --seat human (or --watch)")
+    lo, hi = variant.player_range()
+    count = players if players is not None else max(len(kinds), variant.default_players)
+    if not lo <= count <= hi:
+        raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {count}")
+    if len(kinds) > count:
+        raise TreehouseError(f"{len(kinds)} --seat options for {count} players; give at most one per player")
+    if not kinds and not watch:
+        kinds = [HUMAN]
+    while len(kinds) < count:
+        kinds.append(best_bot())
+    return kinds
+
+
+def build_seat(kind: str, table: Any, console: Console, humans: int, index: int) -> Any:
+    if kind == HUMAN:
+        prompt = "Your move" if humans == 1 else f"Player {index + 1}, your move"
+        return HumanSeat(table, console, prompt)
+    return plugins().bot(kind).factory()
+
+
+# --------------------------------------------------------------------------
+# the session: the screen, saving, and the bots' moves
+# --------------------------------------------------------------------------
+
+
+def default_record_path(variant: str, seed: int) -> Path:
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    return Path(user_data_dir("treehouse")) / "games" / f"{stamp}-{variant}-{seed}.jsonl"
+
+
+def write_record(record: Record, path: Path) -> Path:
+    """Write the whole record (atomically: a crash never leaves half a file)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(f".{path.name}.tmp")
+        temporary.write_text(record.dumps(), encoding="utf-8")
+        os.replace(temporary, path)
+    except OSError as error:
+        raise RecordError(f"cannot write the record to {path}: {error.strerror or error}") from None
+    return path
+
+
+class Session:
+    """One game at the terminal: draws it, saves it, and reports the bots' moves."""
+
+    def __init__(self, console: Console, *, kinds: list[str], rule_set: str, description: str, rows: list[tuple[str, Any, str]], delay: float, watch: bool, record_path: Path) -> None:
+        self.console = console
+        self.kinds = kinds
+        self.rule_set = rule_set
+        self.description = description
+        self.rows = rows
+        self.delay = delay
+        self.watch = watch
+        self.record_path = record_path
+        self.game: Game | None = None
+        self.check: Any = None  # the ResumeCheck of a resumed game
+        self.faces: list[str] = []
+
+    # -- who is who -------------------------------------------------------
+
+    @property
+    def live(self) -> bool:
+        """False while a resumed game is still re-deriving its recorded part."""
+        return self.check is None or not self.check.replaying
+
+    def who(self, seat: int) -> str:
+        kind = self.kinds[seat]
+        humans = self.kinds.count(HUMAN)
+        if kind == HUMAN:
+            return f"Player {seat + 1} (you)" if humans == 1 else f"Player {seat + 1}"
+        return f"Player {seat + 1} ({kind})"
+
+    # -- saving -------------------------------------------------------------
+
+    def save(self) -> str:
+        if self.game is None or self.game.record is None or not self.live:
+            return shown_path(str(self.record_path))
+        write_record(self.game.record, self.record_path)
+        return shown_path(str(self.record_path))
+
+    # -- drawing ------------------------------------------------------------
+
+    def board(self) -> None:
+        game = self.game
+        self.console.print(game.hooks.treehouse_render(game.state, min(self.console.width, 80)))
+
+    def face_meaning(self, face: str) -> str:
+        variant = self.game.variant
+        describe_face = getattr(variant, "describe_face", None)
+        if describe_face is not None:
+            return describe_face(face) or ""
+        if variant.name == "classic":
+            return CLASSIC_FACES.get(face, "")
+        return ""
+
+    def show_choice(self, seat: int, step: Any, face: str | None, moves: tuple) -> None:
+        game, console = self.game, self.console
+        steps = "" if step.name == "act" else f" · {step.name}"
+        console.print()
+        console.rule(f"Turn {game.turn}{steps} · {self.who(seat)} to move", style="dim")
+        self.board()
+        console.print()
+        earlier = self.faces[:-1] if face is not None else self.faces
+        if earlier:
+            console.print(f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again.", markup=False)
+        if face is not None:
+            meaning = self.face_meaning(face)
+            console.print(f"Rolled [bold]{face}[/bold]" + (f": {_escape(meaning)}." if meaning else "."), soft_wrap=False)
+        else:
+            console.print(f"No roll in this step ({step.name}).", markup=False)
+        self.show_moves(moves)
+
+    def show_moves(self, moves: tuple, numbers: list[int] | None = None, limit: int | None = LONG_LIST) -> None:
+        """The numbered moves (``numbers``: only these, 1-based), the long lists cut short."""
+        variant, console = self.game.variant, self.console
+        numbers = numbers if numbers is not None else list(range(1, len(moves) + 1))
+        shown = numbers if limit is None or len(numbers) <= limit else numbers[:SHORT_LIST]
+        rows = [(f"{n}.", describe(variant, moves[n - 1]), format_move(variant, moves[n - 1])) for n in shown]
+        width = min(console.width, 80)
+        widths = [max(len(cell) for cell in column) for column in zip(*rows)] if rows else [0, 0, 0]
+        if sum(widths) + 5 <= width:
+            grid = Table.grid(padding=(0, 3))
+            grid.add_column(no_wrap=True)
+            grid.add_column(style="dim", no_wrap=True)
+            number_width = widths[0]
+            for number, words, notation in rows:
+                grid.add_row(f"{number:>{number_width}} {words}", "" if words == notation else notation)
+        else:
+            grid = Table.grid(padding=(0, 1))
+            grid.add_column(justify="right", no_wrap=True)
+            grid.add_column(overflow="fold")
+            for number, words, notation in rows:
+                grid.add_row(number, Text(words) + (Text(f"  ({notation})", style="dim") if words != notation else Text("")))
+        console.print(grid, soft_wrap=False)
+        if len(shown) < len(numbers):
+            console.print(
+                f"... and {len(numbers) - len(shown)} more: l lists them all, /WORDS lists the moves that contain WORDS (e.g. /{_first_word(rows)}).",
+                markup=False,
+            )
+
+    def find_moves(self, moves: tuple, words: str) -> None:
+        """List the moves whose words or notation contain ``words`` (the ``/`` key)."""
+        variant, wanted = self.game.variant, words.strip().lower()
+        numbers = [
+            n for n, move in enumerate(moves, 1) if wanted in describe(variant, move).lower() or wanted in format_move(variant, move).lower()
+        ]
+        if not numbers:
+            self.console.print(f"✗ no move contains {words.strip()!r}: l lists them all", style="red", markup=False)
+            return
+        self.show_moves(moves, numbers, limit=None)
+
+    def show_rules(self) -> None:
+        console = self.console
+        console.print(f"[bold]{_escape(self.rule_set)}[/bold]: {_escape(self.description)}")
+        table = Table(title_justify="left")
+        for column in ("setting", "value", "from"):
+            table.add_column(column, overflow="fold")
+        for key, value, source in self.rows:
+            table.add_row(key, json.dumps(value), shown_path(source) if source.endswith(".yaml") else source)
+        console.print(table)
+
+    # -- the game's observer ------------------------------------------------
+
+    def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
+        if face is not None:
+            self.faces.append(face)
+
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any) -> None:
+        faces, self.faces = self.faces, []
+        if not self.live:
+            return
+        rolled = ", then ".join(faces)
+        words = describe(game.variant, move)
+        steps = "" if step.name == "act" else f" ({step.name})"
+        line = f"Turn {game.turn}{steps} · {self.who(mover)}" + (f" rolled {rolled}: {words}" if rolled else f": {words}")
+        self.console.print(line, markup=False, soft_wrap=False)
+        if self.delay and self.kinds[mover] != HUMAN:
+            time.sleep(self.delay)
+
+    # -- playing --------------------------------------------------------------
+
+    def run(self) -> None:
+        game = self.game
+        while not game.over:
+            turn_was_live = self.live
+            game.play_turn()
+            if self.watch and self.live and turn_was_live and not game.over:
+                self.board()
+        self.console.print()
+        self.console.rule("Game over", style="dim")
+        self.board()
+        outcome = game.outcome
+        if outcome.winners:
+            names = " and ".join(self.who(w) for w in outcome.winners)
+            verb = "wins" if len(outcome.winners) == 1 else "tie"
+            self.console.print(f"[bold]{_escape(names)} {verb}[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+        else:
+            self.console.print(f"[bold]A draw[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+
+
+def _first_word(rows: list[tuple[str, str, str]]) -> str:
+    """A word from the last move listed, to show what ``/WORDS`` does."""
+    words = [w.strip(",.:;()") for w in rows[-1][1].split()] if rows else []
+    words = [w for w in words if len(w) > 2 and w.isalpha()]
+    return words[-1] if words else "word"
+
+
+def _escape(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(str(text))
+
+
+# --------------------------------------------------------------------------
+# th play
+# --------------------------------------------------------------------------
+
+
+def play(
+    variant: VariantOption = None,
+    players: Annotated[Optional[int], typer.Option("--players", "-p", help="How many players (default: the variant's usual number).")] = None,
+    seats: Annotated[Optional[list[str]], typer.Option("--seat", help="Who sits in each seat, in order: human or a bot (random, ...). Repeat per seat.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="The seed every die roll and bot choice flows from (default: a random one, recorded).")] = None,
+    config: ConfigOption = None,
+    overrides: SetOption = None,
+    delay: Annotated[Optional[float], typer.Option("--delay", min=0, help="Seconds to pause after each bot move (default: 0.6 in a terminal, else 0).")] = None,
+    watch: Annotated[bool, typer.Option("--watch", help="Bots in every seat; you watch.")] = False,
+    record: Annotated[Optional[Path], typer.Option("--record", help="Write the game's record here (default: a new file in your data directory).", dir_okay=False)] = None,
+    resume: Annotated[Optional[Path], typer.Option("--resume", help="Continue the game saved in this record.", dir_okay=False)] = None,
+) -> None:
+    """Play a game at the terminal: you against bots, people against each other, or bots alone (--watch).
+
+    Pick a move by number or type it; ? help, r rules, s save, q save and quit.
+    Every game is saved as a record; continue it with --resume FILE and watch
+    it again with th replay FILE.
+    """
+    if delay is None:
+        delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0
+    if resume is not None:
+        given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--seed", seed), ("--config", config), ("--set", overrides)) if value]
+        if watch:
+            given.append("--watch")
+        if given:
+            raise fail(f"--resume continues the saved game with its own rules, seats and seed; leave out {', '.join(given)}")
+        session = run_guarded(_resumed_session, resume, record, delay)
+    else:
+        session = run_guarded(_new_session, variant, players, seats or [], seed, config, overrides, delay, watch, record)
+    _run(session)
+
+
+def _new_session(variant_name, players, seats, seed, config, overrides, delay, watch, record_path) -> Session:
+    if variant_name is None and config is None:
+        variant_name = default_variant()
+    effective = effective_rules(variant_name, config, overrides)
+    variant = effective.variant()
+    kinds = seat_kinds(variant, players, seats, watch)
+    house_rules = [plugins().house_rule(name, variant.name) for name in effective.house_rules]
+    if seed is None:
+        seed = secrets.randbelow(2**31)
+    path = record_path or default_record_path(variant.name, seed)
+    session = Session(
+        out, kinds=kinds, rule_set=effective.name, description=effective.description, rows=effective.rows(), delay=delay, watch=watch, record_path=path
+    )
+    humans = kinds.count(HUMAN)
+    live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(kinds)]
+    meta = {"seed": seed, "rule_set": effective.name, "seats": kinds, "treehouse": __version__}
+    session.game = Game(
+        variant, live, random.Random(seed), turn_cap=effective.turn_cap, house_rules=house_rules, record=Record(meta=meta), observer=session
+    )
+    session.save()  # an unwritable path fails now, before anyone has played
+    who = ", ".join(session.who(i) for i in range(len(kinds)))
+    out.print(f"{variant.name} ({_escape(effective.name)} rules), seed {seed}: {_escape(who)}.")
+    out.print(f"Recording to {_escape(shown_path(str(path)))}", highlight=False)
+    return session
+
+
+def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Session:
+    from treehouse.kernel.replay import replay
+
+    old = Record.read(resume)
+    source = shown_path(str(resume))
+    if old.footer is not None:
+        winners = old.footer.get("winners") or []
+        result = f"player {' and '.join(map(str, winners))} won" if winners else "a draw"
+        raise RecordError(f"the game in {source} is over ({result} on turn {old.footer.get('turn')}); watch it with th replay {source}")
+    saved = saved_game(old, plugins(), source)
+    try:
+        replay(old, plugins())  # damaged or foreign records are refused here, with the kernel's words
+    except RecordError as error:
+        raise RecordError(f"{source}: {error}") from None
+    for kind in saved.seat_kinds:
+        if kind != HUMAN and kind not in plugins().bots:
+            raise RecordError(f"{source} was played with the bot {kind!r}, which is not installed; known: {', '.join(sorted(plugins().bots))}")
+    rows = [("variant", saved.variant.name, "record"), ("turn_cap", saved.turn_cap, "record"), ("house_rules", saved.house_rule_names, "record")]
+    rows += [(f"rules.{k}", v, "record") for k, v in saved.variant.rules.model_dump(mode="json").items()]
+    path = record_path or resume
+    session = Session(
+        out, kinds=saved.seat_kinds, rule_set=saved.rule_set, description=saved.variant.description, rows=rows, delay=delay, watch=HUMAN not in saved.seat_kinds, record_path=path
+    )
+    humans = saved.seat_kinds.count(HUMAN)
+    live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(saved.seat_kinds)]
+    session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta)))
+    turns = old.events[-1][1] if old.events else 0
+    out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}, saved on turn {turns}.")
+    if path != resume:
+        out.print(f"Recording to {_escape(shown_path(str(path)))}", highlight=False)
+    return session
+
+
+def _run(session: Session) -> None:
+    """Play to the end; q, end of input and Ctrl-C save first.  See the module docstring for exit codes."""
+    try:
+        session.run()
+    except QuitGame:
+        raise typer.Exit(_saved(session, 0)) from None
+    except KeyboardInterrupt:
+        out.print()
+        raise typer.Exit(_saved(session, INTERRUPTED)) from None
+    except TreehouseError as error:
+        if os.environ.get("TREEHOUSE_DEBUG"):
+            raise
+        raise fail(str(error)) from None
+    path = run_guarded(session.save)
+    out.print(f"Record: {_escape(path)}  (th replay {_escape(path)})", highlight=False)
+
+
+def _saved(session: Session, code: int) -> int:
+    if not session.live:
+        out.print("Stopped before the saved game was caught up; its record is unchanged.")
+        return code
+    try:
+        path = session.save()
+    except RecordError as error:
+        fail(f"the game could not be saved: {error}")
+        return 2
+    out.print(f"Game saved to {_escape(path)}", highlight=False)
+    out.print(f"Resume it with: th play --resume {_escape(path)}", highlight=False)
+    return code
+
+
+# --------------------------------------------------------------------------
+# th replay
+# --------------------------------------------------------------------------
+
+REPLAY_HELP = """\
+Enter or n: next step   p: previous step   a number: jump to that turn
+s: the start   e: the end   ?: this help   q: quit"""
+
+
+def replay(
+    file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play.", dir_okay=False)],
+    turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
+) -> None:
+    """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
+    record = run_guarded(Record.read, file)
+    source = shown_path(str(file))
+    try:
+        walked = walk(record, plugins())
+    except TreehouseError as error:
+        raise fail(f"{source}: {error}") from None
+    meta = record.meta or {}
+    header = record.header or {}
+    seats = meta.get("seats") or header.get("seats") or []
+    hooks = game_hooks(walked.variant)
+
+    def who(seat: int) -> str:
+        kind = seats[seat] if seat < len(seats) else "?"
+        return f"Player {seat + 1} ({kind})"
+
+    frames = walked.frames
+    last = len(frames)
+
+    def show(index: int) -> None:
+        out.print()
+        if index == 0:
+            out.rule(f"Start · step 0 of {last}", style="dim")
+            position = walked.start
+        else:
+            frame = frames[index - 1]
+            steps = "" if frame.step == "act" else f" · {frame.step}"
+            out.rule(f"Turn {frame.turn}{steps} · step {index} of {last}", style="dim")
+            rolled = ", then ".join(frame.rolls)
+            line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
+            out.print(line, markup=False)
+            position = frame.after
+        out.print(hooks.treehouse_render(position, min(out.width, 80)))
+        if index == last:
+            footer = record.footer
+            if footer is not None:
+                winners = footer.get("winners") or []
+                result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
+                out.print(f"[bold]{result}[/bold] on turn {footer.get('turn')}: {_escape(footer.get('reason', ''))}.")
+            else:
+                pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
+                out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)
+
+    title = f"{source}: {walked.variant.name}"
+    if meta.get("rule_set"):
+        title += f" ({meta['rule_set']} rules)"
+    if meta.get("seed") is not None:
+        title += f", seed {meta['seed']}"
+    out.print(_escape(title) + f", {len(seats)} players, {last} steps.")
+    if show_all:
+        for index in range(last + 1):
+            show(index)
+        return
+
+    def turn_index(number: int) -> int | None:
+        for index, frame in enumerate(frames, start=1):
+            if frame.turn >= number:
+                return index
+        return None
+
+    index = 0
+    if turn is not None:
+        found = turn_index(turn)
+        if found is None:
+            raise fail(f"{source} has no turn {turn}: its last turn is {frames[-1].turn if frames else 0}")
+        index = found
+    show(index)
+    out.print(REPLAY_HELP, markup=False)
+    while True:
+        try:
+            text = out.input("replay> ").strip().lower()
+        except (EOFError, KeyboardInterrupt):
+            out.print()
+            return
+        if text in ("", "n", "next"):
+            if index >= last:
+                out.print("That was the last step (p goes back, q quits).", markup=False)
+                continue
+            index += 1
+        elif text in ("p", "prev", "previous", "b"):
+            if index == 0:
+                out.print("This is the start (n goes forward, q quits).", markup=False)
+                continue
+            index -= 1
+        elif text in ("s", "start"):
+            index = 0
+        elif text in ("e", "end"):
+            index = last
+        elif text in ("?", "h", "help"):
+            out.print(REPLAY_HELP, markup=False)
+            continue
+        elif text in ("q", "quit", "exit"):
+            return
+        elif text.isdigit():
+            found = turn_index(int(text))
+            if found is None or frames[found - 1].turn != int(text):
+                out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)
+                continue
+            index = found
+        else:
+            out.print(f"✗ unknown command {text!r}: n next, p previous, a turn number, s start, e end, q quit", style="red", markup=False)
+            continue
+        show(index)
