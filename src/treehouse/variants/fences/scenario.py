@@ -1,11 +1,14 @@
 """Writing Fences positions by hand: name only the pieces that matter.
 
-``complete(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oybb")`` gives a
+``complete(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb")`` gives a
 whole position in the notation: :func:`layout` writes the board rows with
 the named squares filled, and :func:`complete` adds every Fence not named as
-a Standing piece on the empty Outside squares (in ring order, where it can
-lie in no line of sight), sets the unused smalls aside, and appends the
-remaining fields.  Tests and docs examples use it; the result is parsed by
+a Standing piece on an empty square, preferring in turn: Outside squares
+out of every Stack's row, column and reach; other Outside squares not next
+to a Stack; Inside squares out of every Stack's row, column and reach; then
+anything.  So spare Fences stay out of the lines of sight (Standing, they
+make none).  Name squares in ``empty`` to keep them clear.  It then sets the
+unused smalls aside and appends the remaining fields.  Tests and docs examples use it; the result is parsed by
 the variant like any other position.
 """
 
@@ -14,7 +17,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from treehouse.variants.fences.board import BY_NAME, RING, SIZE, at
+from treehouse.variants.fences.board import AROUND, BY_NAME, OUTSIDE, RING, SIZE, at, same_line
 from treehouse.variants.fences.position import COLOURS, COPIES, LETTER
 
 _CELL = re.compile(r"[LM][roygb][*^>v<]|[1-9]|\.")
@@ -35,8 +38,18 @@ def layout(**cells: str) -> str:
     return _rows_of(grid)
 
 
-def complete(rows: str, stacks: str = "rgby,oygb", destroyed: str | None = None, seat: int = 1, step: str = "act", turn: int = 0, aside: str | None = None) -> str:
-    """A whole position from a partial board (rows as in the notation)."""
+def complete(
+    rows: str,
+    stacks: str = "rgby,oygb",
+    destroyed: str | None = None,
+    seat: int = 1,
+    step: str = "act",
+    turn: int = 0,
+    aside: str | None = None,
+    empty: tuple[str, ...] = (),
+) -> str:
+    """A whole position from a partial board (rows as in the notation);
+    the squares named in ``empty`` get no spare Fence."""
     grid = {}
     for row_number, row in enumerate(rows.split("/")):
         y = SIZE - 1 - row_number
@@ -47,8 +60,19 @@ def complete(rows: str, stacks: str = "rgby,oygb", destroyed: str | None = None,
         grid.update(zip(squares, tokens))
     have = Counter(t[:2] for t in grid.values() if len(t) == 3)
     missing = [f"{size}{LETTER[c]}" for size in "LM" for c in COLOURS for _ in range(COPIES - have[f"{size}{LETTER[c]}"])]
-    for square in RING:
-        if missing and grid[square] == ".":
+    stacks_at = [s for s, t in grid.items() if t.isdigit()]
+    keep = {BY_NAME[name] for name in empty}
+    free = [s for s in (*RING, *sorted(set(BY_NAME.values()) - set(RING))) if grid[s] == "." and s not in keep]
+
+    def rank(square: int) -> int:
+        near = any(square in AROUND[q] for q in stacks_at)
+        in_line = any(same_line(square, q) for q in stacks_at)
+        if square in OUTSIDE:
+            return 0 if not (near or in_line) else 1 if not near else 3
+        return 2 if not (near or in_line) else 4
+
+    for square in sorted(free, key=rank):
+        if missing:
             grid[square] = missing.pop(0) + "*"
     if missing:
         raise ValueError("no empty Outside squares left for the other Fences")
