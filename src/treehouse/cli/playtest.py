@@ -1,0 +1,442 @@
+"""``th simulate``, ``th compare`` and ``th sweep``: playtest rule sets with bots.
+
+The statistics live in :mod:`treehouse.playtest`; this module reads the
+options, runs the work with a progress bar, and prints or writes the results.
+"""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import json
+import time
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Annotated, Any, Callable, Iterator, Optional
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.table import Table
+
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded
+from treehouse.config import EffectiveRules, resolve
+from treehouse.errors import ConfigError, TreehouseError
+from treehouse.playtest import html, metrics
+from treehouse.playtest.metrics import differences, first_seat_differences, summary
+from treehouse.playtest.stats import SPRT
+from treehouse.playtest.sweep import grid, overrides as point_overrides
+from treehouse.playtest.work import Batch, RuleSpec, check_batch, run
+
+GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
+SeatOption = Annotated[
+    Optional[list[str]],
+    typer.Option("--seat", help="The bot in the next seat (repeatable; default: random in every seat)."),
+]
+PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
+SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
+JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (the results do not depend on it).")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the report.")]
+CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
+RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
+ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+
+
+# --------------------------------------------------------------------------
+# shared
+# --------------------------------------------------------------------------
+
+
+def _check_counts(games: int, jobs: int) -> None:
+    if games < 1:
+        raise ConfigError(f"--games must be at least 1, not {games}")
+    if jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, not {jobs}")
+
+
+def _seat_kinds(seat: list[str] | None, players: int | None, effective: EffectiveRules) -> tuple[str, ...]:
+    loaded = plugins()
+    if seat:
+        kinds = tuple(loaded.bot(name).name for name in seat)
+        if players is not None and players != len(kinds):
+            raise ConfigError(f"--players {players} but {len(kinds)} --seat options; give one --seat per player, or --players alone")
+        return kinds
+    count = players if players is not None else effective.variant_class.default_players
+    if count < 1:
+        raise ConfigError(f"--players must be at least 1, not {count}")
+    return (loaded.bot("random").name,) * count
+
+
+def _rule_set(reference: str, overrides: list[str]) -> EffectiveRules:
+    """A rule set named on the command line: a YAML file, or a variant / shipped rule set name."""
+    path = Path(reference)
+    if path.suffix in (".yaml", ".yml") or path.is_file():
+        return resolve(plugins(), config=path, overrides=overrides)
+    return resolve(plugins(), variant=reference, overrides=overrides)
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
+    """A progress bar on standard error, only when it is a terminal."""
+    if not err.is_terminal:
+        yield lambda done: None
+        return
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
+    with Progress(*columns, console=err, transient=True) as bar:
+        task = bar.add_task(label, total=total)
+        yield lambda done: bar.update(task, completed=done)
+
+
+def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
+    try:
+        with path.open("w", newline="", encoding="utf-8") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(header)
+            writer.writerows(rows)
+    except OSError as error:
+        raise ConfigError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _write_text(path: Path, text: str) -> None:
+    try:
+        path.write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"cannot write {path}: {error.strerror or error}") from None
+
+
+def _emit_json(data: dict) -> None:
+    typer.echo(json.dumps(data))
+
+
+def _num(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _interval(low: Any, high: Any, digits: int = 3) -> str:
+    return "" if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _faces_order(effective: EffectiveRules) -> tuple[str, ...]:
+    return tuple(effective.variant_class.die.faces)
+
+
+def _simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: int, aggregate, seconds: float) -> dict:
+    result = {
+        "variant": effective.variant_class.name,
+        "rule_set": effective.name,
+        "seed": seed,
+        "seat_kinds": list(kinds),
+        **summary(aggregate, _faces_order(effective)),
+        "seconds": round(seconds, 3),
+    }
+    return result
+
+
+def _print_simulate(result: dict) -> None:
+    out.print(
+        f"[bold]{result['rule_set']}[/bold] ({result['variant']}): {result['games']} games, "
+        f"seats {', '.join(result['seat_kinds'])}, seed {result['seed']}, {result['seconds']:.1f} s"
+    )
+    table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
+    for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
+        table.add_column(column, justify="right")
+    for seat in result["seats"]:
+        table.add_row(str(seat["seat"]), result["seat_kinds"][seat["seat"] - 1], str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
+    out.print(table)
+    out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
+    length = result["length"]
+    out.print(f"[bold]Length[/bold] (turns): mean {_num(length['mean'], 1)}, median {length['median']}, 90th percentile {length['p90']} (min {length['min']}, max {length['max']})")
+    decisions = result["decisions"]
+    out.print(f"[bold]Decisions[/bold]: {decisions['total']} made, {_num(decisions['share_with_choice'])} of them with more than one legal move")
+    table = Table(title="The die (shares of the rolls of each face)", title_justify="left")
+    for column in ("face", "rolled", "forced", "impossible", "rerolled", "passed"):
+        table.add_column(column, justify="right")
+    for face in result["faces"]:
+        table.add_row(face["face"], str(face["rolled"]), *(_num(face[f"{c}_share"]) for c in ("forced", "impossible", "rerolled", "passed")))
+    out.print(table)
+    if result["variant_statistics"]:
+        table = Table(title="Variant statistics", title_justify="left")
+        for column in ("counter", "total", "per game", "95% interval"):
+            table.add_column(column, justify="right")
+        for name, stat in result["variant_statistics"].items():
+            table.add_row(name, _num(stat["total"], 0), _num(stat["per_game"], 2), _interval(stat["low"], stat["high"], 2))
+        out.print(table)
+    table = Table(title="Metrics (docs/playtesting.md defines each)", title_justify="left")
+    for column in ("metric", "value", "95% interval"):
+        table.add_column(column, justify="right")
+    for name, metric in result["metrics"].items():
+        table.add_row(name, "n/a*" if metric["value"] is None else _num(metric["value"]), _interval(metric["low"], metric["high"]))
+    out.print(table)
+    if any(metric["value"] is None for metric in result["metrics"].values()):
+        out.print("* n/a: the variant has no treehouse_evaluate hook to tell who leads")
+
+
+def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
+    rows: list[list[Any]] = [["games", "", result["games"], "", ""], ["turns_total", "", result["turns_total"], "", ""]]
+    for seat in result["seats"]:
+        rows.append(["win_rate", f"seat {seat['seat']}", seat["rate"], seat["low"], seat["high"]])
+    for key in ("ties", "draws", "timeouts"):
+        rows.append([key, "", result[key], "", ""])
+    for key, value in result["length"].items():
+        rows.append(["length", key, value, "", ""])
+    for face in result["faces"]:
+        for column in ("rolled", "forced", "impossible", "rerolled", "passed"):
+            rows.append(["face", f"{face['face']} {column}", face[column], "", ""])
+    for name, metric in result["metrics"].items():
+        rows.append(["metric", name, metric["value"], metric["low"], metric["high"]])
+    for name, stat in result["variant_statistics"].items():
+        rows.append(["variant_statistic", name, stat["per_game"], stat["low"], stat["high"]])
+    return ["section", "name", "value", "low", "high"], rows
+
+
+# --------------------------------------------------------------------------
+# th simulate
+# --------------------------------------------------------------------------
+
+
+def simulate(
+    variant: VariantOption = None,
+    config: ConfigOption = None,
+    overrides: SetOption = None,
+    games: GamesOption = 1000,
+    seat: SeatOption = None,
+    players: PlayersOption = None,
+    seed: SeedOption = 1,
+    jobs: JobsOption = 1,
+    as_json: JsonOption = False,
+    csv_file: CsvOption = None,
+    records: RecordsOption = None,
+    report: ReportOption = None,
+) -> None:
+    """Play many games between bots and report outcomes, lengths, the die and the metrics."""
+    run_guarded(_simulate, variant, config, overrides, games, seat, players, seed, jobs, as_json, csv_file, records, report)
+
+
+def _simulate(variant, config, overrides, games, seat, players, seed, jobs, as_json, csv_file, records, report) -> None:
+    _check_counts(games, jobs)
+    effective = resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
+    kinds = _seat_kinds(seat, players, effective)
+    batch = Batch((RuleSpec.from_effective(effective),), kinds, seed, records=str(records) if records else None)
+    check_batch(batch, plugins())
+    began = time.perf_counter()
+    with _progress(games, f"simulate {effective.name}") as progress:
+        total = run(batch, games, jobs, plugins=plugins(), progress=progress)
+    result = _simulate_result(effective, kinds, seed, total.sides[0], time.perf_counter() - began)
+    if csv_file is not None:
+        _write_csv(csv_file, *_simulate_csv(result))
+    if report is not None:
+        _write_text(report, html.simulate_report(result))
+    if as_json:
+        _emit_json(result)
+    else:
+        _print_simulate(result)
+
+
+# --------------------------------------------------------------------------
+# th compare
+# --------------------------------------------------------------------------
+
+
+def compare(
+    a: Annotated[str, typer.Argument(help="Rule set A: a YAML file, a variant or a shipped rule set name.")],
+    b: Annotated[Optional[str], typer.Argument(help="Rule set B (default: A again, changed by --set-b).")] = None,
+    overrides: SetOption = None,
+    overrides_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="Change one setting of B only: key=value (repeatable).")] = None,
+    games: GamesOption = 2000,
+    seat: SeatOption = None,
+    players: PlayersOption = None,
+    seed: SeedOption = 1,
+    jobs: JobsOption = 1,
+    sprt: Annotated[bool, typer.Option("--sprt", help="Stop as soon as the SPRT on the first seat's win rate decides.")] = False,
+    sprt_delta: Annotated[float, typer.Option("--sprt-delta", help="H1: the first seat's win rate differs by this much (B - A).")] = 0.05,
+    sprt_delta0: Annotated[float, typer.Option("--sprt-delta0", help="H0: the difference is this (usually 0).")] = 0.0,
+    sprt_alpha: Annotated[float, typer.Option("--sprt-alpha", help="False-positive rate of the SPRT.")] = 0.05,
+    sprt_beta: Annotated[float, typer.Option("--sprt-beta", help="False-negative rate of the SPRT.")] = 0.05,
+    as_json: JsonOption = False,
+    csv_file: CsvOption = None,
+    records: RecordsOption = None,
+    report: ReportOption = None,
+) -> None:
+    """Play two rule sets on the same seeds and report every difference with its interval."""
+    run_guarded(
+        _compare, a, b, overrides or [], overrides_b or [], games, seat, players, seed, jobs,
+        (sprt_delta, sprt_delta0, sprt_alpha, sprt_beta) if sprt else None, as_json, csv_file, records, report,
+    )
+
+
+def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, sprt_args, as_json, csv_file, records, report) -> None:
+    _check_counts(games, jobs)
+    if b is None and not overrides_b:
+        raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
+    rules_a = _rule_set(a, overrides)
+    rules_b = _rule_set(b if b is not None else a, [*overrides, *overrides_b])
+    name_b = rules_b.name if b is not None else rules_a.name
+    if overrides_b:
+        name_b += " with " + " ".join(overrides_b)
+    kinds = _seat_kinds(seat, players, rules_a)
+    spec_a = RuleSpec.from_effective(rules_a)
+    spec_b = dataclasses.replace(RuleSpec.from_effective(rules_b), name=name_b)
+    if spec_b.name == spec_a.name:
+        spec_b = dataclasses.replace(spec_b, name=spec_b.name + " (B)")
+    batch = Batch((spec_a, spec_b), kinds, seed, rotate=len(set(kinds)) > 1, records=str(records) if records else None)
+    check_batch(batch, plugins())
+
+    test: SPRT | None = None
+    if sprt_args is not None:
+        delta1, delta0, alpha, beta = sprt_args
+        try:
+            test = SPRT(delta1, delta0, alpha, beta)
+        except ValueError as error:
+            raise ConfigError(f"--sprt: {error}") from None
+
+    def stop(total) -> bool:
+        return test is not None and test.update_sums(*first_seat_differences(total.paired)) is not None
+
+    began = time.perf_counter()
+    with _progress(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
+        total = run(batch, games, jobs, plugins=plugins(), progress=progress, stop=stop)
+    seconds = time.perf_counter() - began
+    side_a = _simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
+    side_b = _simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
+    side_a["rule_set"], side_b["rule_set"] = spec_a.name, spec_b.name
+    rows = [
+        {"name": d.name, "a": d.a, "b": d.b, "diff": d.diff.value, "low": d.diff.low, "high": d.diff.high, "p_value": d.p_value, "significant": d.significant}
+        for d in differences(total.sides[0], total.sides[1], total.paired)
+    ]
+    result: dict[str, Any] = {
+        "games": total.sides[0].games,
+        "seed": seed,
+        "seat_kinds": list(kinds),
+        "seats_rotated": batch.rotate,
+        "a": side_a,
+        "b": side_b,
+        "differences": rows,
+        "significant": [r["name"] for r in rows if r["significant"]],
+        "sprt": None,
+        "seconds": round(seconds, 3),
+    }
+    if test is not None:
+        decision = test.decision()
+        verdict = {
+            "H1": f"H1 accepted: the first seat's win rate changes by {test.delta1:+g} (B - A)",
+            "H0": f"H0 accepted: a change of {test.delta1:+g} is ruled out (consistent with {test.delta0:+g})",
+            None: "inconclusive: --games ran out before the test decided",
+        }[decision]
+        result["sprt"] = {
+            "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
+            "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
+        }
+    if csv_file is not None:
+        _write_csv(csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
+    if report is not None:
+        _write_text(report, html.compare_report(result))
+    if as_json:
+        _emit_json(result)
+        return
+    out.print(
+        f"[bold]A[/bold] = {spec_a.name}, [bold]B[/bold] = {spec_b.name}: {result['games']} paired games on the same seeds, "
+        f"seats {', '.join(kinds)}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
+    )
+    table = Table(title="B - A with 95% intervals (* significant after Holm's correction over all rows)", title_justify="left")
+    for column in ("metric", "A", "B", "B - A", "95% interval", "p", ""):
+        table.add_column(column, justify="right")
+    for r in rows:
+        table.add_row(r["name"], _num(r["a"]), _num(r["b"]), _num(r["diff"]), _interval(r["low"], r["high"]), _num(r["p_value"], 4), "*" if r["significant"] else "")
+    out.print(table)
+    flagged = result["significant"]
+    out.print(f"significant: {', '.join(flagged)}" if flagged else "no significant difference")
+    if result["sprt"]:
+        s = result["sprt"]
+        out.print(f"SPRT: {s['verdict']} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)")
+
+
+# --------------------------------------------------------------------------
+# th sweep
+# --------------------------------------------------------------------------
+
+CHART_METRICS = ("AdvantageP1", "Balance", "Duration", "DecisionMoves", "Timeouts", "OtherTurnWins")
+
+
+def sweep(
+    variant: VariantOption = None,
+    config: ConfigOption = None,
+    overrides: SetOption = None,
+    param: Annotated[Optional[list[str]], typer.Option("--param", help="A rule and its values: rules.KEY=v1,v2,... (repeatable: a grid).")] = None,
+    games: GamesOption = 1000,
+    seat: SeatOption = None,
+    players: PlayersOption = None,
+    seed: SeedOption = 1,
+    jobs: JobsOption = 1,
+    as_json: JsonOption = False,
+    csv_file: CsvOption = None,
+    report: ReportOption = None,
+) -> None:
+    """Play every combination of rule values and print one row of key metrics per point."""
+    run_guarded(_sweep, variant, config, overrides or [], param or [], games, seat, players, seed, jobs, as_json, csv_file, report)
+
+
+def _sweep(variant, config, overrides, params, games, seat, players, seed, jobs, as_json, csv_file, report) -> None:
+    _check_counts(games, jobs)
+    points = grid(params)
+    resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
+    kinds = _seat_kinds(seat, players, resolved[0])
+    batches = [Batch((RuleSpec.from_effective(e),), kinds, seed) for e in resolved]
+    for batch in batches:
+        check_batch(batch, plugins())
+    began = time.perf_counter()
+    rows = []
+    with _progress(games * len(points), "sweep") as progress:
+        for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
+            total = run(batch, games, jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done))
+            data = _simulate_result(effective, kinds, seed, total.sides[0], 0.0)
+            rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
+    seconds = time.perf_counter() - began
+    result = {
+        "variant": resolved[0].variant_class.name,
+        "rule_set": resolved[0].name,
+        "seed": seed,
+        "games": games,
+        "seat_kinds": list(kinds),
+        "points": rows,
+        "chart_metrics": list(CHART_METRICS),
+        "seconds": round(seconds, 3),
+    }
+    keys = list(points[0])
+    header = [*keys, "games", *(f"seat{s + 1}_win_rate" for s in range(len(kinds))), "p1_low", "p1_high", "draws", "timeouts", "mean_length", "median_length", "p90_length"]
+    header += [f"{m}{suffix}" for m in CHART_METRICS for suffix in ("", "_low", "_high")]
+    table_rows = []
+    for r in rows:
+        line = [*(r["values"][k] for k in keys), r["games"], *(s["rate"] for s in r["seats"]), r["seats"][0]["low"], r["seats"][0]["high"], r["draws"], r["timeouts"]]
+        line += [r["length"]["mean"], r["length"]["median"], r["length"]["p90"]]
+        for m in CHART_METRICS:
+            line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
+        table_rows.append(line)
+    if csv_file is not None:
+        _write_csv(csv_file, header, table_rows)
+    if report is not None:
+        _write_text(report, html.sweep_report(result))
+    if as_json:
+        _emit_json(result)
+        return
+    out.print(f"[bold]{result['rule_set']}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {', '.join(kinds)}, seed {seed}, {seconds:.1f} s")
+    table = Table(title_justify="left")
+    for column in (*(k.removeprefix("rules.") for k in keys), "seat 1 wins [95%]", "draws", "timeouts", "length mean/med/p90", "DecisionMoves", "Balance [95%]"):
+        table.add_column(column, justify="right")
+    for r in rows:
+        s1 = r["seats"][0]
+        table.add_row(
+            *(str(r["values"][k]) for k in keys),
+            f"{s1['rate']:.3f} {_interval(s1['low'], s1['high'], 2)}",
+            str(r["draws"]),
+            str(r["timeouts"]),
+            f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
+            _num(r["metrics"]["DecisionMoves"]["value"]),
+            f"{_num(r['metrics']['Balance']['value'], 2)} {_interval(r['metrics']['Balance']['low'], r['metrics']['Balance']['high'], 2)}",
+        )
+    out.print(table)
+
+
+__all__ = ["simulate", "compare", "sweep", "metrics", "TreehouseError"]

@@ -1,0 +1,254 @@
+"""The ``--report FILE.html`` page: one self-contained file, plots drawn as inline SVG.
+
+No plotting library is needed: the charts are a few rectangles and lines,
+written here by hand, so the page opens anywhere without a network.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Sequence
+
+PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#eeca3b", "#9d755d")
+FACE_PARTS = (("forced", "#f58518"), ("impossible", "#e45756"), ("rerolled", "#b279a2"), ("passed", "#eeca3b"))
+
+STYLE = """
+body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:980px;color:#222;padding:0 1rem}
+h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
+table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:right}
+th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}.sig{background:#fff3c4;font-weight:600}
+svg{display:block;margin:.5rem 0}.note{color:#666;font-size:.85rem}.legend span{display:inline-block;margin-right:1rem}
+.legend i{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle}
+"""
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value))
+
+
+def fmt(value: Any, digits: int = 3) -> str:
+    if value is None:
+        return "n/a"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def page(title: str, sections: Sequence[str], data: Any = None) -> str:
+    embedded = ""
+    if data is not None:
+        payload = json.dumps(data).replace("</", "<\\/")
+        embedded = f'<script type="application/json" id="data">{payload}</script>'
+    return (
+        f"<!doctype html><html lang=en><head><meta charset=utf-8><title>{esc(title)}</title>"
+        f"<style>{STYLE}</style></head><body><h1>{esc(title)}</h1>{''.join(sections)}{embedded}</body></html>\n"
+    )
+
+
+def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], highlight: Sequence[bool] = ()) -> str:
+    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    body = []
+    for i, row in enumerate(rows):
+        cls = ' class="sig"' if i < len(highlight) and highlight[i] else ""
+        body.append(f"<tr{cls}>" + "".join(f"<td>{esc(fmt(c))}</td>" for c in row) + "</tr>")
+    return f"<table><tr>{head}</tr>{''.join(body)}</table>"
+
+
+def legend(items: Sequence[tuple[str, str]]) -> str:
+    return '<div class="legend">' + "".join(f'<span><i style="background:{c}"></i>{esc(n)}</span>' for n, c in items) + "</div>"
+
+
+def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 900, height: int = 220) -> str:
+    """Game lengths: one outlined histogram per series, on shared bins."""
+    values = [int(k) for _, hist in series for k in hist]
+    if not values:
+        return "<p class=note>no games</p>"
+    lo, hi = min(values), max(values)
+    size = max(1, -(-(hi - lo + 1) // bins))
+    count = (hi - lo) // size + 1
+    counted = []
+    for _, hist in series:
+        total = sum(hist.values()) or 1
+        row = [0.0] * count
+        for k, v in hist.items():
+            row[(int(k) - lo) // size] += v / total
+        counted.append(row)
+    top = max(max(row) for row in counted) or 1
+    left, bottom = 50, 30
+    w, h = width - left - 10, height - bottom - 10
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="game length histogram">']
+    parts.append(f'<line x1="{left}" y1="{10 + h}" x2="{left + w}" y2="{10 + h}" stroke="#888"/>')
+    bar = w / count
+    for s, row in enumerate(counted):
+        color = PALETTE[s % len(PALETTE)]
+        opacity = 0.55 if len(counted) > 1 else 0.85
+        for i, share in enumerate(row):
+            if share:
+                bh = share / top * h
+                parts.append(
+                    f'<rect x="{left + i * bar:.1f}" y="{10 + h - bh:.1f}" width="{max(bar - 1, 1):.1f}" height="{bh:.1f}" '
+                    f'fill="{color}" fill-opacity="{opacity}"><title>{lo + i * size}-{lo + (i + 1) * size - 1} turns: {share:.1%}</title></rect>'
+                )
+    for i in range(0, count + 1, max(1, count // 8)):
+        x = left + i * bar
+        parts.append(f'<text x="{x:.1f}" y="{height - 8}" font-size="11" text-anchor="middle">{lo + i * size}</text>')
+    parts.append(f'<text x="{left - 6}" y="18" font-size="11" text-anchor="end">{top:.0%}</text>')
+    parts.append("</svg>")
+    out = "".join(parts)
+    if len(series) > 1:
+        out += legend([(name, PALETTE[i % len(PALETTE)]) for i, (name, _) in enumerate(series)])
+    return out
+
+
+def interval_bars(rows: Sequence[tuple[str, float, float, float]], width: int = 900, scale: tuple[float, float] = (0.0, 1.0), colors: Sequence[str] = ()) -> str:
+    """Horizontal bars (value) with interval whiskers (low-high), one per row."""
+    lo, hi = scale
+    left, row_h = 190, 24
+    w = width - left - 60
+    height = row_h * len(rows) + 24
+    x = lambda v: left + (min(max(v, lo), hi) - lo) / ((hi - lo) or 1) * w  # noqa: E731
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="values with intervals">']
+    for i, (label, value, low, high) in enumerate(rows):
+        y = 4 + i * row_h
+        color = colors[i % len(colors)] if colors else PALETTE[0]
+        parts.append(f'<text x="{left - 8}" y="{y + 15}" font-size="12" text-anchor="end">{esc(label)}</text>')
+        parts.append(f'<rect x="{x(min(lo, 0) if lo < 0 else lo):.1f}" y="{y + 4}" width="{max(x(value) - x(lo), 0):.1f}" height="{row_h - 10}" fill="{color}" fill-opacity="0.75"/>')
+        parts.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" y2="{y + row_h / 2:.1f}" stroke="#222" stroke-width="2"/>')
+        for end in (low, high):
+            parts.append(f'<line x1="{x(end):.1f}" y1="{y + 6}" x2="{x(end):.1f}" y2="{y + row_h - 6}" stroke="#222"/>')
+        parts.append(f'<text x="{x(high) + 6:.1f}" y="{y + 15}" font-size="11">{value:.3f} [{low:.3f}, {high:.3f}]</text>')
+    for tick in (lo, (lo + hi) / 2, hi):
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 4}" font-size="10" text-anchor="middle">{tick:g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def face_bars(faces: Sequence[dict], width: int = 900) -> str:
+    """Per face: how its rolls went (shares of the times it was rolled), stacked."""
+    left, row_h = 90, 24
+    w = width - left - 20
+    parts = [f'<svg width="{width}" height="{row_h * len(faces) + 8}" role="img" aria-label="face usage">']
+    for i, face in enumerate(faces):
+        y = 4 + i * row_h
+        parts.append(f'<text x="{left - 8}" y="{y + 15}" font-size="12" text-anchor="end">{esc(face["face"])}</text>')
+        parts.append(f'<rect x="{left}" y="{y + 3}" width="{w}" height="{row_h - 8}" fill="#e8eef6"><title>rolled {face["rolled"]}</title></rect>')
+        x = float(left)
+        for part, color in FACE_PARTS:
+            share = face.get(f"{part}_share") or 0.0
+            if share:
+                parts.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{share * w:.1f}" height="{row_h - 8}" fill="{color}"><title>{part}: {share:.1%}</title></rect>')
+                x += share * w
+    parts.append("</svg>")
+    return "".join(parts) + legend([("played by choice", "#e8eef6"), *FACE_PARTS])
+
+
+def simulate_sections(result: dict) -> list[str]:
+    seats = result["seats"]
+    sections = [
+        f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), {result['games']} games, seats: {esc(', '.join(result['seat_kinds']))}, seed {esc(result['seed'])}.</p>",
+        "<h2>Win rates (95% Wilson intervals)</h2>",
+        interval_bars([(f"seat {s['seat']}", s["rate"], s["low"], s["high"]) for s in seats], colors=PALETTE),
+        f"<p class=note>ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}</p>",
+        "<h2>Game length (turns)</h2>",
+        histogram([(result["rule_set"], result["lengths"])]),
+        table(["mean", "median", "p90", "min", "max"], [[result["length"][k] for k in ("mean", "median", "p90", "min", "max")]]),
+        "<h2>The die</h2>",
+        face_bars(result["faces"]),
+        table(["face", "rolled", "forced", "impossible", "rerolled", "passed"], [[f["face"], f["rolled"], f["forced"], f["impossible"], f["rerolled"], f["passed"]] for f in result["faces"]]),
+        "<h2>Metrics</h2>",
+        table(["metric", "value", "low", "high"], [[k, v["value"], v["low"], v["high"]] for k, v in result["metrics"].items()]),
+    ]
+    if result["variant_statistics"]:
+        sections += [
+            "<h2>Variant statistics (per game)</h2>",
+            table(["counter", "total", "per game", "low", "high"], [[k, v["total"], v["per_game"], v["low"], v["high"]] for k, v in result["variant_statistics"].items()]),
+        ]
+    return sections
+
+
+def simulate_report(result: dict) -> str:
+    return page(f"th simulate: {result['rule_set']}", simulate_sections(result), result)
+
+
+def compare_report(result: dict) -> str:
+    a, b = result["a"], result["b"]
+    rows = result["differences"]
+    seat_rows = []
+    colors = []
+    for s in range(len(a["seats"])):
+        for side, color in ((a, PALETTE[0]), (b, PALETTE[1])):
+            seat = side["seats"][s]
+            seat_rows.append((f"{side['rule_set']}: seat {s + 1}", seat["rate"], seat["low"], seat["high"]))
+            colors.append(color)
+    sections = [
+        f"<p>A = {esc(a['rule_set'])}, B = {esc(b['rule_set'])}; {result['games']} paired games (common random numbers), seed {esc(result['seed'])}.</p>",
+        "<h2>Differences B - A (95% intervals; highlighted: significant after Holm's correction)</h2>",
+        table(["metric", "A", "B", "B - A", "low", "high", "p"], [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], r["p_value"]] for r in rows], [r["significant"] for r in rows]),
+        "<h2>Win rates (95% Wilson intervals)</h2>",
+        interval_bars(seat_rows, colors=colors),
+        "<h2>Game length (turns)</h2>",
+        histogram([(a["rule_set"] + " (A)", a["lengths"]), (b["rule_set"] + " (B)", b["lengths"])]),
+        "<h2>The die: A</h2>",
+        face_bars(a["faces"]),
+        "<h2>The die: B</h2>",
+        face_bars(b["faces"]),
+    ]
+    if result.get("sprt"):
+        s = result["sprt"]
+        sections.insert(1, f"<p><b>SPRT</b>: {esc(s['verdict'])} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)</p>")
+    return page(f"th compare: {a['rule_set']} vs {b['rule_set']}", sections, result)
+
+
+def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float | None, float | None, float | None]], width: int = 440, height: int = 200) -> str:
+    """One metric across the sweep's points, with interval whiskers."""
+    points = [(i, v, lo, hi) for i, (v, lo, hi) in enumerate(values) if v is not None]
+    if not points:
+        return ""
+    ys = [y for _, v, lo, hi in points for y in (v, lo if lo is not None else v, hi if hi is not None else v)]
+    ymin, ymax = min(ys), max(ys)
+    if ymax - ymin < 1e-12:
+        ymin, ymax = ymin - 0.5, ymax + 0.5
+    left, bottom, top = 50, 40, 24
+    w, h = width - left - 20, height - bottom - top
+    step = w / max(len(labels) - 1, 1)
+    x = lambda i: left + (i * step if len(labels) > 1 else w / 2)  # noqa: E731
+    y = lambda v: top + h - (v - ymin) / (ymax - ymin) * h  # noqa: E731
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}" style="display:inline-block">']
+    parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(title)}</text>')
+    parts.append(f'<text x="{left - 6}" y="{top + 4}" font-size="10" text-anchor="end">{ymax:.3g}</text>')
+    parts.append(f'<text x="{left - 6}" y="{top + h}" font-size="10" text-anchor="end">{ymin:.3g}</text>')
+    path = " ".join(f"{'M' if k == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for k, (i, v, _, _) in enumerate(points))
+    parts.append(f'<path d="{path}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
+    for i, v, lo, hi in points:
+        if lo is not None and hi is not None:
+            parts.append(f'<line x1="{x(i):.1f}" y1="{y(lo):.1f}" x2="{x(i):.1f}" y2="{y(hi):.1f}" stroke="#222"/>')
+        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{PALETTE[0]}"><title>{v:.4g}</title></circle>')
+    for i, label in enumerate(labels):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 22}" font-size="10" text-anchor="middle">{esc(label)[:24]}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def sweep_report(result: dict) -> str:
+    points = result["points"]
+    labels = [", ".join(f"{k}={v}" for k, v in p["values"].items()) for p in points]
+    charts = []
+    for name in result["chart_metrics"]:
+        charts.append(line_chart(name, labels, [(p["metrics"][name]["value"], p["metrics"][name]["low"], p["metrics"][name]["high"]) for p in points]))
+    seat_rows = []
+    colors = []
+    for i, p in enumerate(points):
+        for seat in p["seats"]:
+            seat_rows.append((f"{labels[i]}: seat {seat['seat']}", seat["rate"], seat["low"], seat["high"]))
+            colors.append(PALETTE[(seat["seat"] - 1) % len(PALETTE)])
+    sections = [
+        f"<p>{esc(result['variant'])}: {len(points)} points x {result['games']} games, seed {esc(result['seed'])} (every point plays the same seeds).</p>",
+        "<h2>Metrics across the sweep (95% intervals)</h2>",
+        "".join(charts),
+        "<h2>Win rates (95% Wilson intervals)</h2>",
+        interval_bars(seat_rows, colors=colors),
+        "<h2>Game length (turns)</h2>",
+        histogram([(labels[i], p["lengths"]) for i, p in enumerate(points)]),
+    ]
+    return page(f"th sweep: {result['variant']}", sections, result)

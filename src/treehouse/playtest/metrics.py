@@ -1,0 +1,232 @@
+"""From aggregates to the numbers a designer reads: every metric with its interval.
+
+Each metric is a function of the mean per-game vector (see
+:func:`~treehouse.playtest.aggregate.game_quantities`), so one definition
+gives its value, its 95% interval (delta method) and, on the paired vector
+of a comparison, the interval of the difference B - A.  The definitions are
+written out in ``docs/playtesting.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from treehouse.playtest.aggregate import FACE_COLUMNS, Aggregate, Paired, game_quantities
+from treehouse.playtest.stats import Z95, Estimate, delta_interval, holm, quantile, wilson
+
+Means = Callable[[str], float]
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    description: str
+    function: Callable[[Means, int], float | None]
+    #: Needs the variant's ``treehouse_evaluate`` hook.
+    needs_evaluation: bool = False
+    #: The range the metric lives in; its interval is clipped to it.
+    bounds: tuple[float, float] | None = (0.0, 1.0)
+
+
+def _ratio(top: float, bottom: float) -> float | None:
+    return top / bottom if bottom > 0 else None
+
+
+def _balance(m: Means, players: int) -> float:
+    scores = [m(f"score{s}") for s in range(players)]
+    return 1.0 - (max(scores) - min(scores))
+
+
+METRICS: tuple[Metric, ...] = (
+    Metric("AdvantageP1", "first seat's score: 1 a win, 1/k a k-way tie", lambda m, p: m("score0")),
+    Metric("Balance", "1 - (highest seat score - lowest seat score)", _balance),
+    Metric("Completion", "share of games with a winner (or tied winners)", lambda m, p: m("won")),
+    Metric("Drawishness", "share of games drawn before the turn cap", lambda m, p: m("draw")),
+    Metric("Timeouts", "share of games stopped by the turn cap", lambda m, p: m("timeout")),
+    Metric("Duration", "mean game length, in turns", lambda m, p: m("turns"), bounds=(0.0, math.inf)),
+    Metric("DecisionMoves", "share of decisions with more than one legal move", lambda m, p: _ratio(m("multi"), m("decisions"))),
+    Metric("LeadChange", "mean share of evaluated steps where the sole leader changed", lambda m, p: m("lead_change"), True),
+    Metric("Decisiveness", "mean share of a won game played after the winner led for good", lambda m, p: _ratio(m("decided"), m("decisive")), True),
+    Metric("OtherTurnWins", "share of won games won on another player's turn", lambda m, p: _ratio(m("other_turn_win"), m("won"))),
+    Metric("DecisionsPerGame", "mean decisions per game (choices among >= 1 legal moves)", lambda m, p: m("decisions"), bounds=(0.0, math.inf)),
+)
+
+
+def _lookup(names: Sequence[str], means: Sequence[float], prefix: str = "") -> Means:
+    index = {name: i for i, name in enumerate(names)}
+    return lambda key: means[index[prefix + key]]
+
+
+def metric_estimates(aggregate: Aggregate) -> dict[str, Estimate]:
+    """Every metric of one rule set, with its 95% interval (``None`` where not defined)."""
+    names, players = aggregate.moments.names, aggregate.players
+    result = {}
+    for metric in METRICS:
+        if metric.needs_evaluation and not aggregate.evaluated:
+            result[metric.name] = Estimate(None)
+            continue
+
+        def function(means, metric=metric):
+            return metric.function(_lookup(names, means), players)
+
+        result[metric.name] = _clip(delta_interval(function, aggregate.moments), metric.bounds)
+    return result
+
+
+def _clip(estimate: Estimate, bounds: tuple[float, float] | None) -> Estimate:
+    """Keep a symmetric delta-method interval inside the metric's range."""
+    if bounds is None or estimate.low is None or estimate.high is None:
+        return estimate
+    lo, hi = bounds
+    return Estimate(estimate.value, max(lo, estimate.low), min(hi, estimate.high))
+
+
+def length_summary(aggregate: Aggregate) -> dict[str, float | int | None]:
+    games = aggregate.games
+    return {
+        "mean": aggregate.turns_total / games if games else None,
+        "median": quantile(aggregate.lengths, 0.5),
+        "p90": quantile(aggregate.lengths, 0.9),
+        "min": min(aggregate.lengths) if aggregate.lengths else None,
+        "max": max(aggregate.lengths) if aggregate.lengths else None,
+    }
+
+
+def counter_estimates(aggregate: Aggregate) -> dict[str, Estimate]:
+    """Each variant counter as a mean per game with a normal 95% interval."""
+    n = aggregate.games
+    result = {}
+    for key in sorted(aggregate.counters):
+        total, squares = aggregate.counters[key], aggregate.counters_sq[key]
+        mean = total / n
+        variance = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        half = Z95 * math.sqrt(max(variance, 0.0) / n) if n > 1 else None
+        result[key] = Estimate(mean, None if half is None else mean - half, None if half is None else mean + half)
+    return result
+
+
+def seat_rates(aggregate: Aggregate) -> list[dict[str, Any]]:
+    """Win rate of each seat with its Wilson interval."""
+    rows = []
+    for seat, wins in enumerate(aggregate.wins):
+        low, high = wilson(wins, aggregate.games)
+        rows.append({"seat": seat + 1, "wins": wins, "rate": wins / aggregate.games, "low": low, "high": high, "ties": aggregate.tie_shares[seat]})
+    return rows
+
+
+def face_usage(aggregate: Aggregate, faces_order: Sequence[str] = ()) -> list[dict[str, Any]]:
+    order = [f for f in faces_order if f in aggregate.faces] + sorted(f for f in aggregate.faces if f not in faces_order)
+    rows = []
+    for face in order:
+        counts = aggregate.faces[face]
+        row = {"face": face, **dict(zip(FACE_COLUMNS, counts))}
+        rolled = counts[0]
+        for column in FACE_COLUMNS[1:]:
+            row[f"{column}_share"] = row[column] / rolled if rolled else None
+        rows.append(row)
+    return rows
+
+
+def summary(aggregate: Aggregate, faces_order: Sequence[str] = ()) -> dict[str, Any]:
+    """One rule set's results as JSON-ready data (everything but timing)."""
+    games = aggregate.games
+    return {
+        "games": games,
+        "turns_total": aggregate.decisions_total,
+        "game_turns_total": aggregate.turns_total,
+        "wins": list(aggregate.wins),
+        "ties": aggregate.ties,
+        "draws": aggregate.draws,
+        "timeouts": aggregate.timeouts,
+        "entrant_wins": list(aggregate.entrant_wins),
+        "seats": seat_rates(aggregate),
+        "length": length_summary(aggregate),
+        "decisions": {
+            "total": aggregate.decisions_total,
+            "with_choice": aggregate.multi_total,
+            "share_with_choice": aggregate.multi_total / aggregate.decisions_total if aggregate.decisions_total else None,
+        },
+        "faces": face_usage(aggregate, faces_order),
+        "metrics": {name: _estimate_json(e) for name, e in metric_estimates(aggregate).items()},
+        "variant_statistics": {name: {"total": aggregate.counters[name], **_estimate_json(e, "per_game")} for name, e in counter_estimates(aggregate).items()},
+        "reasons": dict(sorted(aggregate.reasons.items())),
+        "lengths": {str(k): v for k, v in sorted(aggregate.lengths.items())},
+    }
+
+
+def _estimate_json(estimate: Estimate, key: str = "value") -> dict[str, Any]:
+    return {key: estimate.value, "low": estimate.low, "high": estimate.high}
+
+
+# --------------------------------------------------------------------------
+# paired differences
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Difference:
+    name: str
+    a: float | None
+    b: float | None
+    diff: Estimate
+    p_value: float | None
+    significant: bool = False
+
+
+def differences(a: Aggregate, b: Aggregate, paired: Paired, alpha: float = 0.05) -> list[Difference]:
+    """B - A for every metric, seat win rate and variant counter, over the paired games.
+
+    Intervals use the paired per-game vectors (the games share their seeds),
+    so the noise the two rule sets have in common cancels.  A difference is
+    flagged significant by Holm's procedure over all the rows at family-wise
+    level ``alpha``: comparing a rule set with itself flags nothing.
+    """
+    players = a.players
+    names = paired.moments.names
+    rows: list[tuple[str, Callable]] = []
+    for seat in range(players):
+        rows.append((f"win rate seat {seat + 1}", lambda m, p, seat=seat: m(f"score{seat}")))
+    for metric in METRICS:
+        if metric.needs_evaluation and not (a.evaluated and b.evaluated):
+            continue
+        rows.append((metric.name, metric.function))
+    result: list[Difference] = []
+    for name, function in rows:
+        def diff(means, function=function):
+            fb = function(_lookup(names, means, "b."), players)
+            fa = function(_lookup(names, means, "a."), players)
+            return None if fa is None or fb is None else fb - fa
+
+        means = paired.moments.means()
+        estimate = delta_interval(diff, paired.moments)
+        result.append(
+            Difference(name, function(_lookup(names, means, "a."), players), function(_lookup(names, means, "b."), players), estimate, estimate.p_value())
+        )
+    n = paired.moments.n
+    for key in sorted(set(a.counters) | set(b.counters)):
+        total, squares = paired.counter_diff.get(key, 0.0), paired.counter_diff_sq.get(key, 0.0)
+        mean = total / n
+        variance = (squares - n * mean * mean) / (n - 1) if n > 1 else 0.0
+        half = Z95 * math.sqrt(max(variance, 0.0) / n)
+        if half < 1e-12:
+            half = 0.0
+        estimate = Estimate(mean, mean - half, mean + half)
+        result.append(Difference(f"{key} per game", a.counters.get(key, 0) / a.games, b.counters.get(key, 0) / b.games, estimate, estimate.p_value()))
+    flags = holm([d.p_value for d in result], alpha)
+    return [Difference(d.name, d.a, d.b, d.diff, d.p_value, flag) for d, flag in zip(result, flags)]
+
+
+def first_seat_differences(paired: Paired) -> tuple[int, float, float]:
+    """``(n, sum, sum of squares)`` of the per-pair differences in the first seat's score."""
+    names = paired.moments.names
+    k = len(names)
+    ia, ib = names.index("a.score0"), names.index("b.score0")
+    s2 = paired.moments.s2
+    total = paired.moments.s1[ib] - paired.moments.s1[ia]
+    squares = s2[ib * k + ib] - 2 * s2[ia * k + ib] + s2[ia * k + ia]
+    return paired.moments.n, total, squares
+
+
+__all__ = ["METRICS", "Metric", "Difference", "differences", "metric_estimates", "summary", "game_quantities"]

@@ -1,0 +1,337 @@
+"""The work unit of playtesting, and the local executor that runs it.
+
+:func:`play_chunk` is a pure function of plain, picklable data: it plays games
+``[start, stop)`` of a :class:`Batch` and returns a
+:class:`~treehouse.playtest.aggregate.ChunkResult` that merges with the
+others.  Game ``i`` is seeded from ``(seed, i)`` alone (``random.Random(f"{seed}:{i}")``,
+which Python hashes with SHA-512, the same in every process), so the split of
+the games into chunks and of the chunks among workers changes nothing.  The
+chunks are fixed by the number of games, never by the number of workers, and
+merged in order: the totals are the same to the last floating-point bit for
+any ``--jobs``.
+
+:func:`run` hands the chunks to a ``concurrent.futures.ProcessPoolExecutor``.
+A cluster engine (Ray's ``remote``, Dask's ``client.submit``) would replace
+that loop, calling the same ``play_chunk`` and merging in the same order.
+"""
+
+from __future__ import annotations
+
+import random
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from treehouse.errors import TreehouseError
+from treehouse.kernel.engine import PASS, Game
+from treehouse.kernel.records import Record
+from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
+
+#: Games per chunk: the unit of work, of merging and of the SPRT's looks.
+CHUNK = 100
+
+
+@dataclass(frozen=True)
+class RuleSpec:
+    """A resolved rule set as plain data (what a worker needs to rebuild it)."""
+
+    name: str
+    variant: str
+    rules: tuple[tuple[str, Any], ...]
+    turn_cap: int
+    house_rules: tuple[str, ...] = ()
+
+    @classmethod
+    def from_effective(cls, effective: Any) -> RuleSpec:
+        rules = effective.rules.model_dump(mode="json")
+        return cls(effective.name, effective.variant_class.name, tuple(sorted(rules.items())), effective.turn_cap, tuple(effective.house_rules))
+
+
+@dataclass(frozen=True)
+class Batch:
+    """A batch of games: one rule set (simulate) or two played in pairs (compare).
+
+    ``seats`` are bot names, one per seat.  With ``rotate``, games come in
+    groups of one per seat that share a seed, the entrants rotated one chair
+    each game, so every bot meets the same dice from every chair.
+    """
+
+    rule_sets: tuple[RuleSpec, ...]
+    seats: tuple[str, ...]
+    seed: int | str = 1
+    rotate: bool = False
+    records: str | None = None
+
+
+def game_rng(seed: int | str, index: int) -> random.Random:
+    """The generator of game ``index`` of a batch seeded ``seed``."""
+    return random.Random(f"{seed}:{index}")
+
+
+def seating(batch: Batch, index: int) -> tuple[int, tuple[int, ...]]:
+    """The seed group of game ``index`` and the entrant in each seat."""
+    n = len(batch.seats)
+    if not batch.rotate or n < 2:
+        return index, tuple(range(n))
+    group, turn = divmod(index, n)
+    return group, tuple((seat + turn) % n for seat in range(n))
+
+
+class Observer:
+    """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
+
+    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "counters", "last_mover", "stats_hook", "evaluate", "players",
+                 "leader", "lead_changes", "evaluated_steps", "last_not_leading")
+
+    def __init__(self, game: Game | None = None) -> None:
+        self.faces: dict[str, list[int]] = {}
+        self.decisions = 0
+        self.multi = 0
+        self.pending = False
+        self.pending_face: str | None = None
+        self.counters: dict[str, float] = {}
+        self.last_mover: int | None = None
+        self.stats_hook = None
+        self.evaluate = None
+        self.leader: int | None = None
+        self.lead_changes = 0
+        self.evaluated_steps = 0
+        self.last_not_leading: list[int] = []
+        self.players = 0
+        if game is not None:
+            self.attach(game)
+
+    def attach(self, game: Game) -> None:
+        hook = game.hooks.manager.hook
+        if hook.treehouse_step_statistics.get_hookimpls():
+            self.stats_hook = hook.treehouse_step_statistics
+        if any(impl.plugin_name != "kernel" for impl in hook.treehouse_evaluate.get_hookimpls()):
+            self.evaluate = game.hooks.treehouse_evaluate
+        self.players = len(game.seats)
+        self.last_not_leading = [0] * self.players
+        game.observer = self
+
+    def _face(self, face: str) -> list[int]:
+        counts = self.faces.get(face)
+        if counts is None:
+            counts = self.faces[face] = [0, 0, 0, 0, 0]
+        return counts
+
+    def on_choice(self, game, mover, step, face, moves) -> None:
+        if self.pending:  # the choice before this one was a REROLL
+            if self.pending_face is not None:
+                self._face(self.pending_face)[REROLLED] += 1
+        counts = self._face(face) if face is not None else None
+        if counts is not None:
+            counts[ROLLED] += 1
+        n = len(moves)
+        if n == 0:
+            self.pending = False
+            if counts is not None:
+                counts[IMPOSSIBLE] += 1
+            return
+        self.decisions += 1
+        if n > 1:
+            self.multi += 1
+        elif counts is not None:
+            counts[FORCED] += 1
+        self.pending = True
+        self.pending_face = face
+
+    def on_step(self, game, mover, step, move, before, after) -> None:
+        if move is PASS and self.pending_face is not None:
+            self._face(self.pending_face)[PASSED] += 1
+        self.pending = False
+        self.pending_face = None
+        self.last_mover = mover
+        if self.stats_hook is not None:
+            counters = self.counters
+            for answer in self.stats_hook(before=before, after=after, step=step, move=move, mover=mover):
+                if answer:
+                    for key, value in answer.items():
+                        counters[key] = counters.get(key, 0) + value
+        if self.evaluate is not None:
+            self._track_lead(after)
+
+    def _track_lead(self, state) -> None:
+        scores = [self.evaluate(state, seat) for seat in range(self.players)]
+        best = max(scores)
+        leaders = [s for s, v in enumerate(scores) if v == best]
+        leader = leaders[0] if len(leaders) == 1 else None
+        self.evaluated_steps += 1
+        if leader is not None and self.leader is not None and leader != self.leader:
+            self.lead_changes += 1
+        if leader is not None:
+            self.leader = leader
+        for seat in range(self.players):
+            if seat != leader:
+                self.last_not_leading[seat] = self.evaluated_steps
+
+    def summary(self, game: Game) -> GameSummary:
+        outcome = game.outcome
+        decided = None
+        lead = None
+        if self.evaluate is not None:
+            lead = self.lead_changes
+            if len(outcome.winners) == 1 and self.evaluated_steps:
+                decided = (self.evaluated_steps - self.last_not_leading[outcome.winners[0]]) / self.evaluated_steps
+        return GameSummary(
+            winners=outcome.winners,
+            reason=outcome.reason,
+            timeout=outcome.reason == "turn cap",
+            turns=game.turn,
+            decisions=self.decisions,
+            multi=self.multi,
+            faces=self.faces,
+            counters=self.counters,
+            last_mover=self.last_mover,
+            lead_changes=lead,
+            evaluated_steps=self.evaluated_steps,
+            decided_share=decided,
+        )
+
+
+@lru_cache(maxsize=1)
+def _worker_plugins():
+    from treehouse.plugins import load_plugins
+
+    return load_plugins()
+
+
+class _Table:
+    """A rule set rebuilt in a worker: the variant object, house rules and seat factories."""
+
+    def __init__(self, spec: RuleSpec, seats: tuple[str, ...], plugins: Any) -> None:
+        cls = plugins.variant(spec.variant)
+        self.spec = spec
+        self.variant = cls(cls.Rules(**dict(spec.rules)))
+        self.house_rules = [plugins.house_rule(name, cls.name.lower()) for name in spec.house_rules]
+        self.factories = [plugins.bot(name).factory for name in seats]
+
+
+def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None = None) -> tuple[GameSummary, tuple[int, ...]]:
+    """Play game ``index`` of ``batch`` under one rule set; its summary and seating."""
+    group, entrants = seating(batch, index)
+    seats = [table.factories[e]() for e in entrants]
+    record = Record(meta={"seed": batch.seed, "game": index, "rule_set": table.spec.name}) if record_path else None
+    game = Game(table.variant, seats, game_rng(batch.seed, group), turn_cap=table.spec.turn_cap, house_rules=table.house_rules, record=record)
+    observer = Observer(game)
+    game.play()
+    if record is not None:
+        record.write(record_path)
+    return observer.summary(game), entrants
+
+
+def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None) -> ChunkResult:
+    """The work unit: play games ``[start, stop)`` of ``batch`` and add them up.
+
+    Pure in effect: the result depends on ``(batch, start, stop)`` only (and
+    on the installed plugins).  With two rule sets, game ``i`` is played under
+    each from the same seed (common random numbers) and the pair is added to
+    the paired sums.  ``plugins`` defaults to the worker's own
+    :func:`~treehouse.plugins.load_plugins`.
+    """
+    plugins = plugins if plugins is not None else _worker_plugins()
+    players = len(batch.seats)
+    tables = [_Table(spec, batch.seats, plugins) for spec in batch.rule_sets]
+    sides = [Aggregate(players) for _ in tables]
+    paired = Paired.empty(players) if len(tables) == 2 else None
+    folder = Path(batch.records) if batch.records else None
+    prefixes = [""] if len(tables) == 1 else [f"{'ab'[i]}-" for i in range(len(tables))]
+    for index in range(start, stop):
+        vectors, counters = [], []
+        for table, side, prefix in zip(tables, sides, prefixes):
+            path = folder / f"{prefix}game-{index:06d}.jsonl" if folder else None
+            summary, entrants = play_game(table, batch, index, path)
+            vectors.append(side.add(summary, entrants))
+            counters.append(summary.counters)
+        if paired is not None:
+            paired.add(vectors[0], vectors[1], counters[0], counters[1])
+    return ChunkResult(start, stop, sides, paired)
+
+
+def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
+    """The fixed split of ``games`` into work units (it never depends on the workers)."""
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def check_batch(batch: Batch, plugins: Any) -> None:
+    """Fail early, in one line, on what a worker would trip over."""
+    for spec in batch.rule_sets:
+        table = _Table(spec, batch.seats, plugins)
+        lo, hi = table.variant.player_range()
+        if not lo <= len(batch.seats) <= hi:
+            raise TreehouseError(f"{spec.name} is played by {lo} to {hi} players, not {len(batch.seats)}")
+
+
+def run_chunks(
+    batch: Batch,
+    games: int,
+    jobs: int = 1,
+    plugins: Any = None,
+    chunk: int = CHUNK,
+) -> Iterator[ChunkResult]:
+    """Play the batch and yield each chunk's result in chunk order.
+
+    ``jobs == 1`` plays in this process (with ``plugins``, if given);
+    otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
+    Closing the generator early (the SPRT has decided) cancels what is left.
+    """
+    if batch.records:
+        Path(batch.records).mkdir(parents=True, exist_ok=True)
+    work = chunks(games, chunk)
+    if jobs <= 1:
+        for start, stop in work:
+            yield play_chunk(batch, start, stop, plugins)
+        return
+    window = 3 * jobs
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: list[Future] = []
+        queue = iter(work)
+        try:
+            for start, stop in queue:
+                pending.append(pool.submit(play_chunk, batch, start, stop))
+                if len(pending) >= window:
+                    break
+            while pending:
+                result = pending.pop(0).result()
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.append(pool.submit(play_chunk, batch, *nxt))
+                yield result
+        finally:
+            for future in pending:
+                future.cancel()
+
+
+def run(
+    batch: Batch,
+    games: int,
+    jobs: int = 1,
+    plugins: Any = None,
+    progress: Callable[[int], None] | None = None,
+    stop: Callable[[ChunkResult], bool] | None = None,
+    chunk: int = CHUNK,
+) -> ChunkResult:
+    """Play ``games`` games of ``batch`` and return the merged totals.
+
+    ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
+    end the run early after any chunk (the decision then depends on the chunk
+    order only, so it too is the same for any ``jobs``).
+    """
+    total: ChunkResult | None = None
+    stream = run_chunks(batch, games, jobs, plugins, chunk)
+    try:
+        for result in stream:
+            total = result if total is None else total.merge(result)
+            if progress is not None:
+                progress(total.stop)
+            if stop is not None and stop(total):
+                break
+    finally:
+        stream.close()
+    if total is None:
+        raise TreehouseError("no games to play: --games must be at least 1")
+    return total

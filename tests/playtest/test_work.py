@@ -1,0 +1,100 @@
+"""The work unit and the executor: reproducibility, common random numbers, records."""
+
+from __future__ import annotations
+
+from treehouse.config import resolve
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.engine import PASS
+from treehouse.kernel.records import Record
+from treehouse.kernel.replay import replay
+from treehouse.playtest.metrics import differences, summary
+from treehouse.playtest.work import Batch, RuleSpec, chunks, play_chunk, run, seating
+
+
+def spec(plugins, name="classic", overrides=()):
+    return RuleSpec.from_effective(resolve(plugins, variant=name, overrides=overrides))
+
+
+def test_chunks_depend_on_the_games_only():
+    assert chunks(250, 100) == [(0, 100), (100, 200), (200, 250)]
+    assert chunks(3, 100) == [(0, 3)]
+
+
+def test_same_seed_same_statistics_for_any_jobs(plugins):
+    batch = Batch((spec(plugins),), ("random", "random"), seed=7)
+    one = summary(run(batch, 240, jobs=1, plugins=plugins).sides[0])
+    two = summary(run(batch, 240, jobs=2).sides[0])
+    assert one == two
+
+
+def test_a_game_does_not_depend_on_its_chunk(plugins):
+    batch = Batch((spec(plugins),), ("random", "random"), seed=3)
+    whole = play_chunk(batch, 0, 30, plugins).sides[0]
+    pieces = play_chunk(batch, 0, 11, plugins)
+    pieces.merge(play_chunk(batch, 11, 30, plugins))
+    piece = pieces.sides[0]
+    assert (piece.wins, piece.lengths, piece.faces, piece.counters) == (whole.wins, whole.lengths, whole.faces, whole.counters)
+    other_seed = play_chunk(Batch(batch.rule_sets, batch.seats, seed=4), 0, 30, plugins).sides[0]
+    assert other_seed.lengths != whole.lengths
+
+
+def test_a_rule_set_against_itself_differs_in_nothing(plugins):
+    a = spec(plugins)
+    total = run(Batch((a, a), ("random", "random"), seed=1), 200, plugins=plugins)
+    rows = differences(total.sides[0], total.sides[1], total.paired)
+    assert all(r.diff.value == 0 and not r.significant for r in rows)
+    assert summary(total.sides[0]) == summary(total.sides[1])
+
+
+class SkipSeatTwo:
+    """A lopsided house rule: the second seat can only pass."""
+
+    name = "skip-seat-two"
+
+    @hookimpl(wrapper=True)
+    def treehouse_legal_moves(self, state, step, face):
+        moves = yield
+        return (PASS,) if moves and state.to_move == 1 else moves
+
+
+class LopsidedPlugin:
+    @hookimpl
+    def treehouse_register_house_rules(self, register):
+        register("skip-seat-two", SkipSeatTwo(), "classic", "seat 2 always passes")
+
+
+def test_a_lopsided_house_rule_is_flagged():
+    from treehouse.plugins import load_plugins
+
+    plugins = load_plugins(extra=[("lopsided", LopsidedPlugin())])
+    a = spec(plugins)
+    b = spec(plugins, overrides=["house_rules=[skip-seat-two]"])
+    total = run(Batch((a, b), ("random", "random"), seed=1), 200, plugins=plugins)
+    rows = {r.name: r for r in differences(total.sides[0], total.sides[1], total.paired)}
+    assert rows["AdvantageP1"].significant and rows["AdvantageP1"].diff.low > 0.2
+    assert rows["win rate seat 2"].significant and rows["win rate seat 2"].diff.high < 0
+    assert rows["passes per game"].significant
+
+
+def test_rotation_gives_every_entrant_every_chair_on_the_same_seed():
+    batch = Batch((), ("a", "b", "c"), seed=1, rotate=True)
+    assert [seating(batch, i) for i in range(4)] == [(0, (0, 1, 2)), (0, (1, 2, 0)), (0, (2, 0, 1)), (1, (0, 1, 2))]
+    assert seating(Batch((), ("a", "b"), seed=1), 5) == (5, (0, 1))
+
+
+def test_records_are_written_only_when_asked_and_replay(plugins, tmp_path):
+    batch = Batch((spec(plugins),), ("random", "random"), seed=2, records=str(tmp_path))
+    result = run(batch, 5, plugins=plugins).sides[0]
+    files = sorted(tmp_path.iterdir())
+    assert [f.name for f in files] == [f"game-{i:06d}.jsonl" for i in range(5)]
+    game = replay(Record.read(files[0]), plugins)
+    assert game.turn in result.lengths
+
+
+def test_classic_counts_house_moves_and_passes(plugins):
+    agg = play_chunk(Batch((spec(plugins),), ("random", "random"), seed=1), 0, 20, plugins).sides[0]
+    assert agg.counters["house_moves"] > 0 and agg.counters["passes"] > 0
+    # every step is exactly one of: an own move, a House move, a pass
+    assert agg.counters["house_moves"] + agg.counters["passes"] + agg.counters["own_moves"] == agg.decisions_total
+    passed = sum(counts[4] for counts in agg.faces.values())
+    assert passed == agg.counters["passes"]
