@@ -239,6 +239,30 @@ class GameHooks:
         #: defaults inline instead of calling them (it saves a call per hook
         #: per step on the hot path; the answer is the same).
         self.kernel_only = frozenset(kernel_only)
+        #: code object of every implementation -> (plugin name, hook name), to blame failures
+        self._owners = {
+            _code(impl.function): (impl.plugin_name, caller.name)
+            for caller in manager.hook.__dict__.values()
+            if isinstance(caller, pluggy.HookCaller)
+            for impl in caller.get_hookimpls()
+        }
+
+    def blame(self, error: BaseException) -> PluginError:
+        """A one-line :class:`PluginError` naming the plugin and hook whose code raised ``error``."""
+        culprit = None
+        traceback = error.__traceback__
+        while traceback is not None:
+            culprit = self._owners.get(traceback.tb_frame.f_code, culprit)
+            traceback = traceback.tb_next
+        what = f"{type(error).__name__}: {error}"
+        if culprit is None:
+            return PluginError(f"a plugin failed: {what}")
+        plugin, hook = culprit
+        return PluginError(f"plugin {plugin!r} failed in {hook}: {what}")
+
+
+def _code(function: Any) -> Any:
+    return getattr(getattr(function, "__func__", function), "__code__", None)
 
 
 def _through_pluggy(caller: pluggy.HookCaller) -> Callable[..., Any]:
@@ -308,8 +332,8 @@ def _build_game_hooks(variant: Any, house_rules: tuple, extra: tuple) -> GameHoo
     manager.register(KernelDefaults(), name=KERNEL_PLUGIN)
     for plugin in (variant, *house_rules, *extra):
         try:
-            manager.register(plugin, name=f"{plugin_name(plugin)}@{id(plugin):x}")
-        except pluggy.PluginValidationError as error:
+            manager.register(plugin, name=plugin_name(plugin) if plugin not in extra else f"{plugin_name(plugin)}@{id(plugin):x}")
+        except (pluggy.PluginValidationError, ValueError) as error:
             raise PluginError(f"plugin {plugin_name(plugin)!r} was refused: {error}") from None
         misspelt = _unknown_hooks(manager, plugin)
         if misspelt:

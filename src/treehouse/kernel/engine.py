@@ -84,6 +84,17 @@ def parse_move(variant: Variant, text: str) -> Any:
     return variant.parse_move(text)
 
 
+def _raised_in(error: BaseException, function: Any) -> bool:
+    """Did ``error`` pass through ``function``'s code on its way up?"""
+    code = getattr(function, "__code__", None)
+    traceback = error.__traceback__
+    while traceback is not None:
+        if traceback.tb_frame.f_code is code:
+            return True
+        traceback = traceback.tb_next
+    return False
+
+
 class GameObserver(Protocol):
     """Watches a game step by step (the playtest runner counts with one).
 
@@ -175,61 +186,69 @@ class Game:
         """Play one whole turn and return the outcome if the game ended."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
-        hooks, events, observer = self.hooks, self._events, self.observer
-        die_roll, dice_rng, resolve = self._die_roll, self.dice_rng, self._resolve
         mover = self.state.to_move
-        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
-        turn = self.turn = self.turn + 1
-        for step in self._default_steps or hooks.treehouse_turn_steps(self.state):
-            before = self.state
-            for _ in range(MAX_ROLLS_PER_STEP):
-                # 1. roll the die, if this step rolls
-                face = None
-                if step.rolls:
-                    if die_roll is not None:
-                        face = die_roll(dice_rng)
-                    else:
-                        face = hooks.treehouse_roll(before, step, self.variant.die, dice_rng)
-                    if events is not None:
-                        events.append(("roll", turn, mover, step.name, face))
-                # 2. the legal moves for that face
-                moves = hooks.treehouse_legal_moves(before, step, face)
-                if observer is not None:
-                    observer.on_choice(self, mover, step, face, moves)
-                if not moves:
-                    if step.rolls:
-                        continue  # nothing can be done with this face: roll again
-                    break
-                # 3. the seat chooses
-                if self._seat_chooses:
-                    move = seat.choose(before, step, face, moves, seat_rng)
-                else:
-                    move = hooks.treehouse_choose_move(before, step, face, moves, seat, seat_rng)
-                if move not in moves:
-                    raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
-                if events is not None:
-                    events.append(("move", turn, mover, step.name, move))
-                if move is not REROLL:
-                    break
-            else:
-                raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
-            if not moves:
-                continue  # a step without a roll had nothing to do
-            # 4. apply the move, 5. resolve its consequences
-            after = before if move is PASS else hooks.treehouse_apply_move(before, step, move)
-            if resolve is not None:
-                after = resolve(after, before, step, move)
-            self.state = after
-            if observer is not None:
-                observer.on_step(self, mover, step, move, before, after)
-            # 6. check the outcome
-            outcome = hooks.treehouse_outcome(after, mover)
-            if outcome is not None:
-                return self._finish(outcome)
-        self.state = hooks.treehouse_end_turn(self.state)
-        if self.turn_cap is not None and turn >= self.turn_cap:
+        self.turn += 1
+        try:
+            for step in self._default_steps or self.hooks.treehouse_turn_steps(self.state):
+                before = self.state
+                move = self._roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
+                if move is None:
+                    continue  # a step without a roll had nothing to do
+                # 4. apply the move, 5. resolve its consequences
+                after = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)
+                if self._resolve is not None:
+                    after = self._resolve(after, before, step, move)
+                self.state = after
+                if self.observer is not None:
+                    self.observer.on_step(self, mover, step, move, before, after)
+                # 6. check the outcome
+                outcome = self.hooks.treehouse_outcome(after, mover)
+                if outcome is not None:
+                    return self._finish(outcome)
+            self.state = self.hooks.treehouse_end_turn(self.state)
+        except TreehouseError:
+            raise
+        except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback
+            seat = self.seats[mover]
+            if _raised_in(error, type(seat).choose):
+                raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
+            raise self.hooks.blame(error) from error
+        if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
         return None
+
+    def _roll_and_choose(self, state: Any, step: Step, mover: int) -> Any:
+        """Roll (if the step rolls) until a face gives something to do, and
+        return the seat's choice; ``None`` when a step without a roll has no move."""
+        hooks, events, observer = self.hooks, self._events, self.observer
+        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
+        for _ in range(MAX_ROLLS_PER_STEP):
+            face = None
+            if step.rolls:
+                if self._die_roll is not None:
+                    face = self._die_roll(self.dice_rng)
+                else:
+                    face = hooks.treehouse_roll(state, step, self.variant.die, self.dice_rng)
+                if events is not None:
+                    events.append(("roll", self.turn, mover, step.name, face))
+            moves = hooks.treehouse_legal_moves(state, step, face)
+            if observer is not None:
+                observer.on_choice(self, mover, step, face, moves)
+            if not moves:
+                if step.rolls:
+                    continue  # nothing can be done with this face: roll again
+                return None
+            if self._seat_chooses:
+                move = seat.choose(state, step, face, moves, seat_rng)
+            else:
+                move = hooks.treehouse_choose_move(state, step, face, moves, seat, seat_rng)
+            if move not in moves:
+                raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
+            if events is not None:
+                events.append(("move", self.turn, mover, step.name, move))
+            if move is not REROLL:
+                return move
+        raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
 
     def _bind_defaults(self) -> None:
         """Where only the kernel answers a hook, run its default without a call

@@ -18,8 +18,10 @@ from treehouse.kernel.engine import Game, format_move, parse_move
 from treehouse.kernel.records import Record
 
 
-class _EndOfRecord(Exception):
-    """The record stops here (a game saved before it ended)."""
+class _EndOfRecord(BaseException):
+    """The record stops here (a game saved before it ended).  A BaseException,
+    like GeneratorExit: it is control flow, and the engine's net for plugin
+    bugs (``except Exception``) must let it through."""
 
 
 class _Script:
