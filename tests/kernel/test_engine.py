@@ -159,3 +159,30 @@ def test_observer_sees_every_choice_and_step(classic, random_bot):
     g = Game(classic, [random_bot(), random_bot()], random.Random(9), observer=count, turn_cap=300)
     g.play()
     assert count.steps == g.turn and count.choices >= count.steps
+
+
+def test_a_plugin_that_raises_is_named_in_one_line(classic, random_bot):
+    class Broken:
+        name = "broken-rule"
+
+        @hookimpl(tryfirst=True)
+        def treehouse_legal_moves(self, state, step, face):
+            return {}["missing"]
+
+    hooks = game_hooks(classic, house_rules=[Broken()])
+    g = Game(classic, [random_bot(), random_bot()], random.Random(0), hooks=hooks)
+    with pytest.raises(PluginError, match="^plugin 'broken-rule' failed in treehouse_legal_moves: KeyError: 'missing'$") as caught:
+        g.play_turn()
+    assert isinstance(caught.value.__cause__, KeyError)  # the bug keeps its traceback
+
+
+def test_a_bot_that_raises_is_named_by_its_seat(classic, random_bot):
+    class Crashing:
+        name = "crashy"
+
+        def choose(self, state, step, face, moves, rng):
+            return 1 / 0
+
+    g = Game(classic, [random_bot(), Crashing()], random.Random(0))
+    with pytest.raises(PluginError, match="seat 2 \\(crashy\\) failed: ZeroDivisionError"):
+        g.play()
