@@ -1,0 +1,104 @@
+"""Property tests over random games with random seats and rule options.
+
+After every step of every game: the 20 Fences are on the board (2 of each
+size and colour); smalls in Stacks, destroyed and set aside total 10 (2 of
+each colour); no square holds two pieces and each live Stack stands on one
+Inside square; positions and moves round-trip through the notation; every
+legal move but PASS changes what it acts on.  Every game ends (or hits the
+turn cap) and its record replays to the same final position.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from treehouse.kernel.engine import PASS, Game
+from treehouse.kernel.records import Record
+from treehouse.kernel.replay import replay
+from treehouse.kernel.pieces import Pyramid, Size
+from treehouse.variants.fences.board import INSIDE, SQUARES
+from treehouse.variants.fences.position import COLOURS
+
+OPTION_SETS = [
+    {},
+    {"line_hits": "every_check"},
+    {"draft": "distinct", "start": "random", "outside_attempts": False},
+    {"uniform_dig": "reroll", "swap_outside_ignores_colour": False, "all_out_at_once": "draw"},
+    {"turn_limit": 8, "turn_limit_scoring": "draw"},
+]
+
+
+def check_position(variant, state):
+    board = state.board
+    fences = Counter((c.size, c.colour) for c in board if isinstance(c, Pyramid))
+    assert sum(fences.values()) == 20
+    assert all(fences[size, colour] == 2 for size in (Size.LARGE, Size.MEDIUM) for colour in COLOURS)
+    smalls = Counter(c for s in state.stacks for c in s) + Counter(c for d in state.destroyed for c in d) + Counter(state.aside)
+    assert sum(smalls.values()) == 10 and all(smalls[c] == 2 for c in COLOURS)
+    assert all(board[s] is None for s in range(49) if s not in SQUARES)  # corners stay empty
+    seats = [c for c in board if type(c) is int]
+    assert sorted(seats) == [i for i, s in enumerate(state.stacks) if s]  # one square per live Stack
+    for seat, stack in enumerate(state.stacks):
+        if stack:
+            assert state.square_of(seat) in INSIDE
+            assert state.out[seat] == 0
+        else:
+            assert state.out[seat] > 0
+    assert variant.parse_position(variant.format_position(state)) == state
+
+
+class Checker:
+    """A game observer asserting the invariants at every choice and step."""
+
+    def __init__(self, variant):
+        self.variant = variant
+        self.steps = 0
+
+    def on_choice(self, game, mover, step, face, moves):
+        variant = self.variant
+        assert len(set(moves)) == len(moves)
+        state = game.state
+        sample = moves if len(moves) <= 60 else moves[:: max(1, len(moves) // 60)]
+        for move in sample:
+            if move is PASS:
+                continue
+            assert variant.parse_move(variant.format_move(move)) == move
+            after = variant.treehouse_apply_move(state, step, move)
+            assert after != state
+            # the board or a Stack changes, or the move makes a Hit (a bounce, a failed action)
+            changed = after.board != state.board or after.stacks != state.stacks
+            assert changed or variant.hits(state, step, move), variant.format_move(move)
+
+    def on_step(self, game, mover, step, move, before, after):
+        self.steps += 1
+        check_position(self.variant, after)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]), options=st.sampled_from(OPTION_SETS))
+def test_random_games_keep_every_invariant_and_replay(plugins, seed, players, options):
+    variant = plugins.variant("fences")(options)
+    bot = plugins.bot("random").factory
+    checker = Checker(variant)
+    record = Record()
+    game = Game(variant, [bot() for _ in range(players)], random.Random(seed), turn_cap=300, record=record, observer=checker)
+    check_position(variant, game.state)
+    outcome = game.play()
+    assert checker.steps > 0
+    assert outcome.reason == "turn cap" or outcome.winners or outcome.is_draw
+    assert game.turn <= 300
+    replayed = replay(Record.loads(record.dumps()), plugins)
+    assert variant.format_position(replayed.state) == variant.format_position(game.state)
+    assert replayed.outcome == outcome
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
+def test_setup_positions_are_legal_and_round_trip(plugins, seed, players):
+    variant = plugins.variant("fences")()
+    state = variant.treehouse_setup(variant, players, random.Random(seed))
+    check_position(variant, state)
