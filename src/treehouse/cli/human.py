@@ -41,8 +41,12 @@ Pick a move by its number, or type it in notation (shown after each move).
 Ctrl-C or end of input (Ctrl-D) also saves and quits."""
 
 
-class QuitGame(Exception):
-    """The person stopped the game: ``q`` or the end of input.  The session saves it."""
+class QuitGame(BaseException):
+    """The person stopped the game: ``q`` or the end of input.  The session saves it.
+
+    A ``BaseException``, like ``KeyboardInterrupt``: it is not an error, and
+    it must pass through the engine's handling of plugin failures untouched.
+    """
 
     def __init__(self, reason: str) -> None:
         super().__init__(reason)

@@ -312,7 +312,7 @@ class _Feed:
         return event[4]
 
 
-class _Done(Exception):
+class _Done(BaseException):  # not an error: it must pass the engine's handling of plugin failures
     pass
 
 
