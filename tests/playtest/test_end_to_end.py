@@ -1,0 +1,44 @@
+"""Each playtest command as a user types it: the installed `th` program in a real process."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "120"}
+    return subprocess.run([TH, *args], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_th_simulate_with_two_jobs():
+    result = run("simulate", "--variant", "classic", "--games", "300", "--seat", "random", "--seat", "random", "--seed", "5", "--jobs", "2", "--json")
+    assert result.returncode == 0, result.stderr
+    out = json.loads(result.stdout)
+    assert out["games"] == 300 and sum(out["wins"]) + out["ties"] + out["draws"] + out["timeouts"] == 300
+    assert result.stderr == ""  # no progress bar when standard error is not a terminal
+
+
+def test_th_compare(tmp_path):
+    report = tmp_path / "compare.html"
+    result = run("compare", "classic", "classic-wiki", "--games", "300", "--jobs", "2", "--report", str(report))
+    assert result.returncode == 0, result.stderr
+    assert "B - A" in result.stdout and "significant" in result.stdout and report.exists()
+
+
+def test_th_sweep(tmp_path):
+    table = tmp_path / "sweep.csv"
+    result = run("sweep", "--variant", "classic", "--param", "rules.dig_in_place=true,false", "--games", "100", "--csv", str(table))
+    assert result.returncode == 0, result.stderr
+    assert "dig_in_place" in result.stdout and len(table.read_text().splitlines()) == 3
+
+
+def test_th_simulate_mistake_is_one_line():
+    result = run("simulate", "--variant", "classic", "--seat", "genius")
+    assert result.returncode == 2 and result.stderr.strip().splitlines() == ["error: unknown bot 'genius'; known: random"]
