@@ -74,6 +74,18 @@ class EffectiveRules:
     def variant(self) -> Variant:
         return self.variant_class(self.rules)
 
+    def house_rule_plugins(self, plugins: Any) -> list[Any]:
+        """The plugin objects of the house rules in force (checked against the variant)."""
+        return [plugins.house_rule(name, self.variant_class.name) for name in self.house_rules]
+
+    def new_game(self, plugins: Any, seats: Any, rng: Any, **options: Any) -> Any:
+        """A :class:`~treehouse.kernel.engine.Game` played by these rules: the
+        variant, the turn cap and the house rules, plus any engine ``options``
+        (``record=``, ``observer=``)."""
+        from treehouse.kernel.engine import Game
+
+        return Game(self.variant(), seats, rng, turn_cap=self.turn_cap, house_rules=self.house_rule_plugins(plugins), **options)
+
     def rows(self) -> list[tuple[str, Any, str]]:
         """``(key, value, source)`` for every setting, rule options as ``rules.<key>``."""
         rows: list[tuple[str, Any, str]] = [
@@ -281,6 +293,10 @@ def resolve(
     except ValidationError as error:
         raise ConfigError(_first_problem(error)) from None
 
+    effective_house_rules = list(top.house_rules or [])
+    for rule in effective_house_rules:
+        plugins.house_rule(rule, variant_class.name)  # unknown, or for another variant: one clear line
+
     if chain:
         name = chain[0][0].stem
     else:
@@ -291,7 +307,7 @@ def resolve(
         rules=rules,
         description=top.description or variant_class.description,
         turn_cap=top.turn_cap or DEFAULT_TURN_CAP,
-        house_rules=list(top.house_rules or []),
+        house_rules=effective_house_rules,
         sources=sources,
         chain=[str(path) for path, _ in chain],
     )

@@ -57,6 +57,23 @@ class BotInfo:
 
 
 @dataclass
+class PluginInfo:
+    """One loaded plugin: where it comes from and which hooks it answers."""
+
+    name: str
+    distribution: str
+    version: str
+    hooks: list[str]
+    provides: list[str] = field(default_factory=list)
+
+
+def implemented_hooks(obj: Any) -> list[str]:
+    """The hooks a plugin object, module or class marks with ``@hookimpl``."""
+    marker = f"{PROJECT}_impl"
+    return sorted(name for name in dir(obj) if name.startswith(f"{PROJECT}_") and hasattr(getattr(obj, name, None), marker))
+
+
+@dataclass
 class HouseRuleInfo:
     name: str
     plugin: Any
@@ -75,6 +92,7 @@ class Plugins:
     aliases: dict[str, str] = field(default_factory=dict)
     bots: dict[str, BotInfo] = field(default_factory=dict)
     house_rules: dict[str, HouseRuleInfo] = field(default_factory=dict)
+    loaded: dict[str, PluginInfo] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
 
     def variant(self, name: str) -> type:
@@ -138,18 +156,19 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
     manager = _new_manager()
     blocked = _blocked_names(block)
     plugins = Plugins(manager)
-    candidates: list[tuple[str, Any, str]] = []
+    candidates: list[tuple[str, Any, tuple[str, str]]] = []
     for ep in _entry_points():
         if ep.name in blocked:
             manager.set_blocked(ep.name)
             continue
         try:
-            candidates.append((ep.name, ep.load(), ep.dist.name if ep.dist else "?"))
+            source = (ep.dist.name, ep.dist.version) if ep.dist else ("?", "?")
+            candidates.append((ep.name, ep.load(), source))
         except Exception as error:  # a broken plugin must not take the tool down
             plugins.problems.append(f"plugin {ep.name!r} failed to import: {type(error).__name__}: {error}")
-    candidates.extend((name, plugin, "(in-process)") for name, plugin in extra if name not in blocked)
+    candidates.extend((name, plugin, ("(in-process)", "")) for name, plugin in extra if name not in blocked)
 
-    for name, plugin, dist in candidates:
+    for name, plugin, (dist, version) in candidates:
         try:
             manager.register(plugin, name=name)
         except (pluggy.PluginValidationError, ValueError) as error:
@@ -160,6 +179,7 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
             manager.unregister(plugin)
             plugins.problems.append(f"plugin {name!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
             continue
+        plugins.loaded[name] = PluginInfo(name, dist, version, implemented_hooks(plugin))
         _call_registration(plugins, name, plugin, dist)
     return plugins
 
@@ -175,6 +195,7 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             plugins.problems.append(f"plugin {name!r}: variant name {taken[0]!r} is already taken by plugin {owner!r}; ignored")
             return
         plugins.variants[cls.name.lower()] = cls
+        plugins.loaded[name].provides.append(f"variant {cls.name} ({', '.join(implemented_hooks(cls))})")
         plugins.variant_plugins[cls.name.lower()] = name
         for n in names:
             plugins.aliases[n] = cls.name.lower()
@@ -185,6 +206,7 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             plugins.problems.append(f"plugin {name!r}: bot name {key!r} is already taken by plugin {plugins.bots[key].plugin!r}; ignored")
             return
         plugins.bots[key] = BotInfo(key, factory, description, name, strength)
+        plugins.loaded[name].provides.append(f"bot {key}")
 
     def register_house_rule(rule_name: str, rule: Any, variant: str, description: str = "") -> None:
         if rule_name in plugins.house_rules:
@@ -193,6 +215,7 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             )
             return
         plugins.house_rules[rule_name] = HouseRuleInfo(rule_name, rule, variant.lower(), description, name)
+        plugins.loaded[name].provides.append(f"house rule {rule_name} for {variant} ({', '.join(implemented_hooks(rule))})")
 
     for hook_name, callback in (
         ("treehouse_register_variants", register_variant),

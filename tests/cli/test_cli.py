@@ -112,3 +112,14 @@ def test_malformed_yaml_names_the_file_and_line(tmp_path):
 def test_a_missing_config_file_is_a_usage_error(tmp_path):
     result = th("rules", "--config", str(tmp_path / "absent.yaml"))
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+def test_plugins_lists_distribution_version_and_hooks():
+    result = th("plugins", "--json")
+    assert result.exit_code == 0
+    rows = {row["name"]: row for row in json.loads(result.stdout)["plugins"]}
+    assert rows["classic"]["distribution"] == "treehouse"
+    assert "treehouse_register_variants" in rows["classic"]["hooks"]
+    assert any(p.startswith("variant classic (") and "treehouse_legal_moves" in p for p in rows["classic"]["provides"])
+    assert "bot random" in rows["random-bot"]["provides"]
+    assert "classic" in th("plugins").stdout

@@ -81,3 +81,36 @@ def rules(
     out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
     for key, option in fields.items():
         out.print(f"  [cyan]{key}[/cyan]: {option.description or ''}")
+    available = [info for info in plugins().house_rules.values() if info.variant == effective.variant_class.name]
+    if available:
+        out.print("[bold]House rules[/bold] (turn on with house_rules: [NAME] in a rule set, or --set 'house_rules=[NAME]'):")
+        for info in available:
+            state = "on" if info.name in effective.house_rules else "off"
+            out.print(f"  [cyan]{info.name}[/cyan] ({state}): {info.description}")
+
+
+def plugins_command(
+    as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array instead of a table.")] = False,
+) -> None:
+    """List every loaded plugin: its distribution, version, the hooks it implements and what it provides."""
+    loaded = plugins()
+    rows = [
+        {"name": info.name, "distribution": info.distribution, "version": info.version, "hooks": info.hooks, "provides": info.provides}
+        for info in loaded.loaded.values()
+    ]
+    if as_json:
+        out.print_json(json.dumps({"plugins": rows, "problems": loaded.problems}))
+        return
+    def short(text: str) -> str:  # the table drops the common hook prefix to fit 80 columns
+        return text.replace("treehouse_", "")
+
+    table = Table(title="Plugins (hook names without the treehouse_ prefix)", title_justify="left")
+    for column in ("plugin", "distribution", "hooks", "provides"):
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(
+            row["name"], f"{row['distribution']} {row['version']}", short("\n".join(row["hooks"])), short("\n".join(row["provides"]))
+        )
+    out.print(table)
+    for problem in loaded.problems:
+        out.print(f"[red]problem:[/red] {problem}", markup=True)

@@ -128,6 +128,26 @@ def action_moves(trio: Trio, action: str, target: str, dig_in_place: bool) -> tu
     return tuple(ClassicMove(target, r, action, w) for r, w in results(trio, action, dig_in_place))
 
 
+def outcome(state: ClassicPosition, mover: int, mirror_matches: bool = False) -> Outcome | None:
+    """Who has won: the mover if their trio matches the House; else the one
+    other matching trio; several others tie.  ``None`` while nobody matches."""
+    house, trios, _ = state
+    if mirror_matches:
+        image = mirror(house)
+        matching = [i for i, trio in enumerate(trios) if trio == house or trio == image]
+    elif house not in trios:
+        return None
+    else:
+        matching = [i for i, trio in enumerate(trios) if trio == house]
+    if not matching:
+        return None
+    if mover in matching:
+        return Outcome((mover,), "matched the House")
+    if len(matching) == 1:
+        return Outcome((matching[0],), "matched the House on another player's turn")
+    return Outcome(tuple(matching), "tie: several trios matched the House at once")
+
+
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
@@ -191,7 +211,8 @@ class Classic(Variant):
         WILD: both trios, even when your own would do."""
         house, trios, to_move = state
         own = trios[to_move]
-        mine = self._moves(own, face, OWN)
+        entry = self._cache.get((id(own), face, OWN))  # the common case, looked up inline
+        mine = entry[1] if entry is not None else self._moves(own, face, OWN)
         if face == "WILD":
             entry = self._wild_cache.get((id(own), id(house)))
             if entry is None:
@@ -223,25 +244,13 @@ class Classic(Variant):
         target, _, result = move
         if target == HOUSE_TARGET:
             return _tuple_new(ClassicPosition, (result, trios, to_move))
-        return _tuple_new(ClassicPosition, (house, trios[:to_move] + (result,) + trios[to_move + 1 :], to_move))
+        changed = list(trios)
+        changed[to_move] = result
+        return _tuple_new(ClassicPosition, (house, tuple(changed), to_move))
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
-        house, trios, _ = state
-        if self.rules.mirror_matches:
-            image = mirror(house)
-            matching = [i for i, trio in enumerate(trios) if trio == house or trio == image]
-        elif house not in trios:
-            return None
-        else:
-            matching = [i for i, trio in enumerate(trios) if trio == house]
-        if not matching:
-            return None
-        if mover in matching:
-            return Outcome((mover,), "matched the House")
-        if len(matching) == 1:
-            return Outcome((matching[0],), "matched the House on another player's turn")
-        return Outcome(tuple(matching), "tie: several trios matched the House at once")
+        return outcome(state, mover, self.rules.mirror_matches)
 
     @hookimpl
     def treehouse_end_turn(self, state):
