@@ -7,7 +7,7 @@ import os
 import typer
 
 from treehouse import __version__
-from treehouse.cli import catalog, positions
+from treehouse.cli import catalog, play, playtest, positions
 from treehouse.cli.common import DEBUG_ENV
 
 app = typer.Typer(
@@ -20,13 +20,14 @@ app = typer.Typer(
 
 app.command("variants")(catalog.variants)
 app.command("rules")(catalog.rules)
+app.command("plugins")(catalog.plugins_command)
 app.command("show")(positions.show)
 app.command("moves")(positions.moves)
-app.command("simulate")(__import__("treehouse.cli.playtest", fromlist=["simulate"]).simulate)
-app.command("compare")(__import__("treehouse.cli.playtest", fromlist=["compare"]).compare)
-app.command("sweep")(__import__("treehouse.cli.playtest", fromlist=["sweep"]).sweep)
-app.command("play")(__import__("treehouse.cli.play", fromlist=["play"]).play)
-app.command("replay")(__import__("treehouse.cli.play", fromlist=["replay"]).replay)
+app.command("simulate")(playtest.simulate)
+app.command("compare")(playtest.compare)
+app.command("sweep")(playtest.sweep)
+app.command("play")(play.play)
+app.command("replay")(play.replay)
 
 
 def _version(value: bool) -> None:
