@@ -209,6 +209,9 @@ class Game:
         except TreehouseError:
             raise
         except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback
+            observer = self.observer
+            if observer is not None and (_raised_in(error, type(observer).on_step) or _raised_in(error, type(observer).on_choice)):
+                raise  # the observer's own complaint (a test's, say): not a plugin's bug
             seat = self.seats[mover]
             if _raised_in(error, type(seat).choose):
                 raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
