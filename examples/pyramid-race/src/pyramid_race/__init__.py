@@ -1,0 +1,1 @@
+"""Pyramid Race: an example third-party variant for treehouse."""
