@@ -11,6 +11,12 @@ The statistics of both runs are checked to be identical.
 ``--memory`` also runs ``th simulate --json`` in child processes for 10^3 and
 10^4 games (``--memory-games`` to change) and prints each one's peak resident
 memory: streaming aggregates keep it flat.
+
+Measured on the shared 2-core development machine (random seats, classic):
+one job 556-832 games/s (load varied); speed-up jobs 2 / jobs 1 median 1.84
+and 1.96 in two runs of 3 alternations; peak memory of th simulate 65.8 MB
+for 10^4 games and 67.5 MB for 10^5 (ratio 1.03).  Greedy seats and Fences
+were not measured: neither was installed when this was written.
 """
 
 from __future__ import annotations
