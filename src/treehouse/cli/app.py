@@ -28,6 +28,7 @@ app.command("compare")(playtest.compare)
 app.command("sweep")(playtest.sweep)
 app.command("play")(play.play)
 app.command("replay")(play.replay)
+app.command("solve")(__import__("treehouse.cli.solve", fromlist=["solve"]).solve)
 
 
 def _version(value: bool) -> None:

@@ -267,6 +267,25 @@ class Classic(Variant):
         return {"house_moves": 1} if move.target == HOUSE_TARGET else {"own_moves": 1}
 
     @hookimpl
+    def treehouse_evaluate(self, state, seat):
+        """The bots' score for ``seat``: the fewest actions any opponent's trio
+        needs to reach the House minus the fewest ``seat``'s trio needs (exact,
+        from a search of the 204-trio action graph; measured against the House
+        as it stands, since the House moves too).  A trio already matching the
+        House scores 100 (-100 when only an opponent's does)."""
+        from treehouse.variants.classic.distance import distances_to
+
+        house, trios, _ = state
+        away = distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
+        mine = away[seat]
+        theirs = min(away[:seat] + away[seat + 1 :])
+        if mine == 0:
+            return 100.0
+        if theirs == 0:
+            return -100.0
+        return float(theirs - mine)
+
+    @hookimpl
     def treehouse_render(self, state, console_width):
         from treehouse.variants.classic.render import render_position
 

@@ -1,0 +1,43 @@
+"""The entry-point plugin of the built-in looking-ahead bots (``treehouse.bots.builtin``).
+
+``random`` (strength 0) registers itself in :mod:`treehouse.bots.random_bot`.
+Strengths rank the ladder: greedy < search < perfect (docs/bots.md).
+"""
+
+from __future__ import annotations
+
+from treehouse.hookspecs import hookimpl
+
+
+def greedy():
+    """The greedy bot (no options)."""
+    from treehouse.bots.greedy import GreedyBot
+
+    return GreedyBot()
+
+
+def search(depth: int = 0, width: int = 6, nodes: int = 0, seconds: float = 0.0):
+    """The search bot: expectimax ``depth`` steps deep (0: 3 for one-step turns, else 2), ``width`` moves per node below the root,
+    at most ``nodes`` moves played per decision (0: no limit), ``seconds`` per decision (0: no limit)."""
+    from treehouse.bots.search import SearchBot
+
+    return SearchBot(depth=depth, width=width, nodes=nodes, seconds=seconds)
+
+
+def perfect():
+    """The perfect bot (two-player classic only; no options)."""
+    from treehouse.bots.perfect import PerfectBot
+
+    return PerfectBot()
+
+
+@hookimpl
+def treehouse_register_bots(register):
+    register("greedy", greedy, "the best position one step ahead, by the variant's evaluation", strength=10)
+    register(
+        "search",
+        search,
+        "expectimax with the die as a chance node; options depth=0 (auto), width=6, nodes=0, seconds=0",
+        strength=20,
+    )
+    register("perfect", perfect, "two-player classic from the exact solved table (th solve)", strength=30)

@@ -1,0 +1,88 @@
+"""What the looking-ahead bots share: one game's hooks, used to play moves in the head.
+
+:class:`Model` replays the engine's turn flow (:meth:`treehouse.kernel.engine.Game.play_turn`)
+through the game's hooks only, so a bot built on it plays any variant,
+including a third party's, unchanged: apply, resolve, outcome, end of turn,
+the steps of the next turn, and the die's exact face probabilities.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from treehouse.errors import TreehouseError
+from treehouse.kernel.engine import PASS, REROLL, Control
+
+#: Scores of finished games, far beyond any evaluation.
+WIN = 1e9
+LOSS = -1e9
+
+
+class Model:
+    """The game as a bot sees it: its hooks, its die, and whether it can evaluate."""
+
+    def __init__(self, game: Any, seat: int) -> None:
+        self.hooks = game.hooks
+        self.variant = game.variant
+        self.seat = seat
+        self.die = [(face, float(p)) for face, p in game.variant.die.outcomes()]
+        manager = getattr(self.hooks, "manager", None)
+        impls = manager.hook.treehouse_evaluate.get_hookimpls() if manager is not None else [True]
+        #: Without a treehouse_evaluate hook, positions still in play all score 0:
+        #: a bot then plays for outcomes it can see and nothing else.
+        self.can_evaluate = bool(impls)
+
+    def evaluate(self, state: Any, seat: int) -> float:
+        if not self.can_evaluate:
+            return 0.0
+        score = self.hooks.treehouse_evaluate(state, seat)
+        return 0.0 if score is None else float(score)
+
+    def play(self, state: Any, step: Any, move: Any) -> tuple[Any, Any]:
+        """The position after ``move`` (applied and resolved) and the outcome, if the game ended."""
+        hooks = self.hooks
+        after = state if move is PASS else hooks.treehouse_apply_move(state, step, move)
+        after = hooks.treehouse_resolve(after, state, step, move)
+        return after, hooks.treehouse_outcome(after, state.to_move)
+
+    def remaining_steps(self, state: Any, step: Any) -> tuple:
+        """The steps of this turn still to play after ``step`` (the engine fixes
+        them at the turn's start; a variant that tracks its step, like Fences,
+        lists them from ``step`` on)."""
+        steps = tuple(self.hooks.treehouse_turn_steps(state))
+        if step in steps:
+            return steps[steps.index(step) + 1 :]
+        return ()
+
+    def next_turn(self, state: Any) -> tuple[Any, tuple]:
+        after = self.hooks.treehouse_end_turn(state)
+        return after, tuple(self.hooks.treehouse_turn_steps(after))
+
+    def outcome_score(self, outcome: Any, seat: int) -> float:
+        """A finished game for ``seat``: a sole win, a shared win (0), a loss or a draw (0)."""
+        winners = outcome.winners
+        if seat in winners:
+            return WIN if len(winners) == 1 else 0.0
+        return LOSS if winners else 0.0
+
+
+def board_moves(moves: tuple) -> list:
+    """The moves that are not control choices."""
+    return [m for m in moves if not isinstance(m, Control)]
+
+
+def pick(best: list, rng) -> Any:
+    """One of the equally good moves, drawn from the seat's own seeded stream."""
+    if len(best) == 1:
+        return best[0]
+    return best[int(rng.random() * len(best))]
+
+
+def require_game(bot: Any) -> Model:
+    model = getattr(bot, "model", None)
+    if model is None:
+        raise TreehouseError(f"the {bot.name} bot must be seated in a game before it chooses (the engine calls seated())")
+    return model
+
+
+__all__ = ["LOSS", "Model", "PASS", "REROLL", "WIN", "board_moves", "pick", "require_game"]

@@ -1,0 +1,106 @@
+"""Bot specs: a bot's name with options, as users type them.
+
+``greedy``, ``search(depth=3)``, ``search(depth=3, width=6, nodes=20000)``:
+the name of a registered bot, then optionally, in parentheses, ``key=value``
+pairs separated by commas.  A value is read as an int, a float, ``true`` or
+``false``, or else kept as text; the factory's signature then decides what is
+accepted, and every mistake is one :class:`~treehouse.errors.TreehouseError`
+line naming the bot, the option and what would be right.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+from treehouse.errors import TreehouseError
+
+_SPEC = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*(?:\((.*)\))?\s*$", re.S)
+_KEY = re.compile(r"^[A-Za-z_]\w*$")
+
+
+class BotOptionError(TreehouseError, ValueError):
+    """A bot spec that does not parse, or options its bot does not take."""
+
+
+def _value(text: str) -> Any:
+    lowered = text.lower()
+    if lowered in ("true", "yes", "on"):
+        return True
+    if lowered in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+        return text[1:-1]
+    return text
+
+
+def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """``"search(depth=3)"`` -> ``("search", {"depth": 3})``."""
+    match = _SPEC.match(spec or "")
+    if match is None:
+        raise BotOptionError(f"bad bot {spec!r}: expected NAME or NAME(key=value, ...), e.g. search(depth=3)")
+    name, inside = match.group(1).lower(), match.group(2)
+    options: dict[str, Any] = {}
+    if inside is not None and inside.strip():
+        for part in inside.split(","):
+            key, sep, raw = part.partition("=")
+            key, raw = key.strip(), raw.strip()
+            if not sep or not _KEY.match(key) or not raw:
+                raise BotOptionError(f"bad option {part.strip()!r} in bot {spec!r}: expected key=value, e.g. {name}(depth=3)")
+            if key in options:
+                raise BotOptionError(f"option {key!r} is given twice in bot {spec!r}")
+            options[key] = _value(raw)
+    return name, options
+
+
+def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[str, Any]:
+    """Check ``options`` against the factory's parameters, converting ints to floats where a float is wanted."""
+    try:
+        parameters = inspect.signature(factory).parameters
+    except (TypeError, ValueError):
+        return options
+    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
+        return options
+    known = {key: p for key, p in parameters.items() if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)}
+    checked = {}
+    for key, value in options.items():
+        parameter = known.get(key)
+        if parameter is None:
+            choices = ", ".join(known) or "(none)"
+            raise BotOptionError(f"bot {name!r} has no option {key!r}; its options: {choices}")
+        default = parameter.default
+        if default is not inspect.Parameter.empty and default is not None:
+            wanted = type(default)
+            if wanted is float and type(value) is int:
+                value = float(value)
+            elif type(value) is not wanted:
+                raise BotOptionError(
+                    f"bad value {value!r} for option {key!r} of bot {name!r} in {spec!r}: expected {wanted.__name__}, e.g. {key}={default!r}"
+                )
+        checked[key] = value
+    return checked
+
+
+def make_bot(plugins: Any, spec: str) -> Any:
+    """Build the seat a spec names, from the registered bots of ``plugins``."""
+    name, options = parse_bot_spec(spec)
+    info = plugins.bot(name)
+    options = _check(name, info.factory, options, spec)
+    try:
+        return info.factory(**options)
+    except TreehouseError:
+        raise
+    except (TypeError, ValueError) as error:
+        raise BotOptionError(f"bot {spec!r}: {error}") from None
+
+
+def bot_factory(plugins: Any, spec: str):
+    """A no-argument factory for the seat a spec names (checked once, now)."""
+    make_bot(plugins, spec)  # fail early, in one line
+    return lambda: make_bot(plugins, spec)

@@ -1,0 +1,84 @@
+"""The ``perfect`` bot: two-player classic Treehouse played from the solved table.
+
+Each legal move is worth the exact probability of winning after it
+(:class:`treehouse.bots.solver.Solution`), and the bot plays the best:
+a result that matches the House wins outright; declining by ``pass`` is
+worth what the position is worth to the opponent, taken from 1; declining by
+``reroll`` is worth the position itself.  The table is the one
+``th solve`` saves for the rules in force; if it is not cached yet, the bot
+solves it first (about two minutes, once) and says so on standard error.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from typing import Any
+
+from treehouse.bots.lookahead import PASS, REROLL, pick
+from treehouse.errors import TreehouseError
+
+#: Values closer than this are the same (the table is exact to about 1e-10).
+TIE = 1e-9
+
+
+class PerfectBot:
+    name = "perfect"
+
+    def __init__(self) -> None:
+        self.solution = None
+        self._index: dict | None = None
+
+    @classmethod
+    def from_solution(cls, solution: Any) -> PerfectBot:
+        """A bot playing from a given table (a restricted solve, in the tests)."""
+        bot = cls()
+        bot._use(solution)
+        return bot
+
+    def _use(self, solution: Any) -> None:
+        self.solution = solution
+        self._index = {name: i for i, name in enumerate(solution.game.names)}
+
+    def seated(self, game: Any, index: int) -> None:
+        from treehouse.variants.classic.game import Classic
+
+        if not isinstance(game.variant, Classic) or len(game.seats) != 2:
+            raise TreehouseError(
+                f"the perfect bot plays only two-player classic (it reads the solved table); "
+                f"this game is {game.variant.name} with {len(game.seats)} players: use the search bot"
+            )
+        if self.solution is not None:
+            return
+        from treehouse.bots.solver import load_cached, solve_classic, table_path
+
+        solution = load_cached(game.variant.rules)
+        if solution is None:
+            print(
+                f"perfect: solving classic for these rules (once; about two minutes), saving to {table_path(game.variant.rules)}",
+                file=sys.stderr,
+            )
+            solution = solve_classic(game.variant.rules)
+        self._use(solution)
+
+    def move_value(self, state: Any, move: Any) -> float:
+        from treehouse.variants.classic.trio import format_trio
+
+        index, solution = self._index, self.solution
+        house, trios, me = state
+        own, opp, hs = index[format_trio(trios[me])], index[format_trio(trios[1 - me])], index[format_trio(house)]
+        if move is PASS:
+            return solution.after(own, opp, hs)
+        if move is REROLL:
+            return solution.value(own, opp, hs)
+        result = index[format_trio(move.result)]
+        if move.target == "house":
+            return solution.after(own, opp, result)
+        return solution.after(result, opp, hs)
+
+    def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
+        if self.solution is None:
+            raise TreehouseError("the perfect bot must be seated in a game before it chooses (the engine calls seated())")
+        values = [self.move_value(state, move) for move in moves]
+        top = max(values)
+        return pick([m for m, v in zip(moves, values) if v >= top - TIE], rng)

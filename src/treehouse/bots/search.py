@@ -1,0 +1,188 @@
+"""The ``search`` bot: depth-limited expectimax, with the die as a chance node.
+
+Why expectimax and not MCTS: the die has few faces (six) whose exact
+probabilities the kernel gives (:meth:`treehouse.kernel.die.Die.outcomes`), so
+a chance node is an exact weighted average instead of a sample; the search is
+deterministic without any random playouts; and it reuses the variant's
+``treehouse_evaluate`` at its leaves, where random playouts would be slow in
+Python and, in a race like classic, poor judges.  A width limit keeps the
+branching of big turns (Fences' WILD) in hand.
+
+How it searches, through the game's hooks only (so it plays any variant):
+
+* a **decision node** is one step of a turn with its face known: each legal
+  move is applied and resolved, the outcome checked, and the next step of the
+  turn (or the next player's turn) searched; the player to move picks the
+  best for them.  With more than two players the search is *paranoid*: every
+  opponent is assumed to play against this bot;
+* a **chance node** is a step that rolls: the average over the die's faces,
+  weighted by their probabilities; faces with nothing to do are rolled again,
+  so they drop out and the rest are renormalised;
+* ``REROLL`` is worth the chance node of the same step, one level shallower;
+* at depth 0, or when a game ends, a position is scored: a win far above
+  everything (sooner is better), a loss far below, else the evaluation hook
+  for this bot's seat (0 if the variant has none);
+* below the root, a node with more than ``width`` moves keeps only the
+  ``width`` best by a one-step evaluation (the root always looks at all);
+* positions met twice at the same depth are looked up, not searched again.
+
+Budget: ``depth`` counts decision steps (one classic turn is one step; a
+Fences turn is three).  The default, ``depth=0``, chooses at the start of the
+game: 3 where a turn is one step (classic: this move, the reply, the next
+move), 2 where turns have several (Fences: the rest of one's own turn).  The search deepens one step at a time up to
+``depth``; ``nodes`` (moves played in its head; 0 for no limit) or
+``seconds`` (a time limit; not reproducible, so off by default) stop it
+early, and the deepest search completed decides (with neither, it searches
+``depth`` at once).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from treehouse.bots.lookahead import LOSS, REROLL, WIN, Model, pick, require_game
+from treehouse.errors import TreehouseError
+
+
+#: ``depth=0`` (the default) picks these at the start of the game.
+AUTO_DEPTH_ONE_STEP = 3
+AUTO_DEPTH_MANY_STEPS = 2
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class SearchBot:
+    name = "search"
+
+    def __init__(self, depth: int = 0, width: int = 6, nodes: int = 0, seconds: float = 0.0) -> None:
+        if depth < 0:
+            raise TreehouseError(f"search: depth must be at least 1, not {depth}")
+        if width < 1:
+            raise TreehouseError(f"search: width must be at least 1, not {width}")
+        if nodes < 0 or seconds < 0:
+            raise TreehouseError("search: nodes and seconds cannot be negative")
+        self.depth, self.width, self.nodes, self.seconds = depth, width, nodes, seconds
+        self.model: Model | None = None
+        #: Moves played in the head for the last decision, and the depth it completed.
+        self.last_nodes = 0
+        self.last_depth = 0
+
+    def seated(self, game: Any, index: int) -> None:
+        self.model = Model(game, index)
+        if self.depth == 0:  # auto: two full turns' worth where turns are one step, else the rest of one's own turn
+            steps = self.model.hooks.treehouse_turn_steps(game.state)
+            self.depth = AUTO_DEPTH_ONE_STEP if len(steps) == 1 else AUTO_DEPTH_MANY_STEPS
+
+    # -- the root --
+    def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
+        model = require_game(self)
+        if len(moves) == 1:
+            return moves[0]
+        self._me = state.to_move
+        self._count = 0
+        self._deadline = time.perf_counter() + self.seconds if self.seconds else None
+        rest = model.remaining_steps(state, step)
+        best = list(moves)
+        budgeted = bool(self.nodes or self.seconds)
+        for depth in range(1 if budgeted else self.depth, self.depth + 1):
+            self._cache: dict = {}
+            self._limited = budgeted and depth > 1  # the shallowest search always completes
+            try:
+                scores = [self._move_value(state, step, move, rest, depth) for move in moves]
+            except _OutOfBudget:
+                break
+            top = max(scores)
+            best = [m for m, s in zip(moves, scores) if s == top]
+            self.last_depth = depth
+            if top >= WIN:  # a forced win found: deeper search cannot improve on it
+                break
+        self.last_nodes = self._count
+        return pick(best, rng)
+
+    # -- the tree --
+    def _tick(self) -> None:
+        self._count += 1
+        if not self._limited:
+            return
+        if self.nodes and self._count > self.nodes:
+            raise _OutOfBudget
+        if self._deadline is not None and self._count % 64 == 0 and time.perf_counter() > self._deadline:
+            raise _OutOfBudget
+
+    def _move_value(self, state: Any, step: Any, move: Any, rest: tuple, depth: int) -> float:
+        """The value (to this bot) of playing ``move`` at ``step``; ``depth`` counts this step."""
+        if move is REROLL:
+            return self._chance(state, step, rest, depth - 1) if depth > 1 else self.model.evaluate(state, self._me)
+        self._tick()
+        after, outcome = self.model.play(state, step, move)
+        return self._after(after, outcome, rest, depth - 1)
+
+    def _after(self, state: Any, outcome: Any, rest: tuple, depth: int) -> float:
+        model, me = self.model, self._me
+        if outcome is not None:
+            score = model.outcome_score(outcome, me)
+            return score + depth if score >= WIN else score - depth if score <= LOSS else score
+        if depth <= 0:
+            return model.evaluate(state, me)
+        if not rest:
+            state, rest = model.next_turn(state)
+        return self._node(state, rest, depth)
+
+    def _node(self, state: Any, steps: tuple, depth: int) -> float:
+        key = None
+        try:
+            key = (state, steps, depth)
+            cached = self._cache.get(key)
+        except TypeError:  # a variant whose positions cannot be hashed: no transpositions
+            key, cached = None, None
+        if cached is not None:
+            return cached
+        step, rest = steps[0], steps[1:]
+        if step.rolls:
+            value = self._chance(state, step, rest, depth)
+        else:
+            moves = self.model.hooks.treehouse_legal_moves(state, step, None)
+            if moves:
+                value = self._decide(state, step, moves, rest, depth)
+            else:  # a step without a roll and nothing to do is skipped
+                value = self._after(state, None, rest, depth) if rest else self._after(state, None, (), depth)
+        if key is not None:
+            self._cache[key] = value
+        return value
+
+    def _chance(self, state: Any, step: Any, rest: tuple, depth: int) -> float:
+        total = weight = 0.0
+        legal = self.model.hooks.treehouse_legal_moves
+        for face, p in self.model.die:
+            moves = legal(state, step, face)
+            if not moves:
+                continue  # nothing to do: that face is rolled again
+            total += p * self._decide(state, step, moves, rest, depth)
+            weight += p
+        return total / weight if weight else self.model.evaluate(state, self._me)
+
+    def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> float:
+        mine = state.to_move == self._me
+        if len(moves) > self.width:
+            moves = self._best_few(state, step, moves, mine)
+        values = [self._move_value(state, step, move, rest, depth) for move in moves]
+        return max(values) if mine else min(values)
+
+    def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
+        """The ``width`` most promising moves by a one-step look (for the player to move)."""
+        model, me = self.model, self._me
+        scored = []
+        for index, move in enumerate(moves):
+            if move is REROLL:
+                value = model.evaluate(state, me)
+            else:
+                self._tick()
+                after, outcome = model.play(state, step, move)
+                value = model.outcome_score(outcome, me) if outcome is not None else model.evaluate(after, me)
+            scored.append((value if mine else -value, -index, move))
+        scored.sort(reverse=True)
+        return [move for _v, _i, move in scored[: self.width]]

@@ -1,0 +1,87 @@
+"""How good a Fences position is for one seat: the score the looking-ahead bots use.
+
+:func:`evaluate` is a pure function of the position; the Fences variant
+answers the ``treehouse_evaluate`` hook with it.  What it values, per Stack
+(``seat``'s own, and each live opponent's):
+
+* **smalls left** (damage taken): 10 points a small.  Losing a small is worth
+  more than anything positional below;
+* **threats** (damage threatened), looking from the Stack along its row and
+  column to the first piece each way.  A Fence whose colour differs from the
+  Stack's top colour costs 3 if it already points at the Stack (that line
+  Hits again whenever the Stack moves or bounces), 1.5 if it is Standing
+  (one Tip or Aim turns it on the Stack) and 1 if it points elsewhere;
+* **top-colour match with nearby Fences**: a Fence of the Stack's top colour
+  cannot Damage it (colour immunity) and shields the line behind it, so it
+  costs nothing and earns 0.5;
+* **room to move**: step 3 always moves the Stack, so each neighbouring
+  square it can step onto without Damage (an empty Inside square, or a Fence
+  of its top colour) earns 0.5, and a Stack with none loses 2 more.
+
+The score is the seat's own Stack value minus the best live opponent's
+(opponents' damage counts for the seat): 1000 for the last Stack standing,
+-1000 for a seat that is out.
+"""
+
+from __future__ import annotations
+
+from treehouse.kernel.pieces import Direction
+from treehouse.variants.fences.board import AROUND, COMPASS, INSIDE, RAY
+from treehouse.variants.fences.position import FencesPosition
+
+SMALL = 10.0
+POINTING_AT = 3.0
+STANDING = 1.5
+POINTING_AWAY = 1.0
+SHIELD = 0.5
+ROOM = 0.5
+BOXED_IN = 2.0
+WON = 1000.0
+
+
+def stack_value(state: FencesPosition, seat: int) -> float:
+    """The value of one live Stack: smalls, less the threats, plus shields and room."""
+    stack = state.stacks[seat]
+    if not stack:
+        return 0.0
+    board = state.board
+    square = board.index(seat)
+    top = stack[-1]
+    value = SMALL * len(stack)
+    rays = RAY[square]
+    for d in COMPASS:
+        for n in rays[d]:
+            cell = board[n]
+            if cell is None:
+                continue
+            if type(cell) is not int:
+                if cell.colour == top:
+                    value += SHIELD
+                elif cell.direction is d.opposite:
+                    value -= POINTING_AT
+                elif cell.direction is Direction.UP:
+                    value -= STANDING
+                else:
+                    value -= POINTING_AWAY
+            break
+    room = 0
+    for n in AROUND[square]:
+        cell = board[n]
+        if n in INSIDE and cell is None:
+            room += 1
+        elif cell is not None and type(cell) is not int and cell.colour == top:
+            room += 1
+    value += ROOM * room
+    if room == 0:
+        value -= BOXED_IN
+    return value
+
+
+def evaluate(state: FencesPosition, seat: int) -> float:
+    """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
+    if not state.stacks[seat]:
+        return -WON
+    others = [s for s in state.live() if s != seat]
+    if not others:
+        return WON
+    return stack_value(state, seat) - max(stack_value(state, s) for s in others)
