@@ -64,17 +64,20 @@ def test_bots_replay_from_the_seed(plugins, classic):
     assert play(3) == play(3)
 
 
-def test_perfect_plays_from_a_table_and_refuses_other_games(plugins, classic):
+def test_perfect_plays_from_a_table_and_searches_other_games(plugins, classic):
     subset = [t for t in all_trios() if len(t) == 3 and "".join(s[0].size.value for s in t) == "LSM"]
     bot = PerfectBot.from_solution(value_iteration(classic_game(classic.rules, trios=subset)))
     state = ClassicPosition(HOUSE, (NEAR, NEAR), 0)
     moves = tuple(m for m in classic.treehouse_legal_moves(state, STEP, "AIM") if m.result in subset)
     assert bot.choose(state, STEP, "AIM", moves, random.Random(0)).result == HOUSE
+    # no table for other games: it plays as the search bot
     fences = plugins.variant("fences")()
-    with pytest.raises(TreehouseError, match="perfect bot plays only two-player classic"):
-        Game(fences, [make_bot(plugins, "perfect"), make_bot(plugins, "random")], random.Random(1))
-    with pytest.raises(TreehouseError, match="with 3 players"):
-        Game(classic, [make_bot(plugins, "perfect")] + [make_bot(plugins, "random")] * 2, random.Random(1))
+    perfect = make_bot(plugins, "perfect")
+    Game(fences, [perfect, make_bot(plugins, "random")], random.Random(1))
+    assert perfect.fallback is not None and perfect.fallback.depth == 2
+    perfect = make_bot(plugins, "perfect")
+    Game(classic, [perfect] + [make_bot(plugins, "random")] * 2, random.Random(1))
+    assert perfect.fallback is not None
 
 
 def test_search_plays_a_variant_without_an_evaluation(plugins, classic):

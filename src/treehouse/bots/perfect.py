@@ -7,6 +7,10 @@ worth what the position is worth to the opponent, taken from 1; declining by
 ``reroll`` is worth the position itself.  The table is the one
 ``th solve`` saves for the rules in force; if it is not cached yet, the bot
 solves it first (about two minutes, once) and says so on standard error.
+
+There is no table for other games (Fences, or classic with more than two
+players): there the bot plays as the ``search`` bot with its default options,
+so that the strongest bot, which ``th play`` seats by default, plays every game.
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ class PerfectBot:
 
     def __init__(self) -> None:
         self.solution = None
+        self.fallback = None
         self._index: dict | None = None
 
     @classmethod
@@ -44,10 +49,14 @@ class PerfectBot:
         from treehouse.variants.classic.game import Classic
 
         if not isinstance(game.variant, Classic) or len(game.seats) != 2:
-            raise TreehouseError(
-                f"the perfect bot plays only two-player classic (it reads the solved table); "
-                f"this game is {game.variant.name} with {len(game.seats)} players: use the search bot"
-            )
+            # No table exists for this game: play as the search bot does (documented),
+            # so that "the strongest bot" still plays every variant.
+            from treehouse.bots.search import SearchBot
+
+            self.fallback = SearchBot()
+            self.fallback.seated(game, index)
+            return
+        self.fallback = None
         if self.solution is not None:
             return
         from treehouse.bots.solver import load_cached, solve_classic, table_path
@@ -77,6 +86,8 @@ class PerfectBot:
         return solution.after(result, opp, hs)
 
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
+        if self.fallback is not None:
+            return self.fallback.choose(state, step, face, moves, rng)
         if self.solution is None:
             raise TreehouseError("the perfect bot must be seated in a game before it chooses (the engine calls seated())")
         values = [self.move_value(state, move) for move in moves]
