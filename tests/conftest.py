@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from treehouse.plugins import load_plugins
+
+
+@pytest.fixture(scope="session", autouse=True)
+def private_cache(tmp_path_factory):
+    """Tests never see (or write) the user's cache of solved tables: what a
+    test does must not depend on whether this machine ran ``th solve``."""
+    if os.environ.get("TREEHOUSE_SLOW_TESTS"):
+        yield  # the slow tests may reuse the real cached table
+        return
+    previous = os.environ.get("TREEHOUSE_CACHE_DIR")
+    os.environ["TREEHOUSE_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
+    yield
+    if previous is None:
+        del os.environ["TREEHOUSE_CACHE_DIR"]
+    else:
+        os.environ["TREEHOUSE_CACHE_DIR"] = previous
 
 
 @pytest.fixture(scope="session")

@@ -72,6 +72,9 @@ def treehouse_register_bots(register):
         where ``factory(**options)`` returns a :class:`treehouse.kernel.seats.Seat`.
         ``name`` is what users type (``--seat random``); ``strength`` ranks
         bots (``random`` is 0), and ``th play`` seats the strongest by default.
+        A factory may have ``ready(variant, players) -> bool`` to say it
+        cannot play a game well yet (``perfect`` before its table is solved);
+        ``th play`` then passes it over when choosing a default.
     :returns: nothing.
     """
 

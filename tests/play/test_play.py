@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from treehouse.cli import app
 from treehouse.kernel.records import Record
+from treehouse.cli.play import best_bot
 from treehouse.kernel.replay import replay
 from treehouse.plugins import load_plugins
 
@@ -59,7 +60,7 @@ def lines_of(path: Path) -> list[dict]:
 def test_a_classic_game_to_the_end_with_mistakes_typed_at_the_prompt(tmp_path):
     path = tmp_path / "game.jsonl"
     typed = "0\n99\nhpo L^\nhop L^/M^/S^\n\n?\nr\ns\n" + MANY
-    result = th("play", "--variant", "classic", "--seed", 12, "--delay", 0, "--record", path, input=typed)
+    result = th("play", "--variant", "classic", "--seat", "human", "--seat", "random", "--seed", 12, "--delay", 0, "--record", path, input=typed)
     assert_clean(result)
     out = result.stdout
     # each mistake is one line and the prompt comes again
@@ -134,7 +135,8 @@ def test_without_a_seed_one_is_chosen_and_recorded(tmp_path):
 
 def test_the_default_seats_are_you_against_the_strongest_bot(tmp_path):
     path = tmp_path / "g.jsonl"
-    best = max(sorted(PLUGINS.bots.values(), key=lambda b: b.name), key=lambda b: b.strength).name
+    best = best_bot(PLUGINS.variant("classic")(), 3)  # the strongest bot ready for this game
+    assert best in PLUGINS.bots
     result = th("play", "--variant", "classic", "--players", 3, "--seed", 1, "--delay", 0, "--record", path, input="q\n")
     assert_clean(result)
     assert lines_of(path)[0]["meta"]["seats"] == ["human", best, best]

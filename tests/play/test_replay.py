@@ -38,7 +38,7 @@ def assert_one_line_error(result, *words):
 @pytest.fixture
 def watched(tmp_path):
     path = tmp_path / "watched.jsonl"
-    assert_clean(th("play", "--variant", "classic", "--watch", "--seed", 3, "--delay", 0, "--record", path))
+    assert_clean(th("play", "--variant", "classic", "--watch", "--seat", "random", "--seat", "random", "--seed", 3, "--delay", 0, "--record", path))
     return path
 
 

@@ -31,6 +31,15 @@ def perfect():
     return PerfectBot()
 
 
+def _perfect_ready(variant, players) -> bool:
+    from treehouse.bots.perfect import PerfectBot
+
+    return PerfectBot.ready(variant, players)
+
+
+perfect.ready = _perfect_ready  # th play seats it by default only when its table is cached
+
+
 @hookimpl
 def treehouse_register_bots(register):
     register("greedy", greedy, "the best position one step ahead, by the variant's evaluation", strength=10)

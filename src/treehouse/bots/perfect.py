@@ -35,6 +35,15 @@ class PerfectBot:
         self._index: dict | None = None
 
     @classmethod
+    def ready(cls, variant: Any, players: int) -> bool:
+        """Can it play ``variant`` perfectly right now (two-player classic, its table cached)?
+        ``th play`` seats it by default only then: a first solve takes minutes."""
+        from treehouse.bots.solver import table_path
+        from treehouse.variants.classic.game import Classic
+
+        return isinstance(variant, Classic) and players == 2 and table_path(variant.rules).is_file()
+
+    @classmethod
     def from_solution(cls, solution: Any) -> PerfectBot:
         """A bot playing from a given table (a restricted solve, in the tests)."""
         bot = cls()

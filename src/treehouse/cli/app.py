@@ -7,7 +7,7 @@ import os
 import typer
 
 from treehouse import __version__
-from treehouse.cli import catalog, play, playtest, positions
+from treehouse.cli import authoring, catalog, play, playtest, positions
 from treehouse.cli.common import DEBUG_ENV
 
 app = typer.Typer(
@@ -29,6 +29,7 @@ app.command("sweep")(playtest.sweep)
 app.command("play")(play.play)
 app.command("replay")(play.replay)
 app.command("solve")(__import__("treehouse.cli.solve", fromlist=["solve"]).solve)
+app.command("new-variant")(authoring.new_variant)
 
 
 def _version(value: bool) -> None:

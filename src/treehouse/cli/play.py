@@ -69,9 +69,12 @@ def default_variant() -> str:
     return sorted(loaded.variants)[0] if loaded.variants else "classic"
 
 
-def best_bot() -> str:
-    """The strongest registered bot (ties: the first by name)."""
+def best_bot(variant: Any = None, players: int = 2) -> str:
+    """The strongest registered bot that is ready for this game (ties: the first
+    by name).  A bot factory may say it is not ready with ``ready(variant,
+    players)``: ``perfect`` is ready only once ``th solve`` has cached its table."""
     bots = sorted(plugins().bots.values(), key=lambda info: info.name)
+    bots = [info for info in bots if variant is None or getattr(info.factory, "ready", lambda v, n: True)(variant, players)]
     if not bots:
         raise TreehouseError("no bot is installed, so every seat must be --seat human")
     return max(bots, key=lambda info: info.strength).name
@@ -95,7 +98,7 @@ def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool)
     if not kinds and not watch:
         kinds = [HUMAN]
     while len(kinds) < count:
-        kinds.append(best_bot())
+        kinds.append(best_bot(variant, count))
     return kinds
 
 
@@ -222,7 +225,7 @@ class Session:
         console.print(grid, soft_wrap=False)
         if len(shown) < len(numbers):
             console.print(
-                f"... and {len(numbers) - len(shown)} more: l lists them all, /WORDS lists the moves that contain WORDS (e.g. /{_first_word(rows)}).",
+                f"... and {len(numbers) - len(shown)} more: l lists all, /WORDS finds moves (e.g. /{_first_word(rows)}).",
                 markup=False,
             )
 

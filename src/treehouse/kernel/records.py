@@ -27,6 +27,11 @@ from treehouse.errors import RecordError
 FORMAT = "treehouse-record/1"
 
 
+class Notation(str):
+    """A move as written in a record read from a file (a live game's record
+    holds the move values themselves); replaying parses it."""
+
+
 @dataclass
 class Record:
     """The events of one game.  In memory, events stay cheap tuples until written."""
@@ -77,7 +82,7 @@ class Record:
             if kind == "roll":
                 event["face"] = value
             else:
-                event["move"] = value if isinstance(value, str) else format_move(self._variant, value)
+                event["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
             yield event
         if self.footer is not None:
             yield self.footer
@@ -109,7 +114,7 @@ class Record:
                     record.header = event
                     record.meta = event.get("meta", {})
                 elif kind in ("roll", "move"):
-                    value = event["face"] if kind == "roll" else event["move"]
+                    value = event["face"] if kind == "roll" else Notation(event["move"])
                     record.events.append((kind, int(event["turn"]), int(event["seat"]) - 1, str(event["step"]), value))
                 elif kind == "end":
                     record.footer = event

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import Game, format_move, parse_move
-from treehouse.kernel.records import Record
+from treehouse.kernel.records import Notation, Record
 
 
 class _EndOfRecord(BaseException):
@@ -68,7 +68,7 @@ class _RecordedSeat:
 
     def choose(self, state, step, face, moves, rng):
         text = self.script.take("move", 0)
-        move = parse_move(self.script.variant, text) if isinstance(text, str) else text
+        move = parse_move(self.script.variant, text) if isinstance(text, Notation) else text
         if move not in moves:
             legal = ", ".join(format_move(self.script.variant, m) for m in moves[:5])
             raise RecordError(f"the recorded move {text!r} is not legal there (legal: {legal}{', ...' if len(moves) > 5 else ''})")

@@ -40,7 +40,7 @@ from pydantic import ValidationError
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import REROLL, Control, Game, Step, format_move, parse_move
-from treehouse.kernel.records import Record
+from treehouse.kernel.records import Notation, Record
 from treehouse.kernel.seats import Seat, seat_in
 
 #: The seat kind of a person in ``meta["seats"]``.
@@ -187,7 +187,7 @@ class ResumingSeat:
         turn = self.game.turn if self.game is not None else 0
         text = check.expect("move", turn, self.index, step)
         try:
-            recorded = parse_move(check.variant, text) if isinstance(text, str) else text
+            recorded = parse_move(check.variant, text) if isinstance(text, Notation) else text
         except TreehouseError as error:
             raise RecordError(f"turn {turn}: the recorded move {text!r} cannot be read: {error}") from None
         if recorded not in moves:

@@ -268,6 +268,13 @@ class Fences(Variant):
         return counts
 
     @hookimpl
+    def treehouse_evaluate(self, state, seat):
+        """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
+        from treehouse.variants.fences.evaluate import evaluate
+
+        return evaluate(state, seat)
+
+    @hookimpl
     def treehouse_render(self, state, console_width):
         from treehouse.variants.fences.render import render_position
 

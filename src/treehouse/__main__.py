@@ -1,0 +1,5 @@
+"""``python -m treehouse`` is ``th``."""
+
+from treehouse.cli import main
+
+main()

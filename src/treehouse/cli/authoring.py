@@ -1,0 +1,24 @@
+"""``th new-variant``: start a variant plugin package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from treehouse.cli.common import out, plugins, run_guarded
+from treehouse.scaffold import names, scaffold
+
+
+def new_variant(
+    name: Annotated[str, typer.Argument(help="The variant's name, e.g. my-game (lower case, digits, hyphens).")],
+    directory: Annotated[Optional[Path], typer.Option("--dir", "-d", help="Where to write it (default: ./treehouse-NAME).", file_okay=False)] = None,
+) -> None:
+    """Write an installable variant plugin: pyproject with the entry point, the plugin module, a rule set and tests."""
+    target = directory or Path(run_guarded(names, name)["distribution"])
+    written = run_guarded(scaffold, name, target, set(plugins().aliases))
+    out.print(f"Wrote the {name} variant to {target}/:", markup=False)
+    for path in written:
+        out.print(f"  {path.relative_to(target)}", markup=False)
+    out.print(f"Next: pip install -e {target}  then  th variants  and  th play --variant {name}", markup=False)
