@@ -30,7 +30,7 @@ def events(path: Path) -> list[dict]:
 
 def test_play_make_moves_quit_and_resume_in_a_terminal(tmp_path):
     path = tmp_path / "game.jsonl"
-    child = spawn(["play", "--variant", "classic", "--seed", "31", "--delay", "0", "--record", str(path)], tmp_path)
+    child = spawn(["play", "--variant", "classic", "--seat", "human", "--seat", "random", "--seed", "31", "--delay", "0", "--record", str(path)], tmp_path)
     child.expect("Turn 1 · Player 1 \\(you\\) to move")
     child.expect(PROMPT)
     child.sendline("42")  # out of range: one line, then the prompt again
