@@ -127,7 +127,7 @@ def test_sweep_report(tmp_path):
 @pytest.mark.parametrize(
     "args, words",
     [
-        (("simulate", "-v", "classic", "--seat", "genius"), "unknown bot 'genius'; known: random"),
+        (("simulate", "-v", "classic", "--seat", "genius"), "unknown bot 'genius'; known: "),
         (("simulate", "-v", "classic", "--set", "gravity=off"), "unknown option 'gravity'; known:"),
         (("simulate", "-v", "classic", "--set", "house_decline=never"), "rules.house_decline: Input should be 'pass' or 'reroll'"),
         (("simulate", "-v", "classic", "--players", "7"), "classic is played by 2 to 4 players, not 7"),
