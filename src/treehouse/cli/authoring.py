@@ -14,10 +14,15 @@ from treehouse.scaffold import names, scaffold
 def new_variant(
     name: Annotated[str, typer.Argument(help="The variant's name, e.g. my-game (lower case, digits, hyphens).")],
     directory: Annotated[Optional[Path], typer.Option("--dir", "-d", help="Where to write it (default: ./treehouse-NAME).", file_okay=False)] = None,
+    example: Annotated[bool, typer.Option("--example", help="Write a small working game to change, instead of stubs to fill in.")] = False,
 ) -> None:
-    """Write an installable variant plugin: pyproject with the entry point, the plugin module, a rule set and tests."""
+    """Write an installable variant plugin: pyproject with the entry point, the plugin module, a rule set and tests.
+
+    The plugin module's hooks are stubs raising NotImplementedError with what
+    each must do; with --example it is a small working game instead.
+    """
     target = directory or Path(run_guarded(names, name)["distribution"])
-    written = run_guarded(scaffold, name, target, set(plugins().aliases))
+    written = run_guarded(scaffold, name, target, set(plugins().aliases), example=example)
     out.print(f"Wrote the {name} variant to {target}/:", markup=False)
     for path in written:
         out.print(f"  {path.relative_to(target)}", markup=False)

@@ -161,7 +161,12 @@ class Game:
         # use ``rng`` itself.  So what a bot draws never shifts the dice.
         self.seat_rngs = tuple(random.Random(rng.getrandbits(64)) for _ in self.seats)
         self.dice_rng = rng
-        self.state = self.hooks.treehouse_setup(variant, len(self.seats), rng)
+        try:
+            self.state = self.hooks.treehouse_setup(variant, len(self.seats), rng)
+        except TreehouseError:
+            raise
+        except Exception as error:  # a plugin's bug (or a stub not written yet): name it in one line
+            raise self.hooks.blame(error) from error
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record

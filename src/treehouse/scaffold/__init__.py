@@ -1,9 +1,12 @@
 """``th new-variant``: write an installable variant plugin package to start from.
 
-The package it writes is a small, complete, working game (collect all five
-Treehouse actions), so it installs, appears in ``th variants``, plays, and
-passes its own tests (the conformance kit) from the first minute.  Each hook
-says in its docstring what to change to make it your game.
+The package installs and appears in ``th variants`` at once.  By default its
+plugin module holds every hook a variant must implement, each raising
+NotImplementedError with what it must do, and its test runs the conformance
+kit, which reports the first unwritten hook as an expected failure until all
+are written.  With ``example=True`` the module is instead a small complete game
+(collect all five Treehouse actions) that plays and passes the kit from the
+first minute, to change hook by hook.
 """
 
 from __future__ import annotations
@@ -33,18 +36,28 @@ def names(name: str) -> dict[str, str]:
     }
 
 
-def scaffold(name: str, directory: Path, taken: set[str] = frozenset()) -> list[Path]:
-    """Write the package for variant ``name`` into ``directory``; return the files written."""
-    values = names(name)
+START = {
+    False: "Its hooks are stubs that say what each must do; write them one by one, and `pytest` names the first one left.",
+    True: "It starts as a small working game (collect all five Treehouse actions) so that everything works from the first minute; change it into yours hook by hook.",
+}
+
+
+def scaffold(name: str, directory: Path, taken: set[str] = frozenset(), *, example: bool = False) -> list[Path]:
+    """Write the package for variant ``name`` into ``directory``; return the files written.
+
+    ``example`` picks the working example game over the stubs.
+    """
+    values = {**names(name), "start": START[example]}
     if name in taken:
         raise TreehouseError(f"a variant called {name!r} is already installed; choose another name")
     if directory.exists() and any(directory.iterdir()):
         raise TreehouseError(f"{directory} already exists and is not empty; choose another --dir")
     written = []
-    for template in sorted(TEMPLATES.rglob("*.tmpl")):
-        relative = Template(str(template.relative_to(TEMPLATES).with_suffix(""))).substitute(values)
-        target = directory / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(Template(template.read_text()).substitute(values))
-        written.append(target)
-    return written
+    for kind in ("common", "example" if example else "stubs"):
+        for template in sorted((TEMPLATES / kind).rglob("*.tmpl")):
+            relative = Template(str(template.relative_to(TEMPLATES / kind).with_suffix(""))).substitute(values)
+            target = directory / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(Template(template.read_text()).substitute(values))
+            written.append(target)
+    return sorted(written)
