@@ -26,7 +26,8 @@ The score is the seat's own Stack value minus the best live opponent's
 from __future__ import annotations
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import AROUND, COMPASS, INSIDE, RAY
+from treehouse.variants.fences.board import AROUND, INSIDE
+from treehouse.variants.fences.hits import first_pieces
 from treehouse.variants.fences.position import FencesPosition
 
 SMALL = 10.0
@@ -48,22 +49,16 @@ def stack_value(state: FencesPosition, seat: int) -> float:
     square = board.index(seat)
     top = stack[-1]
     value = SMALL * len(stack)
-    rays = RAY[square]
-    for d in COMPASS:
-        for n in rays[d]:
-            cell = board[n]
-            if cell is None:
-                continue
-            if type(cell) is not int:
-                if cell.colour == top:
-                    value += SHIELD
-                elif cell.direction is d.opposite:
-                    value -= POINTING_AT
-                elif cell.direction is Direction.UP:
-                    value -= STANDING
-                else:
-                    value -= POINTING_AWAY
-            break
+    for d, _n, cell in first_pieces(board, square):
+        if type(cell) is not int:
+            if cell.colour == top:
+                value += SHIELD
+            elif cell.direction is d.opposite:
+                value -= POINTING_AT
+            elif cell.direction is Direction.UP:
+                value -= STANDING
+            else:
+                value -= POINTING_AWAY
     room = 0
     for n in AROUND[square]:
         cell = board[n]

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from treehouse.kernel.pieces import Pyramid
+from treehouse.kernel.pieces import Direction, Pyramid
 from treehouse.variants.fences.board import COMPASS, RAY, square_name
 from treehouse.variants.fences.position import FencesPosition, sort_colours
 
@@ -53,24 +53,34 @@ def stacks_on(board) -> list[tuple[int, int]]:
     return [(s, c) for s, c in enumerate(board) if type(c) is int]
 
 
+def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
+    """``(direction, square, cell)`` of the first piece met going each way
+    along ``square``'s row and column (north first; none where the way is
+    clear to the frame's edge).  The one ray walk of Fences: lines of sight
+    here, and the bots' threats in :mod:`~treehouse.variants.fences.evaluate`."""
+    found = []
+    rays = RAY[square]
+    for d in COMPASS:
+        for n in rays[d]:
+            cell = board[n]
+            if cell is not None:
+                found.append((d, n, cell))
+                break
+    return found
+
+
 def lines(board) -> list[Line]:
     """Every line of sight from a Pointing Fence to a Stack.
 
-    Scans outward from each Stack along its row and column to the first
-    piece, and keeps it if it is a Fence pointing back: a few squares per
-    Stack, whatever else moved.
+    Looks outward from each Stack along its row and column to the first
+    piece (:func:`first_pieces`), and keeps it if it is a Fence pointing
+    back: a few squares per Stack, whatever else moved.
     """
     found = []
     for square, seat in stacks_on(board):
-        rays = RAY[square]
-        for d in COMPASS:
-            for n in rays[d]:
-                cell = board[n]
-                if cell is None:
-                    continue
-                if type(cell) is not int and cell.direction is d.opposite:
-                    found.append(Line(n, cell, square, seat))
-                break
+        for d, n, cell in first_pieces(board, square):
+            if type(cell) is not int and cell.direction is d.opposite:
+                found.append(Line(n, cell, square, seat))
     return found
 
 

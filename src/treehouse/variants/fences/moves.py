@@ -20,6 +20,7 @@ A Fence is named by size and colour (``Mr``) at its square; directions are
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from treehouse.errors import NotationError
@@ -60,29 +61,87 @@ def piece_key(piece) -> str:
     return f"{piece.size.value}{LETTER[piece.colour]}"
 
 
-def _fence_ref(piece: str, square: int) -> str:
-    return f"{piece}@{NAMES[square]}"
+#: Each kind of move as (notation, words), templates over {fence} {to} {dir} {colour} {turns}.
+TEMPLATES = {
+    "move": ("move {fence} {to}", "move fence {fence} to {to}"),
+    "tip": ("tip {fence} {dir}", "tip {fence} {dir}"),
+    "swap": ("swap {fence}", "swap the stack with {fence}"),
+    "hop": ("hop {fence}", "hop the stack over {fence}"),
+    "hopfence": ("hopfence {fence}", "hop {fence} over the stack"),
+    "dig": ("dig", "dig: top small to the bottom"),
+    "restore": ("dig +{colour}", "dig: put a destroyed {colour} under the stack"),
+    "aim": ("aim {turns}", "aim {turns}"),
+    "aim turn": ("{fence}:{dir}", "{fence} {dir}"),
+    "step": ("step {dir}", "move the stack {dir}"),
+    "fail": ("fail", "the action is impossible: the stack is hit and damaged"),
+    "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (bottom to top), then {text}"),
+}
+
+
+class _Spelling(NamedTuple):
+    """How moves are spelt: as notation (:func:`format_move`) or in words
+    (:func:`describe_move`).  One speller, :func:`_spell`, serves both."""
+
+    index: int  # which of each TEMPLATES pair
+    fence: Callable[[str, int], str]
+    direction: dict
+    colour: Callable[[str], str]
+    order: Callable[[tuple], str]
+    aim_separator: str
+    unknown_as_fail: bool  # words: any other kind reads as the impossible action; notation: as its kind
+
+
+NOTATION = _Spelling(
+    0,
+    fence=lambda piece, square: f"{piece}@{NAMES[square]}",
+    direction=DIR_WORD,
+    colour=LETTER.__getitem__,
+    order=lambda order: "".join(LETTER[c] for c in order),
+    aim_separator=",",
+    unknown_as_fail=False,
+)
+WORDS = _Spelling(
+    1,
+    fence=lambda piece, square: f"{piece[0]}({COLOUR_OF[piece[1]]}) at {NAMES[square]}",
+    direction=LONG,
+    colour=str,
+    order=", ".join,
+    aim_separator=", ",
+    unknown_as_fail=True,
+)
+
+
+def _spell(move: FencesMove, spelling: _Spelling) -> str:
+    kind, i = move.kind, spelling.index
+    if kind == "dig" and move.arg is not None:
+        kind = "restore"
+    if kind == "aim":
+        turn = TEMPLATES["aim turn"][i]
+        turns = spelling.aim_separator.join(
+            turn.format(fence=spelling.fence(p, s), dir=spelling.direction[d]) for p, s, d in move.arg
+        )
+        text = TEMPLATES["aim"][i].format(turns=turns)
+    elif kind in TEMPLATES:
+        fields = {}
+        if move.piece is not None:
+            fields["fence"] = spelling.fence(move.piece, move.square)
+        if kind == "move":
+            fields["to"] = NAMES[move.arg]
+        elif kind in ("tip", "step"):
+            fields["dir"] = spelling.direction[move.arg]
+        elif kind == "restore":
+            fields["colour"] = spelling.colour(move.arg)
+        text = TEMPLATES[kind][i].format(**fields)
+    else:
+        text = TEMPLATES["fail"][i] if spelling.unknown_as_fail else kind
+    if move.order is not None:
+        text = TEMPLATES["wild"][i].format(order=spelling.order(move.order), text=text)
+    return text
 
 
 def format_move(move: FencesMove) -> str:
-    kind = move.kind
-    if kind == "move":
-        text = f"move {_fence_ref(move.piece, move.square)} {NAMES[move.arg]}"
-    elif kind == "tip":
-        text = f"tip {_fence_ref(move.piece, move.square)} {DIR_WORD[move.arg]}"
-    elif kind in ("swap", "hop", "hopfence"):
-        text = f"{kind} {_fence_ref(move.piece, move.square)}"
-    elif kind == "dig":
-        text = "dig" if move.arg is None else f"dig +{LETTER[move.arg]}"
-    elif kind == "aim":
-        text = "aim " + ",".join(f"{_fence_ref(p, s)}:{DIR_WORD[d]}" for p, s, d in move.arg)
-    elif kind == "step":
-        text = f"step {DIR_WORD[move.arg]}"
-    else:
-        text = kind
-    if move.order is not None:
-        text = f"wild:{''.join(LETTER[c] for c in move.order)} {text}"
-    return text
+    """The move in notation (``tip Lb@W2 e``); :func:`parse_move` reads it back."""
+    return _spell(move, NOTATION)
 
 
 def _square(token: str, text: str) -> int:
@@ -163,30 +222,6 @@ def parse_move(text: str) -> FencesMove:
     return move._replace(order=order) if order is not None else move
 
 
-def _words_fence(piece: str, square: int) -> str:
-    return f"{piece[0]}({COLOUR_OF[piece[1]]}) at {NAMES[square]}"
-
-
 def describe_move(move: FencesMove) -> str:
-    kind = move.kind
-    if kind == "move":
-        words = f"move fence {_words_fence(move.piece, move.square)} to {NAMES[move.arg]}"
-    elif kind == "tip":
-        words = f"tip {_words_fence(move.piece, move.square)} {LONG[move.arg]}"
-    elif kind == "swap":
-        words = f"swap the stack with {_words_fence(move.piece, move.square)}"
-    elif kind == "hop":
-        words = f"hop the stack over {_words_fence(move.piece, move.square)}"
-    elif kind == "hopfence":
-        words = f"hop {_words_fence(move.piece, move.square)} over the stack"
-    elif kind == "dig":
-        words = "dig: top small to the bottom" if move.arg is None else f"dig: put a destroyed {move.arg} under the stack"
-    elif kind == "aim":
-        words = "aim " + ", ".join(f"{_words_fence(p, s)} {LONG[d]}" for p, s, d in move.arg)
-    elif kind == "step":
-        words = f"move the stack {LONG[move.arg]}"
-    else:
-        words = "the action is impossible: the stack is hit and damaged"
-    if move.order is not None:
-        words = f"wild: reorder the stack to {', '.join(move.order)} (bottom to top), then {words}"
-    return words
+    """The move in plain words: "move fence M(red) at N3 to N4"."""
+    return _spell(move, WORDS)
