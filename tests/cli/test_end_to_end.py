@@ -53,3 +53,19 @@ def test_a_mistake_is_one_line_on_stderr_and_exit_2():
 def test_every_command_has_help(command):
     result = run(command, "--help")
     assert result.returncode == 0 and "Usage" in result.stdout
+
+
+def test_th_play_against_a_bot_with_options(tmp_path):
+    path = tmp_path / "game.jsonl"
+    result = run("play", "--variant", "classic", "--bot", "search(nodes=2000)", "--seed", "5", "--record", str(path), input="1\n1\nq\n")
+    assert result.returncode == 0, result.stderr
+    assert "Player 2 (search(nodes=2000))" in result.stdout and "Game saved to" in result.stdout
+    assert json.loads(path.read_text().splitlines()[0])["meta"]["seats"] == ["human", "search(nodes=2000)"]
+    resumed = run("play", "--resume", str(path), input="q\n")
+    assert resumed.returncode == 0 and "Resuming" in resumed.stdout, resumed.stderr
+
+
+def test_th_play_bad_bot_spec_is_one_line():
+    result = run("play", "--variant", "classic", "--bot", "search(nodes=lots)")
+    assert result.returncode == 2
+    assert result.stderr.splitlines() == ["error: bad value 'lots' for option 'nodes' of bot 'search' in 'search(nodes=lots)': expected int, e.g. nodes=0"]

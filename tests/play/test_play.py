@@ -299,3 +299,47 @@ def test_a_finished_game_cannot_be_resumed(tmp_path):
 def test_resume_refuses_options_that_would_change_the_game(tmp_path):
     path = _saved_classic(tmp_path)
     assert_one_line_error(th("play", "--resume", path, "--seed", 3, "--seat", "random"), "leave out --seat, --seed")
+
+
+# --------------------------------------------------------------------------
+# bots with options
+# --------------------------------------------------------------------------
+
+
+def test_bot_specs_in_the_seats_are_recorded_and_resumed(tmp_path):
+    whole, stopped = tmp_path / "whole.jsonl", tmp_path / "stopped.jsonl"
+    common = ("play", "--variant", "classic", "--seed", 9, "--delay", 0, "--seat", "human", "--seat", "Search( width=2, nodes=300 )", "--players", 3, "--bot", "greedy")
+    assert_clean(th(*common, "--record", whole, input=MANY))
+    first = th(*common, "--record", stopped, input="1\n" * 3 + "q\n")
+    assert_clean(first)
+    assert "Player 2 (search(width=2, nodes=300)), Player 3 (greedy)" in first.stdout
+    assert Record.read(stopped).meta["seats"] == ["human", "search(width=2, nodes=300)", "greedy"]
+    assert_clean(th("play", "--resume", stopped, "--delay", 0, input=MANY))
+    assert stopped.read_text() == whole.read_text()  # the bots were rebuilt with their options
+
+
+def test_bot_fills_the_seats_left_out(tmp_path):
+    path = tmp_path / "g.jsonl"
+    assert_clean(th("play", "--variant", "classic", "--watch", "--bot", "search(depth=1)", "--seed", 3, "--delay", 0, "--record", path))
+    assert Record.read(path).meta["seats"] == ["search(depth=1)", "search(depth=1)"]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--bot", "search(depth=x)"], ["bad value 'x' for option 'depth' of bot 'search'"]),
+        (["--bot", "human"], ["unknown bot 'human'"]),
+        (["--seat", "human", "--seat", "search(iterations=2)"], ["bot 'search' has no option 'iterations'"]),
+        (["--seat", "human", "--seat", "mcts(depth=2)"], ["unknown seat kind 'mcts'", "human", "search"]),
+        (["--seat", "search(depth=1"], ["bad bot 'search(depth=1'"]),
+    ],
+)
+def test_bad_bot_specs_get_one_line(args, words):
+    assert_one_line_error(th("play", "--variant", "classic", *args), *words)
+
+
+def test_a_record_naming_bad_bot_options_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "g.jsonl"
+    assert_clean(th("play", "--variant", "classic", "--seat", "human", "--seat", "search(depth=1)", "--seed", 2, "--delay", 0, "--record", path, input="q\n"))
+    path.write_text(path.read_text().replace('"search(depth=1)"', '"search(depth=zero)"'))
+    assert_one_line_error(th("play", "--resume", path), "g.jsonl", "bad value 'zero' for option 'depth'")

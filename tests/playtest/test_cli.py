@@ -159,3 +159,91 @@ def test_an_unknown_yaml_key_is_named(tmp_path):
 def test_an_unknown_command_line_option_fails_without_a_traceback():
     result = th("simulate", "--bogus")
     assert result.exit_code == 2 and "Traceback" not in result.output and "--bogus" in result.output
+
+
+# --------------------------------------------------------------------------
+# bots with options in the seats
+# --------------------------------------------------------------------------
+
+
+def test_a_seat_may_be_a_bot_with_options_and_jobs_change_nothing():
+    args = ("simulate", "-v", "classic", "--games", "120", "--seed", "4", "--seat", " Search( depth=1, width=2 )", "--seat", "random", "--json")
+    one = data(th(*args, "--jobs", "1"))
+    two = data(th(*args, "--jobs", "2"))
+    assert without_time(one) == without_time(two)
+    assert one["seat_kinds"] == ["search(depth=1, width=2)", "random"]  # checked and written back in one form
+    assert one["wins"][0] > one["wins"][1]  # the searching seat is the stronger
+    plain = data(th("simulate", "-v", "classic", "--games", "120", "--seed", "4", "--json"))
+    assert plain["wins"] != one["wins"]
+
+
+def test_compare_and_sweep_take_bot_specs_too(tmp_path):
+    out = data(th("compare", "classic", "--set-b", "dig_in_place=false", "--games", "30", "--seat", "search(depth=1)", "--seat", "greedy", "--json"))
+    assert out["seat_kinds"] == ["search(depth=1)", "greedy"] and out["seats_rotated"]
+    out = data(th("sweep", "-v", "classic", "--param", "dig_in_place=true,false", "--games", "20", "--seat", "search(depth=1)", "--seat", "random", "--json"))
+    assert out["seat_kinds"] == ["search(depth=1)", "random"] and len(out["points"]) == 2
+
+
+@pytest.mark.parametrize("command", [("simulate", "-v", "classic"), ("compare", "classic", "classic-wiki"), ("sweep", "-v", "classic", "--param", "dig_in_place=true,false")])
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("search(depth=abc)", "bad value 'abc' for option 'depth' of bot 'search' in 'search(depth=abc)': expected int"),
+        ("search(iterations=3)", "bot 'search' has no option 'iterations'; its options: depth, width, nodes, seconds"),
+        ("search(depth=2", "bad bot 'search(depth=2': expected NAME or NAME(key=value, ...)"),
+        ("search(width=0)", "width must be at least 1"),
+        ("mcts(depth=2)", "unknown bot 'mcts'; known: "),
+    ],
+)
+def test_a_bad_bot_spec_is_one_line(command, spec, words):
+    assert_one_line_error(th(*command, "--games", "10", "--seat", spec, "--seat", "random"), words)
+
+
+# --------------------------------------------------------------------------
+# th sweep --records
+# --------------------------------------------------------------------------
+
+
+def test_sweep_writes_the_records_of_every_point(tmp_path):
+    from treehouse.kernel.records import Record
+    from treehouse.kernel.replay import replay
+    from treehouse.plugins import load_plugins
+
+    folder = tmp_path / "rec"
+    args = ("-v", "classic", "--games", "12", "--seed", "7", "--seat", "greedy", "--seat", "random")
+    out = data(th("sweep", *args, "--param", "rules.dig_in_place=true,false", "--param", "house_decline=pass,reroll", "--records", str(folder), "--json"))
+    points = sorted(p.name for p in folder.iterdir())
+    assert points == sorted(
+        f"dig_in_place={d},house_decline={h}" for d in ("true", "false") for h in ("pass", "reroll")
+    )
+    for point in points:
+        # the same naming scheme as th simulate: one game-NNNNNN.jsonl per game
+        assert sorted(p.name for p in (folder / point).iterdir()) == [f"game-{i:06d}.jsonl" for i in range(12)]
+    record = Record.read(folder / "dig_in_place=false,house_decline=reroll" / "game-000003.jsonl")
+    assert record.header["rules"]["dig_in_place"] is False and record.header["rules"]["house_decline"] == "reroll"
+    assert record.meta == {"seed": 7, "game": 3, "rule_set": "classic with dig_in_place=false house_decline=reroll"}
+    replay(record, load_plugins())
+    # a point plays exactly the games th simulate plays with the same rules and seed
+    assert data(th("simulate", *args, "--set", "house_decline=reroll", "--records", str(tmp_path / "sim"), "--json"))["wins"] == out["points"][1]["wins"]
+    for i in range(12):
+        swept = Record.read(folder / "dig_in_place=true,house_decline=reroll" / f"game-{i:06d}.jsonl")
+        simulated = Record.read(tmp_path / "sim" / f"game-{i:06d}.jsonl")
+        assert swept.events == simulated.events and swept.footer == simulated.footer
+
+
+def test_sweep_records_are_the_same_for_any_jobs(tmp_path):
+    args = ("sweep", "-v", "classic", "--games", "150", "--param", "turn_cap=30,1000", "--json")
+    data(th(*args, "--records", str(tmp_path / "one"), "--jobs", "1"))
+    data(th(*args, "--records", str(tmp_path / "two"), "--jobs", "2"))
+    one = sorted(p.relative_to(tmp_path / "one") for p in (tmp_path / "one").rglob("*.jsonl"))
+    assert len(one) == 300 and one == sorted(p.relative_to(tmp_path / "two") for p in (tmp_path / "two").rglob("*.jsonl"))
+    assert all((tmp_path / "one" / p).read_bytes() == (tmp_path / "two" / p).read_bytes() for p in one)
+
+
+@pytest.mark.parametrize("command", [("simulate", "-v", "classic"), ("compare", "classic", "classic-wiki"), ("sweep", "-v", "classic", "--param", "turn_cap=30,1000")])
+def test_records_into_a_file_is_one_line(tmp_path, command):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    result = th(*command, "--games", "5", "--records", str(blocker / "rec"))
+    assert_one_line_error(result, f"cannot write the records to {blocker / 'rec'}")
+    assert result.stderr.rstrip().endswith(": Not a directory")

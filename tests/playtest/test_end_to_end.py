@@ -42,3 +42,36 @@ def test_th_sweep(tmp_path):
 def test_th_simulate_mistake_is_one_line():
     result = run("simulate", "--variant", "classic", "--seat", "genius")
     assert result.returncode == 2 and len(result.stderr.strip().splitlines()) == 1 and result.stderr.startswith("error: unknown bot 'genius'; known: ")
+
+
+def test_th_simulate_with_a_bot_spec_is_the_same_for_any_jobs():
+    args = ("simulate", "--variant", "classic", "--games", "120", "--seat", "search(depth=1, width=2)", "--seat", "random", "--seed", "2", "--json")
+    one, two = run(*args, "--jobs", "1"), run(*args, "--jobs", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    a.pop("seconds"), b.pop("seconds")
+    assert a == b and a["seat_kinds"] == ["search(depth=1, width=2)", "random"]
+
+
+def test_th_compare_with_a_bot_spec():
+    result = run("compare", "classic", "--set-b", "dig_in_place=false", "--games", "40", "--seat", "search(depth=1)", "--seat", "greedy", "--jobs", "2")
+    assert result.returncode == 0, result.stderr
+    assert "seats search(depth=1), greedy (rotated)" in result.stdout
+
+
+def test_th_sweep_with_a_bot_spec_and_records(tmp_path):
+    folder = tmp_path / "rec"
+    result = run("sweep", "--variant", "classic", "--param", "rules.dig_in_place=true,false", "--games", "30", "--seat", "search(depth=1)", "--seat", "random",
+                 "--records", str(folder))
+    assert result.returncode == 0, result.stderr
+    assert "seats search(depth=1), random" in result.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["dig_in_place=false", "dig_in_place=true"]
+    assert len(list((folder / "dig_in_place=false").glob("game-*.jsonl"))) == 30
+    replayed = run("replay", "--all", str(folder / "dig_in_place=false" / "game-000029.jsonl"))
+    assert replayed.returncode == 0 and "won on turn" in replayed.stdout, replayed.stderr
+
+
+def test_th_simulate_bad_bot_spec_is_one_line():
+    result = run("simulate", "--variant", "classic", "--seat", "search(depth=deep)")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.splitlines() == ["error: bad value 'deep' for option 'depth' of bot 'search' in 'search(depth=deep)': expected int, e.g. depth=0"]

@@ -87,11 +87,30 @@ def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[
     return checked
 
 
-def make_bot(plugins: Any, spec: str) -> Any:
-    """Build the seat a spec names, from the registered bots of ``plugins``."""
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    text = str(value)
+    return text if _value(text) == text and not set(text) & set(",()'\" ") else repr(text)
+
+
+def format_bot_spec(name: str, options: dict[str, Any]) -> str:
+    """The spec of ``name`` with ``options``, as it is written back: ``search(depth=3, width=4)``."""
+    if not options:
+        return name
+    return f"{name}({', '.join(f'{key}={_format_value(value)}' for key, value in options.items())})"
+
+
+def _resolve(plugins: Any, spec: str) -> tuple[Any, dict[str, Any]]:
+    """The registered bot a spec names and its checked options."""
     name, options = parse_bot_spec(spec)
     info = plugins.bot(name)
-    options = _check(name, info.factory, options, spec)
+    return info, _check(name, info.factory, options, spec)
+
+
+def _build(info: Any, options: dict[str, Any], spec: str) -> Any:
     try:
         return info.factory(**options)
     except TreehouseError:
@@ -100,7 +119,32 @@ def make_bot(plugins: Any, spec: str) -> Any:
         raise BotOptionError(f"bot {spec!r}: {error}") from None
 
 
+def make_bot(plugins: Any, spec: str) -> Any:
+    """Build the seat a spec names, from the registered bots of ``plugins``."""
+    return _build(*_resolve(plugins, spec), spec)
+
+
 def bot_factory(plugins: Any, spec: str):
-    """A no-argument factory for the seat a spec names (checked once, now)."""
-    make_bot(plugins, spec)  # fail early, in one line
-    return lambda: make_bot(plugins, spec)
+    """A no-argument factory for the seat a spec names (parsed and checked once, now)."""
+    info, options = _resolve(plugins, spec)
+    _build(info, options, spec)  # fail early, in one line
+    return lambda: _build(info, options, spec)
+
+
+def check_bot_spec(plugins: Any, spec: str) -> str:
+    """Check a spec as a user typed it (the bot exists, takes these options and
+    accepts their values) and return it in its canonical form, e.g.
+    ``" Search( depth=2 )"`` -> ``"search(depth=2)"``.
+
+    The canonical spec is plain text: it is what a command passes to worker
+    processes and writes into records, and :func:`make_bot` rebuilds the same
+    bot from it anywhere.
+    """
+    info, options = _resolve(plugins, spec)
+    _build(info, options, spec)  # the factory's own checks (e.g. depth must be at least 1)
+    return format_bot_spec(info.name, options)
+
+
+def bot_name(spec: str) -> str:
+    """The registered name in a spec: ``"search(depth=2)"`` -> ``"search"``."""
+    return parse_bot_spec(spec)[0]

@@ -26,6 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 from treehouse import __version__
+from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded, shown_path
 from treehouse.cli.human import HumanSeat, QuitGame
 from treehouse.errors import RecordError, TreehouseError, unknown
@@ -80,13 +81,24 @@ def best_bot(variant: Any = None, players: int = 2) -> str:
     return max(bots, key=lambda info: info.strength).name
 
 
-def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool) -> list[str]:
-    """The kind of every seat: the ones given, then seat 1 human (not with --watch), then the best bot."""
-    known = {HUMAN, *plugins().bots}
-    kinds = [kind.strip().lower() for kind in kinds]
-    for kind in kinds:
-        if kind not in known:
-            raise unknown("seat kind", kind, known)
+def seat_kind(text: str) -> str:
+    """``human``, or a bot spec checked and in canonical form (``search(depth=2)``)."""
+    if text.strip().lower() == HUMAN:
+        return HUMAN
+    try:
+        name = bot_name(text)
+    except BotOptionError:
+        name = None  # check_bot_spec says what is wrong with it
+    if name is not None and name not in plugins().bots:
+        raise unknown("seat kind", name, {HUMAN, *plugins().bots})
+    return check_bot_spec(plugins(), text)
+
+
+def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool, bot: str | None = None) -> list[str]:
+    """The kind of every seat: the ones given, then seat 1 human (not with --watch),
+    then ``bot`` (a spec) or else the best bot."""
+    kinds = [seat_kind(kind) for kind in kinds]
+    filler = check_bot_spec(plugins(), bot) if bot is not None else None
     if watch and HUMAN in kinds:
         raise TreehouseError("--watch seats bots only; leave out --seat human (or --watch)")
     lo, hi = variant.player_range()
@@ -98,7 +110,7 @@ def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool)
     if not kinds and not watch:
         kinds = [HUMAN]
     while len(kinds) < count:
-        kinds.append(best_bot(variant, count))
+        kinds.append(filler or best_bot(variant, count))
     return kinds
 
 
@@ -106,7 +118,7 @@ def build_seat(kind: str, table: Any, console: Console, humans: int, index: int)
     if kind == HUMAN:
         prompt = "Your move" if humans == 1 else f"Player {index + 1}, your move"
         return HumanSeat(table, console, prompt)
-    return plugins().bot(kind).factory()
+    return make_bot(plugins(), kind)
 
 
 # --------------------------------------------------------------------------
@@ -310,7 +322,8 @@ def _escape(text: str) -> str:
 def play(
     variant: VariantOption = None,
     players: Annotated[Optional[int], typer.Option("--players", "-p", help="How many players (default: the variant's usual number).")] = None,
-    seats: Annotated[Optional[list[str]], typer.Option("--seat", help="Who sits in each seat, in order: human or a bot (random, ...). Repeat per seat.")] = None,
+    seats: Annotated[Optional[list[str]], typer.Option("--seat", help="Who sits in each seat, in order: human or a bot, with options if any (random, search(depth=2), ...). Repeat per seat.")] = None,
+    bot: Annotated[Optional[str], typer.Option("--bot", help="The bot in every seat --seat leaves out, e.g. search(nodes=2000) (default: the strongest installed).")] = None,
     seed: Annotated[Optional[int], typer.Option("--seed", help="The seed every die roll and bot choice flows from (default: a random one, recorded).")] = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
@@ -328,23 +341,23 @@ def play(
     if delay is None:
         delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0
     if resume is not None:
-        given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--seed", seed), ("--config", config), ("--set", overrides)) if value]
+        given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--bot", bot), ("--seed", seed), ("--config", config), ("--set", overrides)) if value]
         if watch:
             given.append("--watch")
         if given:
             raise fail(f"--resume continues the saved game with its own rules, seats and seed; leave out {', '.join(given)}")
         session = run_guarded(_resumed_session, resume, record, delay)
     else:
-        session = run_guarded(_new_session, variant, players, seats or [], seed, config, overrides, delay, watch, record)
+        session = run_guarded(_new_session, variant, players, seats or [], bot, seed, config, overrides, delay, watch, record)
     _run(session)
 
 
-def _new_session(variant_name, players, seats, seed, config, overrides, delay, watch, record_path) -> Session:
+def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path) -> Session:
     if variant_name is None and config is None:
         variant_name = default_variant()
     effective = effective_rules(variant_name, config, overrides)
     variant = effective.variant()
-    kinds = seat_kinds(variant, players, seats, watch)
+    kinds = seat_kinds(variant, players, seats, watch, bot)
     house_rules = [plugins().house_rule(name, variant.name) for name in effective.house_rules]
     if seed is None:
         seed = secrets.randbelow(2**31)
@@ -380,8 +393,14 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     except RecordError as error:
         raise RecordError(f"{source}: {error}") from None
     for kind in saved.seat_kinds:
-        if kind != HUMAN and kind not in plugins().bots:
-            raise RecordError(f"{source} was played with the bot {kind!r}, which is not installed; known: {', '.join(sorted(plugins().bots))}")
+        if kind == HUMAN:
+            continue
+        try:
+            if bot_name(kind) not in plugins().bots:
+                raise RecordError(f"{source} was played with the bot {kind!r}, which is not installed; known: {', '.join(sorted(plugins().bots))}")
+            check_bot_spec(plugins(), kind)
+        except BotOptionError as error:
+            raise RecordError(f"{source}: {error}") from None
     rows = [("variant", saved.variant.name, "record"), ("turn_cap", saved.turn_cap, "record"), ("house_rules", saved.house_rule_names, "record")]
     rows += [(f"rules.{k}", v, "record") for k, v in saved.variant.rules.model_dump(mode="json").items()]
     path = record_path or resume

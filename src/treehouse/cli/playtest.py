@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import functools
+import inspect
 import json
+import re
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +21,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from treehouse.bots.options import check_bot_spec
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded
 from treehouse.config import EffectiveRules, resolve
 from treehouse.errors import ConfigError, TreehouseError
@@ -25,12 +29,13 @@ from treehouse.playtest import html, metrics
 from treehouse.playtest.metrics import differences, first_seat_differences, summary
 from treehouse.playtest.stats import SPRT
 from treehouse.playtest.sweep import grid, overrides as point_overrides
-from treehouse.playtest.work import Batch, RuleSpec, check_batch, run
+from treehouse.playtest.work import Batch, RuleSpec, check_batch
+from treehouse.playtest.work import run as play
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
 SeatOption = Annotated[
     Optional[list[str]],
-    typer.Option("--seat", help="The bot in the next seat (repeatable; default: random in every seat)."),
+    typer.Option("--seat", help="The bot in the next seat, with options if any, e.g. search(depth=2) (repeatable; default: random in every seat)."),
 ]
 PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
@@ -39,6 +44,58 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
 ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+
+
+@dataclasses.dataclass(frozen=True)
+class RunOptions:
+    """The options every playtest command takes, gathered by :func:`run_options`."""
+
+    games: int
+    seat: list[str] | None = None
+    players: int | None = None
+    seed: int = 1
+    jobs: int = 1
+    as_json: bool = False
+    csv_file: Path | None = None
+    records: Path | None = None
+    report: Path | None = None
+
+
+#: (parameter, Typer annotation) of each field of RunOptions, in the order --help lists them.
+_RUN_PARAMETERS = (
+    ("games", GamesOption),
+    ("seat", SeatOption),
+    ("players", PlayersOption),
+    ("seed", SeedOption),
+    ("jobs", JobsOption),
+    ("as_json", JsonOption),
+    ("csv_file", CsvOption),
+    ("records", RecordsOption),
+    ("report", ReportOption),
+)
+
+
+def run_options(games: int) -> Callable:
+    """Give a command the shared options (``--games`` defaulting to ``games``,
+    ``--seat``, ``--players``, ``--seed``, ``--jobs``, ``--json``, ``--csv``,
+    ``--records``, ``--report``) and pass them to it as one ``run: RunOptions``."""
+    defaults = {f.name: f.default for f in dataclasses.fields(RunOptions)} | {"games": games}
+
+    def decorate(function: Callable) -> Callable:
+        own = [p for p in inspect.signature(function, eval_str=True).parameters.values() if p.name != "run"]
+        shared = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=defaults[name], annotation=kind) for name, kind in _RUN_PARAMETERS]
+
+        @functools.wraps(function)
+        def command(*args: Any, **kwargs: Any) -> Any:
+            run = RunOptions(**{name: kwargs.pop(name, defaults[name]) for name, _ in _RUN_PARAMETERS})
+            return function(*args, **kwargs, run=run)
+
+        del command.__wrapped__  # Typer reads the signature below, not the function's own
+        command.__signature__ = inspect.Signature([*own, *shared])
+        command.__annotations__ = {p.name: p.annotation for p in (*own, *shared)}
+        return command
+
+    return decorate
 
 
 # --------------------------------------------------------------------------
@@ -54,9 +111,10 @@ def _check_counts(games: int, jobs: int) -> None:
 
 
 def _seat_kinds(seat: list[str] | None, players: int | None, effective: EffectiveRules) -> tuple[str, ...]:
+    """The bot spec of every seat, checked and in canonical form (``search(depth=2)``)."""
     loaded = plugins()
     if seat:
-        kinds = tuple(loaded.bot(name).name for name in seat)
+        kinds = tuple(check_bot_spec(loaded, spec) for spec in seat)
         if players is not None and players != len(kinds):
             raise ConfigError(f"--players {players} but {len(kinds)} --seat options; give one --seat per player, or --players alone")
         return kinds
@@ -64,6 +122,22 @@ def _seat_kinds(seat: list[str] | None, players: int | None, effective: Effectiv
     if count < 1:
         raise ConfigError(f"--players must be at least 1, not {count}")
     return (loaded.bot("random").name,) * count
+
+
+def _seats_and_batch(run: RunOptions, rule_sets: list[EffectiveRules], specs: tuple[RuleSpec, ...] | None = None, records: Path | None = None) -> tuple[tuple[str, ...], Batch]:
+    """What simulate, compare and sweep all read once the rules are known: the seats
+    (sized by the first rule set) and the batch of ``rule_sets``, checked."""
+    kinds = _seat_kinds(run.seat, run.players, rule_sets[0])
+    specs = specs if specs is not None else tuple(RuleSpec.from_effective(e) for e in rule_sets)
+    records = records if records is not None else run.records
+    if records is not None:
+        try:
+            records.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise ConfigError(f"cannot write the records to {records}: {error.strerror or error}") from None
+    batch = Batch(specs, kinds, run.seed, rotate=len(specs) > 1 and len(set(kinds)) > 1, records=str(records) if records else None)
+    check_batch(batch, plugins())
+    return kinds, batch
 
 
 def _rule_set(reference: str, overrides: list[str]) -> EffectiveRules:
@@ -197,39 +271,31 @@ def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
 # --------------------------------------------------------------------------
 
 
+@run_options(games=1000)
 def simulate(
     variant: VariantOption = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
-    games: GamesOption = 1000,
-    seat: SeatOption = None,
-    players: PlayersOption = None,
-    seed: SeedOption = 1,
-    jobs: JobsOption = 1,
-    as_json: JsonOption = False,
-    csv_file: CsvOption = None,
-    records: RecordsOption = None,
-    report: ReportOption = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play many games between bots and report outcomes, lengths, the die and the metrics."""
-    run_guarded(_simulate, variant, config, overrides, games, seat, players, seed, jobs, as_json, csv_file, records, report)
+    run_guarded(_simulate, variant, config, overrides, run)
 
 
-def _simulate(variant, config, overrides, games, seat, players, seed, jobs, as_json, csv_file, records, report) -> None:
-    _check_counts(games, jobs)
+def _simulate(variant, config, overrides, run: RunOptions) -> None:
+    _check_counts(run.games, run.jobs)
     effective = resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
-    kinds = _seat_kinds(seat, players, effective)
-    batch = Batch((RuleSpec.from_effective(effective),), kinds, seed, records=str(records) if records else None)
-    check_batch(batch, plugins())
+    kinds, batch = _seats_and_batch(run, [effective])
     began = time.perf_counter()
-    with _progress(games, f"simulate {effective.name}") as progress:
-        total = run(batch, games, jobs, plugins=plugins(), progress=progress)
-    result = _simulate_result(effective, kinds, seed, total.sides[0], time.perf_counter() - began)
-    if csv_file is not None:
-        _write_csv(csv_file, *_simulate_csv(result))
-    if report is not None:
-        _write_text(report, html.simulate_report(result))
-    if as_json:
+    with _progress(run.games, f"simulate {effective.name}") as progress:
+        total = play(batch, run.games, run.jobs, plugins=plugins(), progress=progress)
+    result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
+    if run.csv_file is not None:
+        _write_csv(run.csv_file, *_simulate_csv(result))
+    if run.report is not None:
+        _write_text(run.report, html.simulate_report(result))
+    if run.as_json:
         _emit_json(result)
     else:
         _print_simulate(result)
@@ -240,35 +306,26 @@ def _simulate(variant, config, overrides, games, seat, players, seed, jobs, as_j
 # --------------------------------------------------------------------------
 
 
+@run_options(games=2000)
 def compare(
     a: Annotated[str, typer.Argument(help="Rule set A: a YAML file, a variant or a shipped rule set name.")],
     b: Annotated[Optional[str], typer.Argument(help="Rule set B (default: A again, changed by --set-b).")] = None,
     overrides: SetOption = None,
     overrides_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="Change one setting of B only: key=value (repeatable).")] = None,
-    games: GamesOption = 2000,
-    seat: SeatOption = None,
-    players: PlayersOption = None,
-    seed: SeedOption = 1,
-    jobs: JobsOption = 1,
     sprt: Annotated[bool, typer.Option("--sprt", help="Stop as soon as the SPRT on the first seat's win rate decides.")] = False,
     sprt_delta: Annotated[float, typer.Option("--sprt-delta", help="H1: the first seat's win rate differs by this much (B - A).")] = 0.05,
     sprt_delta0: Annotated[float, typer.Option("--sprt-delta0", help="H0: the difference is this (usually 0).")] = 0.0,
     sprt_alpha: Annotated[float, typer.Option("--sprt-alpha", help="False-positive rate of the SPRT.")] = 0.05,
     sprt_beta: Annotated[float, typer.Option("--sprt-beta", help="False-negative rate of the SPRT.")] = 0.05,
-    as_json: JsonOption = False,
-    csv_file: CsvOption = None,
-    records: RecordsOption = None,
-    report: ReportOption = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play two rule sets on the same seeds and report every difference with its interval."""
-    run_guarded(
-        _compare, a, b, overrides or [], overrides_b or [], games, seat, players, seed, jobs,
-        (sprt_delta, sprt_delta0, sprt_alpha, sprt_beta) if sprt else None, as_json, csv_file, records, report,
-    )
+    run_guarded(_compare, a, b, overrides or [], overrides_b or [], (sprt_delta, sprt_delta0, sprt_alpha, sprt_beta) if sprt else None, run)
 
 
-def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, sprt_args, as_json, csv_file, records, report) -> None:
-    _check_counts(games, jobs)
+def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
+    _check_counts(run.games, run.jobs)
     if b is None and not overrides_b:
         raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
     rules_a = _rule_set(a, overrides)
@@ -276,13 +333,12 @@ def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, spr
     name_b = rules_b.name if b is not None else rules_a.name
     if overrides_b:
         name_b += " with " + " ".join(overrides_b)
-    kinds = _seat_kinds(seat, players, rules_a)
     spec_a = RuleSpec.from_effective(rules_a)
     spec_b = dataclasses.replace(RuleSpec.from_effective(rules_b), name=name_b)
     if spec_b.name == spec_a.name:
         spec_b = dataclasses.replace(spec_b, name=spec_b.name + " (B)")
-    batch = Batch((spec_a, spec_b), kinds, seed, rotate=len(set(kinds)) > 1, records=str(records) if records else None)
-    check_batch(batch, plugins())
+    kinds, batch = _seats_and_batch(run, [rules_a, rules_b], (spec_a, spec_b))
+    games, seed = run.games, run.seed
 
     test: SPRT | None = None
     if sprt_args is not None:
@@ -297,7 +353,7 @@ def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, spr
 
     began = time.perf_counter()
     with _progress(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
-        total = run(batch, games, jobs, plugins=plugins(), progress=progress, stop=stop)
+        total = play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop)
     seconds = time.perf_counter() - began
     side_a = _simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
     side_b = _simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
@@ -329,11 +385,11 @@ def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, spr
             "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
             "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
         }
-    if csv_file is not None:
-        _write_csv(csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
-    if report is not None:
-        _write_text(report, html.compare_report(result))
-    if as_json:
+    if run.csv_file is not None:
+        _write_csv(run.csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
+    if run.report is not None:
+        _write_text(run.report, html.compare_report(result))
+    if run.as_json:
         _emit_json(result)
         return
     out.print(
@@ -360,37 +416,41 @@ def _compare(a, b, overrides, overrides_b, games, seat, players, seed, jobs, spr
 CHART_METRICS = ("AdvantageP1", "Balance", "Duration", "DecisionMoves", "Timeouts", "OtherTurnWins")
 
 
+@run_options(games=1000)
 def sweep(
     variant: VariantOption = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
     param: Annotated[Optional[list[str]], typer.Option("--param", help="A rule and its values: rules.KEY=v1,v2,... (repeatable: a grid).")] = None,
-    games: GamesOption = 1000,
-    seat: SeatOption = None,
-    players: PlayersOption = None,
-    seed: SeedOption = 1,
-    jobs: JobsOption = 1,
-    as_json: JsonOption = False,
-    csv_file: CsvOption = None,
-    report: ReportOption = None,
+    *,
+    run: RunOptions,
 ) -> None:
     """Play every combination of rule values and print one row of key metrics per point."""
-    run_guarded(_sweep, variant, config, overrides or [], param or [], games, seat, players, seed, jobs, as_json, csv_file, report)
+    run_guarded(_sweep, variant, config, overrides or [], param or [], run)
 
 
-def _sweep(variant, config, overrides, params, games, seat, players, seed, jobs, as_json, csv_file, report) -> None:
-    _check_counts(games, jobs)
+def point_folder(point: dict[str, str]) -> str:
+    """The folder of a sweep point's records under --records: ``dig_in_place=true,house_decline=pass``."""
+    return re.sub(r"[^\w.=,+-]", "_", ",".join(f"{key.removeprefix('rules.')}={value}" for key, value in point.items()))
+
+
+def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
+    _check_counts(run.games, run.jobs)
+    games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
-    kinds = _seat_kinds(seat, players, resolved[0])
-    batches = [Batch((RuleSpec.from_effective(e),), kinds, seed) for e in resolved]
-    for batch in batches:
-        check_batch(batch, plugins())
+    batches = []
+    for point, effective in zip(points, resolved):
+        spec = RuleSpec.from_effective(effective)
+        spec = dataclasses.replace(spec, name=f"{spec.name} with {point_folder(point).replace(',', ' ')}")
+        records = run.records / point_folder(point) if run.records is not None else None
+        kinds, batch = _seats_and_batch(run, [effective], (spec,), records)
+        batches.append(batch)
     began = time.perf_counter()
     rows = []
     with _progress(games * len(points), "sweep") as progress:
         for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
-            total = run(batch, games, jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done))
+            total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done))
             data = _simulate_result(effective, kinds, seed, total.sides[0], 0.0)
             rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
     seconds = time.perf_counter() - began
@@ -414,11 +474,11 @@ def _sweep(variant, config, overrides, params, games, seat, players, seed, jobs,
         for m in CHART_METRICS:
             line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
         table_rows.append(line)
-    if csv_file is not None:
-        _write_csv(csv_file, header, table_rows)
-    if report is not None:
-        _write_text(report, html.sweep_report(result))
-    if as_json:
+    if run.csv_file is not None:
+        _write_csv(run.csv_file, header, table_rows)
+    if run.report is not None:
+        _write_text(run.report, html.sweep_report(result))
+    if run.as_json:
         _emit_json(result)
         return
     out.print(f"[bold]{result['rule_set']}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {', '.join(kinds)}, seed {seed}, {seconds:.1f} s")

@@ -24,6 +24,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from treehouse.bots.options import bot_factory
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
@@ -53,7 +54,8 @@ class RuleSpec:
 class Batch:
     """A batch of games: one rule set (simulate) or two played in pairs (compare).
 
-    ``seats`` are bot names, one per seat.  With ``rotate``, games come in
+    ``seats`` are bot specs (``random``, ``search(depth=2)``), one per seat:
+    plain text, so a worker process rebuilds each bot from its spec.  With ``rotate``, games come in
     groups of one per seat that share a seed, the entrants rotated one chair
     each game, so every bot meets the same dice from every chair.
     """
@@ -208,7 +210,7 @@ class _Table:
         self.spec = spec
         self.variant = cls(cls.Rules(**dict(spec.rules)))
         self.house_rules = [plugins.house_rule(name, cls.name.lower()) for name in spec.house_rules]
-        self.factories = [plugins.bot(name).factory for name in seats]
+        self.factories = [bot_factory(plugins, spec) for spec in seats]
 
 
 def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None = None) -> tuple[GameSummary, tuple[int, ...]]:
