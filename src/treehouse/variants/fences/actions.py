@@ -12,7 +12,7 @@ from itertools import permutations, product
 
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
-from treehouse.variants.fences.hits import Hit
+from treehouse.variants.fences.hits import Hit, ignoring_colour
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
 from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
 
@@ -93,10 +93,16 @@ def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def dig_moves(stack: tuple, destroyed: tuple) -> list[FencesMove]:
-    if len(stack) >= 2:
-        return [DIG] if stack[-1:] + stack[:-1] != stack else []
-    return [FencesMove("dig", arg=c) for c in sort_colours(set(destroyed))]
+def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False) -> list[FencesMove]:
+    """DIG: the top small to the bottom (unless that changes nothing), and,
+    under a lone small (or at any height with ``restores_any``), each colour
+    of the destroyed smalls put back at the bottom."""
+    moves = []
+    if len(stack) >= 2 and stack[-1:] + stack[:-1] != stack:
+        moves.append(DIG)
+    if len(stack) == 1 or restores_any:
+        moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)))
+    return moves
 
 
 def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
@@ -115,7 +121,7 @@ def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def _action_moves(state: FencesPosition, seat: int, square: int, action: str) -> list[FencesMove]:
+def _action_moves(state: FencesPosition, seat: int, square: int, action: str, restores_any: bool = False) -> list[FencesMove]:
     if action == "TIP":
         return tip_moves(state, square)
     if action == "SWAP":
@@ -123,7 +129,7 @@ def _action_moves(state: FencesPosition, seat: int, square: int, action: str) ->
     if action == "HOP":
         return hop_moves(state, square)
     if action == "DIG":
-        return dig_moves(state.stacks[seat], state.destroyed[seat])
+        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any)
     return aim_moves(state, square)
 
 
@@ -134,13 +140,16 @@ def orders(stack: tuple) -> list[tuple]:
     return [stack, *found]
 
 
-def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str = "hit") -> tuple:
+def action_moves(
+    state: FencesPosition, seat: int, face: str, uniform_dig: str = "hit", dig_restores_any: bool = False
+) -> tuple:
     """The moves a rolled face offers; ``(FAIL,)`` when the action is impossible
     (the Stack is Hit and Damaged), ``()`` for a Dig that would change nothing
-    when ``uniform_dig`` is ``reroll``."""
+    when ``uniform_dig`` is ``reroll``.  ``dig_restores_any`` (the house rule
+    ``dig-restores-any``) lets a Dig restore a destroyed small at any height."""
     square = state.square_of(seat)
     if face != "WILD":
-        moves = _action_moves(state, seat, square, face)
+        moves = _action_moves(state, seat, square, face, dig_restores_any)
         if moves:
             return tuple(moves)
         if face == "DIG" and uniform_dig == "reroll" and len(state.stacks[seat]) >= 2:
@@ -152,11 +161,10 @@ def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str =
     for order in orders(stack):
         for move in fixed:
             moves.append(move._replace(order=order))
-        if len(stack) >= 2:
-            if order[-1:] + order[:-1] != stack:  # a reorder then Dig that ends where it began changes nothing
-                moves.append(DIG._replace(order=order))
-        else:
-            moves.extend(m._replace(order=order) for m in dig_moves(order, state.destroyed[seat]))
+        for move in dig_moves(order, state.destroyed[seat], dig_restores_any):
+            # a reorder then a Dig that ends where it began changes nothing
+            if move.arg is not None or order[-1:] + order[:-1] != stack:
+                moves.append(move._replace(order=order))
     if moves:
         return tuple(moves)
     return tuple(FAIL._replace(order=order) for order in orders(stack))
@@ -236,9 +244,8 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind == "swap":
         f = move.square
         if f in OUTSIDE:
-            piece = board[f]
-            colour = None if swap_outside_ignores_colour else piece.colour
-            return Effect(state, (Hit(seat, colour, f"swapped with the Outside fence at {NAMES[f]}"),))
+            hit = Hit(seat, board[f].colour, f"swapped with the Outside fence at {NAMES[f]}")
+            return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
         board[square], board[f] = board[f], seat
         return Effect(state._replace(board=tuple(board)))
 

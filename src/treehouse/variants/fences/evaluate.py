@@ -18,6 +18,10 @@ answers the ``treehouse_evaluate`` hook with it.  What it values, per Stack
   square it can step onto without Damage (an empty Inside square, or a Fence
   of its top colour) earns 0.5, and a Stack with none loses 2 more.
 
+With ``colour_immunity=False`` (the house rule ``no-colour-immunity``) a
+Fence of the top colour is a threat like any other and never a square to
+step onto.
+
 The score is the seat's own Stack value minus the best live opponent's
 (opponents' damage counts for the seat): 1000 for the last Stack standing,
 -1000 for a seat that is out.
@@ -40,14 +44,14 @@ BOXED_IN = 2.0
 WON = 1000.0
 
 
-def stack_value(state: FencesPosition, seat: int) -> float:
+def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) -> float:
     """The value of one live Stack: smalls, less the threats, plus shields and room."""
     stack = state.stacks[seat]
     if not stack:
         return 0.0
     board = state.board
     square = board.index(seat)
-    top = stack[-1]
+    top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
     value = SMALL * len(stack)
     for d, _n, cell in first_pieces(board, square):
         if type(cell) is not int:
@@ -72,11 +76,11 @@ def stack_value(state: FencesPosition, seat: int) -> float:
     return value
 
 
-def evaluate(state: FencesPosition, seat: int) -> float:
+def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
     if not state.stacks[seat]:
         return -WON
     others = [s for s in state.live() if s != seat]
     if not others:
         return WON
-    return stack_value(state, seat) - max(stack_value(state, s) for s in others)
+    return stack_value(state, seat, colour_immunity) - max(stack_value(state, s, colour_immunity) for s in others)

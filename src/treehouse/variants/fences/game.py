@@ -10,6 +10,8 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
+import dataclasses
+from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -21,7 +23,7 @@ from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
-from treehouse.variants.fences.hits import apply_damage, line_hits
+from treehouse.variants.fences.hits import apply_damage, ignoring_colour, line_hits
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
     COLOURS,
@@ -34,7 +36,37 @@ from treehouse.variants.fences.position import (
     sort_colours,
 )
 
-STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
+
+@dataclasses.dataclass(frozen=True)
+class FencesStep(Step):
+    """A step of a Fences turn, with the two switches its house rules turn
+    (:mod:`treehouse.variants.fences.house_rules`).  The switches travel with
+    the step through every hook, so the rules stay pure functions of their
+    arguments; a plain kernel :class:`Step` reads as the defaults."""
+
+    #: A Hit does not Damage a Stack whose top colour matches it (the seed's rule).
+    colour_immunity: bool = True
+    #: A Dig may put a destroyed small back at any height, not only under a lone small.
+    dig_restores_any: bool = False
+
+
+@lru_cache(maxsize=64)
+def switched(step: Step, **switches: bool) -> FencesStep:
+    """``step`` with some of its :class:`FencesStep` switches turned."""
+    if not isinstance(step, FencesStep):
+        step = FencesStep(step.name, step.rolls)
+    return dataclasses.replace(step, **switches)
+
+
+def colour_immunity(step: Step) -> bool:
+    return getattr(step, "colour_immunity", True)
+
+
+def dig_restores_any(step: Step) -> bool:
+    return getattr(step, "dig_restores_any", False)
+
+
+STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
@@ -201,7 +233,7 @@ class Fences(Variant):
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
-            return action_moves(state, seat, face, self.rules.uniform_dig)
+            return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
         return stack_moves(state, seat, self.rules.outside_attempts)
 
     @hookimpl
@@ -212,19 +244,27 @@ class Fences(Variant):
     def treehouse_resolve(self, state, before, step, move):
         if move is PASS:
             state = advance(state, step)
+        check = 3 * before.turn + STEP_INDEX[step.name] + 1
+        return apply_damage(state, self.check_hits(state, before, step, move), check)
+
+    def check_hits(self, state, before, step, move) -> list:
+        """The Hits of the check after ``move`` took ``before`` to ``state``:
+        its attempt Hits and the line Hits.  Without colour immunity (the
+        step's switch) every Hit loses its colour, so it Damages whatever the
+        top colour, as a Swap with an Outside Fence does."""
+        if move is PASS:
             attempts, bounced = (), frozenset()
         else:
             effect = self.effect(before, move)
             attempts, bounced = effect.hits, effect.bounced
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
-        check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        return apply_damage(state, hits, check)
+        if not colour_immunity(step):
+            hits = [ignoring_colour(hit) for hit in hits]
+        return hits
 
     def hits(self, before, step, move):
         """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
-        effect = self.effect(before, move)
-        after = advance(effect.state, step)
-        return list(effect.hits) + line_hits(before, after, effect.bounced, self.rules.line_hits == "every_check")
+        return self.check_hits(advance(self.effect(before, move).state, step), before, step, move)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):

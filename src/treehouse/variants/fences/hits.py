@@ -104,6 +104,14 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     return hits
 
 
+def ignoring_colour(hit: Hit) -> Hit:
+    """The same Hit, Damaging whatever the Stack's top colour: a Hit with no
+    colour never meets colour immunity.  The one way a Hit is made to ignore
+    colour: a Swap with an Outside Fence (``swap_outside_ignores_colour``)
+    and every Hit under the house rule ``no-colour-immunity``."""
+    return hit._replace(colour=None)
+
+
 def damage_counts(state: FencesPosition, hits) -> dict[int, int]:
     """Damage per seat: every Hit counts unless the Stack's top colour (as it
     is now, before anything is removed) matches the Hit's colour."""
