@@ -209,6 +209,19 @@ def test_render_fits_80_columns_with_and_without_colour(fences, no_color):
     assert "Player 1" in text and "top first" in text
 
 
+def test_render_draws_every_square_a_piece_can_stand_on(fences):
+    """The 25 Inside squares and the 20 Outside ones (5 a side, where the seed
+    stands the Fences), each once; the frame's four corners are no squares."""
+    console = Console(width=80, record=True, no_color=True, color_system=None)
+    console.print(fences.render_text(START, 80))
+    board = console.export_text().split("\n\n")[0]
+    assert board.count("▲") == 20 and board.count("1:") == board.count("2:") == 1
+    assert board.count("·") == len(SQUARES) - 22 == 23
+    for row in board.splitlines()[1:]:
+        if row.strip().endswith(("N", "S")):
+            assert row.split()[0][0] in "LM" and len(row.split()) == 6  # five ring squares and the edge's letter
+
+
 def test_render_text_shows_a_position_string(fences):
     console = Console(width=80, record=True)
     console.print(fences.render_text(START, 80))
