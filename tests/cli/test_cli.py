@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from typer.testing import CliRunner
@@ -123,3 +124,54 @@ def test_plugins_lists_distribution_version_and_hooks():
     assert any(p.startswith("variant classic (") and "treehouse_legal_moves" in p for p in rows["classic"]["provides"])
     assert "bot random" in rows["random-bot"]["provides"]
     assert "classic" in th("plugins").stdout
+
+
+# --------------------------------------------------------------------------
+# usage errors: what Click finds on the command line is one line too
+# --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("simulate", "--bogus"), "error: no such option '--bogus' for 'th simulate' (did you mean --jobs?); see th simulate --help"),
+        (("sweep", "--gamse", "3"), "error: no such option '--gamse' for 'th sweep' (did you mean --games, --seed, --set?); see th sweep --help"),
+        (("compare",), "error: missing argument 'a' for 'th compare'; see th compare --help"),
+        (("show",), "error: missing argument 'position' for 'th show'; see th show --help"),
+        (("replay",), "error: missing argument 'file' for 'th replay'; see th replay --help"),
+        (("bogus",), "error: no such command 'bogus'; see th --help"),
+        (("--bogus",), "error: no such option '--bogus'; see th --help"),
+        (("rules", "--variant"), "error: option '--variant' requires an argument; see th rules --help"),
+        (("play", "--seat"), "error: option '--seat' requires an argument; see th play --help"),
+        (("variants", "extra"), "error: got unexpected extra argument(s) (extra); see th variants --help"),
+    ],
+)
+def test_usage_errors_are_one_line_on_stderr_and_exit_2(args, line):
+    result = th(*args)
+    assert result.exit_code == 2 and result.stdout == ""
+    # Click's own guesses, "(did you mean ...?)", may differ between versions
+    unguessed = re.sub(r" \(did you mean [^)]*\)", "", result.stderr)
+    assert unguessed.splitlines() == [re.sub(r" \(did you mean [^)]*\)", "", line)]
+
+
+@pytest.mark.parametrize(
+    "args, start, command",
+    [
+        (("simulate", "--games", "abc"), "error: invalid value for '--games' / '-n': ", "th simulate"),
+        (("play", "--seed", "x"), "error: invalid value for '--seed': ", "th play"),
+        (("play", "--delay", "-1"), "error: invalid value for '--delay': ", "th play"),
+        (("compare", "classic", "--sprt-delta", "big"), "error: invalid value for '--sprt-delta': ", "th compare"),
+        (("replay", "--turn", "first", "x.jsonl"), "error: invalid value for '--turn' / '-t': ", "th replay"),
+    ],
+)
+def test_bad_numbers_are_one_line(args, start, command):
+    result = th(*args)
+    lines = result.stderr.splitlines()
+    assert result.exit_code == 2 and len(lines) == 1, result.stderr
+    assert lines[0].startswith(start) and lines[0].endswith(f"; see {command} --help"), lines[0]
+
+
+def test_help_and_no_command_still_print_the_help():
+    assert th().exit_code in (0, 2) and "Usage" in th().output
+    result = th("simulate", "--help")
+    assert result.exit_code == 0 and "--records" in result.stdout

@@ -69,3 +69,18 @@ def test_th_play_bad_bot_spec_is_one_line():
     result = run("play", "--variant", "classic", "--bot", "search(nodes=lots)")
     assert result.returncode == 2
     assert result.stderr.splitlines() == ["error: bad value 'lots' for option 'nodes' of bot 'search' in 'search(nodes=lots)': expected int, e.g. nodes=0"]
+
+
+@pytest.mark.parametrize(
+    "args, line",
+    [
+        (("simulate", "--bogus"), "error: no such option '--bogus' for 'th simulate'"),
+        (("compare",), "error: missing argument 'a' for 'th compare'; see th compare --help"),
+        (("play", "--seed", "x"), "error: invalid value for '--seed': "),
+        (("sweep", "--games"), "error: option '--games' requires an argument; see th sweep --help"),
+    ],
+)
+def test_usage_errors_are_one_line_as_typed(args, line):
+    result = run(*args)
+    assert result.returncode == 2 and result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(line), result.stderr

@@ -9,9 +9,12 @@ import typer
 from treehouse import __version__
 from treehouse.cli import authoring, catalog, play, playtest, positions
 from treehouse.cli.common import DEBUG_ENV
+from treehouse.cli.usage import OneLineErrors
 
 app = typer.Typer(
     name="th",
+    cls=OneLineErrors,  # usage errors (an unknown option, a bad number) are one line
+
     help="treehouse: play, write and playtest dice-and-pyramid games.",
     no_args_is_help=True,
     add_completion=False,

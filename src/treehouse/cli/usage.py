@@ -1,0 +1,90 @@
+"""Usage errors (an unknown option, a missing argument, a bad number) as one line.
+
+Click finds these mistakes while it reads the command line, before any of our
+code runs, and Typer would draw them as a box of several lines.  The ``th``
+group catches them where Click raises them (reading the group's own options,
+and reading a command's, which happens inside the group's ``invoke``) and
+prints one line instead::
+
+    error: no such option '--bogus' for 'th simulate'; see th simulate --help
+
+then exits with status 2, like every other mistake.  ``th`` with no command
+still prints the help.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import typer
+from typer.core import TyperGroup
+
+from treehouse.cli.common import fail
+
+# Click's exceptions as Typer raises them: newer Typers carry their own copy of
+# Click (``typer._click``), older ones use ``click``; ask Typer which.
+click = sys.modules[typer.BadParameter.__module__]
+_NO_ARGS_IS_HELP = getattr(click, "NoArgsIsHelpError", ())  # `th` alone: Typer prints the help
+
+
+def _sentence(text: str) -> str:
+    """Click's message as part of a line: one line, lower-case start, no full stop."""
+    text = " ".join(text.split())
+    if text[:1].isupper() and not text[1:2].isupper():
+        text = text[0].lower() + text[1:]
+    return text.rstrip(".")
+
+
+def usage_line(error: click.ClickException, path: str = "") -> str:
+    """The one line (without ``error: ``) for a mistake Click found on the command line.
+
+    ``path`` is the command (``th simulate``) when the error does not carry it.
+    """
+    ctx = getattr(error, "ctx", None)
+    path = ctx.command_path if ctx is not None else path
+    is_root = " " not in path
+    if isinstance(error, click.NoSuchOption):
+        message = f"no such option {error.option_name!r}"
+        if not is_root:
+            message += f" for {path!r}"
+        if error.possibilities:
+            message += f" (did you mean {', '.join(sorted(error.possibilities))}?)"
+    elif isinstance(error, click.MissingParameter):
+        message = _sentence(error.format_message())
+        if not is_root:
+            message += f" for {path!r}"
+    else:
+        message = _sentence(error.format_message())
+    if isinstance(error, click.UsageError) and path:
+        message += f"; see {path} --help"
+    return message
+
+
+_COMMAND = "treehouse.command"  # where the group notes, in its context, the command being read
+
+
+class OneLineErrors(TyperGroup):
+    """The ``th`` group: Click's usage errors become one line and exit status 2."""
+
+    def make_context(self, info_name: str | None, args: list[str], parent: typer.Context | None = None, **extra: Any) -> typer.Context:
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except _NO_ARGS_IS_HELP:
+            raise
+        except click.ClickException as error:
+            raise fail(usage_line(error, info_name or ""), error.exit_code) from None
+
+    def resolve_command(self, ctx: typer.Context, args: list[str]) -> Any:
+        name, command, rest = super().resolve_command(ctx, args)
+        ctx.meta[_COMMAND] = name
+        return name, command, rest
+
+    def invoke(self, ctx: typer.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except _NO_ARGS_IS_HELP:
+            raise
+        except click.ClickException as error:
+            name = ctx.meta.get(_COMMAND)
+            raise fail(usage_line(error, f"{ctx.command_path} {name}" if name else ctx.command_path), error.exit_code) from None
