@@ -20,26 +20,32 @@ from treehouse.variants.fences.evaluate import evaluate
 from treehouse.variants.fences.game import switched
 
 
-class DigRestoresAny:
+class StepSwitch:
+    """A house rule that turns switches of every step the variant gives
+    (``switches``: :class:`~treehouse.variants.fences.game.FencesStep`
+    field -> value)."""
+
+    name: str
+    switches: dict[str, bool] = {}
+
+    @hookimpl(wrapper=True)
+    def treehouse_turn_steps(self, state):
+        steps = yield
+        return tuple(switched(step, **self.switches) for step in steps)
+
+
+class DigRestoresAny(StepSwitch):
     """A Dig may put back any destroyed small at any height, not only under a lone small."""
 
     name = "dig-restores-any"
-
-    @hookimpl(wrapper=True)
-    def treehouse_turn_steps(self, state):
-        steps = yield
-        return tuple(switched(step, dig_restores_any=True) for step in steps)
+    switches = {"dig_restores_any": True}
 
 
-class NoColourImmunity:
+class NoColourImmunity(StepSwitch):
     """Every Hit Damages: a top colour matching the Fence or Stack no longer protects."""
 
     name = "no-colour-immunity"
-
-    @hookimpl(wrapper=True)
-    def treehouse_turn_steps(self, state):
-        steps = yield
-        return tuple(switched(step, colour_immunity=False) for step in steps)
+    switches = {"colour_immunity": False}
 
     @hookimpl(tryfirst=True)
     def treehouse_evaluate(self, state, seat):
