@@ -39,7 +39,8 @@ class RecordError(TreehouseError):
     """A game record that is damaged, foreign, or does not replay."""
 
 
-def unknown(kind: str, name: str, known) -> UnknownNameError:
-    """Build the standard 'unknown X' error, listing what would have been right."""
+def unknown(kind: str, name: str, known, where: str = "") -> UnknownNameError:
+    """Build the standard 'unknown X' error, listing what would have been right
+    (``where`` narrows it: ``" for classic"``)."""
     choices = ", ".join(sorted(known)) or "(none)"
-    return UnknownNameError(f"unknown {kind} {name!r}; known: {choices}")
+    return UnknownNameError(f"unknown {kind} {name!r}{where}; known: {choices}")

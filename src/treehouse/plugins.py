@@ -111,8 +111,9 @@ class Plugins:
     def house_rule(self, name: str, variant: str | None = None) -> Any:
         """The plugin object of house rule ``name``, checked against ``variant``."""
         info = self.house_rules.get(name)
-        if info is None:
-            raise unknown("house rule", name, self.house_rules)
+        if info is None:  # name the ones that would have been right here
+            fitting = [rule for rule, i in self.house_rules.items() if variant is None or i.variant == variant]
+            raise unknown("house rule", name, fitting, f" for {variant}" if variant else "")
         if variant is not None and info.variant != variant:
             raise PluginError(f"house rule {name!r} is written for {info.variant}, not {variant}")
         return info.plugin
