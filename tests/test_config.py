@@ -102,3 +102,15 @@ def test_missing_inputs(plugins, tmp_path):
         resolve(plugins)
     with pytest.raises(UnknownNameError, match="unknown variant 'chess'"):
         resolve(plugins, variant="chess")
+
+
+def test_unreadable_rule_set_files_are_one_line(tmp_path):
+    from treehouse.config import read_ruleset_file
+
+    with pytest.raises(ConfigError, match=f"^no rule set at {tmp_path / 'absent.yaml'}$"):
+        read_ruleset_file(tmp_path / "absent.yaml")
+    path = tmp_path / "latin.yaml"
+    path.write_bytes(b"variant: caf\xe9\n")
+    with pytest.raises(ConfigError, match=f"^cannot read the rule set {path}: .*utf-8") as caught:
+        read_ruleset_file(path)
+    assert "\n" not in str(caught.value)

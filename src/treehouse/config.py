@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from treehouse.errors import ConfigError, unknown
 from treehouse.kernel.variant import Variant
+from treehouse.textfiles import read_text
 
 DEFAULT = "default"
 OVERRIDE = "--set"
@@ -144,12 +145,7 @@ def _locate(reference: str, relative_to: Path | None) -> Path | None:
 
 
 def read_ruleset_file(path: Path) -> RuleSetFile:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"no rule set at {path}") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(f"cannot read the rule set {path}: {error}") from None
+    text = read_text(path, ConfigError, "rule set")
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as error:

@@ -102,3 +102,33 @@ def test_missing_and_unwritable_files(tmp_path, finished):
     _, record = finished
     with pytest.raises(RecordError, match="cannot write the record"):
         record.write(tmp_path / "no-such-dir" / "game.jsonl")
+
+
+def test_write_is_atomic_an_interrupted_save_leaves_the_old_record(tmp_path, finished, monkeypatch):
+    import treehouse.textfiles
+
+    _, record = finished
+    path = tmp_path / "game.jsonl"
+    path.write_text("the old record\n")
+
+    def interrupted(source, target):
+        raise KeyboardInterrupt  # Ctrl-C after the text is written, before it replaces the file
+
+    monkeypatch.setattr(treehouse.textfiles.os, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        record.write(path)
+    assert path.read_text() == "the old record\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]  # no temporary file left behind
+    monkeypatch.undo()
+    assert record.write(path) == path
+    assert path.read_text() == record.dumps() and [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
+    assert Record.read(path).footer == record.footer
+
+
+def test_an_unreadable_record_is_one_line(tmp_path):
+    path = tmp_path / "game.jsonl"
+    path.write_bytes(b"\xff\xfe not utf-8")
+    with pytest.raises(RecordError, match=f"cannot read the record {path}: ") as caught:
+        Record.read(path)
+    assert "\n" not in str(caught.value)
+

@@ -132,15 +132,12 @@ def default_record_path(variant: str, seed: int) -> Path:
 
 
 def write_record(record: Record, path: Path) -> Path:
-    """Write the whole record (atomically: a crash never leaves half a file)."""
+    """Write the whole record, making its folder first (atomically: a crash never leaves half a file)."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(f".{path.name}.tmp")
-        temporary.write_text(record.dumps(), encoding="utf-8")
-        os.replace(temporary, path)
     except OSError as error:
         raise RecordError(f"cannot write the record to {path}: {error.strerror or error}") from None
-    return path
+    return record.write(path)
 
 
 class Session:

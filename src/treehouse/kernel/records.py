@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from treehouse.errors import RecordError
+from treehouse.textfiles import read_text, write_text_atomically
 
 FORMAT = "treehouse-record/1"
 
@@ -91,12 +92,9 @@ class Record:
         return "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in self.lines())
 
     def write(self, path: str | Path) -> Path:
-        path = Path(path)
-        try:
-            path.write_text(self.dumps(), encoding="utf-8")
-        except OSError as error:
-            raise RecordError(f"cannot write the record to {path}: {error.strerror or error}") from None
-        return path
+        """Write the whole record to ``path``, atomically: an interrupted write
+        leaves the file as it was, never half a record."""
+        return write_text_atomically(path, self.dumps(), RecordError, "record")
 
     @classmethod
     def loads(cls, text: str, source: str = "<record>") -> Record:
@@ -130,11 +128,4 @@ class Record:
 
     @classmethod
     def read(cls, path: str | Path) -> Record:
-        path = Path(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise RecordError(f"no record at {path}") from None
-        except (OSError, UnicodeDecodeError) as error:
-            raise RecordError(f"cannot read the record {path}: {error}") from None
-        return cls.loads(text, source=str(path))
+        return cls.loads(read_text(path, RecordError, "record"), source=str(path))
