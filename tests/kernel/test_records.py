@@ -132,3 +132,33 @@ def test_an_unreadable_record_is_one_line(tmp_path):
         Record.read(path)
     assert "\n" not in str(caught.value)
 
+
+class _Watcher:
+    def __init__(self):
+        self.faces, self.steps = [], []
+
+    def on_choice(self, game, mover, step, face, moves):
+        if face is not None:
+            self.faces.append(face)
+
+    def on_step(self, game, mover, step, move, before, after):
+        self.steps.append((game.turn, mover, move))
+
+
+def test_replay_shows_an_observer_every_recorded_roll_and_step(finished, plugins):
+    game, record = finished
+    watcher = _Watcher()
+    again = replay(Record.loads(record.dumps()), plugins, observer=watcher)
+    assert watcher.faces == [e[4] for e in record.events if e[0] == "roll"]
+    assert watcher.steps == [(e[1], e[2], e[4]) for e in record.events if e[0] == "move" and str(e[4]) != "reroll"]
+    assert again.outcome == game.outcome
+
+
+def test_replay_stops_at_the_end_of_a_record_saved_in_play(finished, plugins):
+    _, record = finished
+    cut = Record.loads(record.dumps())
+    cut.events, cut.footer = cut.events[:9], None  # saved after a roll, its move not made
+    watcher = _Watcher()
+    game = replay(cut, plugins, observer=watcher)
+    assert game.outcome is None and len(watcher.faces) == len([e for e in cut.events if e[0] == "roll"])
+    assert len(watcher.steps) == len([e for e in cut.events if e[0] == "move"])

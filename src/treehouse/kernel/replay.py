@@ -8,6 +8,7 @@ again, so a replay checks the record as well as reproducing it.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,34 +19,97 @@ from treehouse.kernel.engine import Game, format_move, parse_move
 from treehouse.kernel.records import Notation, Record
 
 
-class _EndOfRecord(BaseException):
+class EndOfRecord(BaseException):
     """The record stops here (a game saved before it ended).  A BaseException,
     like GeneratorExit: it is control flow, and the engine's net for plugin
     bugs (``except Exception``) must let it through."""
 
 
-class _Script:
-    """The record's events, consumed in order by the dice and the seats."""
+# --------------------------------------------------------------------------
+# what the start event says
+# --------------------------------------------------------------------------
 
-    def __init__(self, record: Record, variant) -> None:
+
+@dataclass
+class RecordedStart:
+    """The start event of a record, read with this installation's plugins."""
+
+    variant: Any
+    house_rules: list[Any]
+    house_rule_names: list[str]
+    position: Any
+    seat_names: list[str]
+
+
+def recorded_start(record: Record, plugins: Any, subject: str = "the record", purpose: str = "replayed") -> RecordedStart:
+    """The variant with the recorded rules, the house rules, the starting
+    position and the seats' names of ``record``.
+
+    Raises :class:`RecordError` (one line, ``subject`` first) when the start
+    event lacks one of them or names rules or plugins this installation does
+    not have (``... cannot be {purpose} here``).
+    """
+    header = record.header or {}
+    try:
+        variant = plugins.variant(header["variant"])(rules=header.get("rules") or {})
+        names = list(header.get("house_rules") or [])
+        house_rules = [plugins.house_rule(name, variant.name) for name in names]
+        position = variant.parse_position(header["position"])
+        seat_names = list(header["seats"])
+    except KeyError as error:
+        raise RecordError(f"{subject} is damaged: its start event has no {error}") from None
+    except ValidationError as error:
+        raise RecordError(f"{subject} was made with rules this {header.get('variant')} does not accept: {error.errors()[0]['msg']}") from None
+    except TreehouseError as error:
+        raise RecordError(f"{subject} cannot be {purpose} here: {error}") from None
+    return RecordedStart(variant, house_rules, names, position, seat_names)
+
+
+# --------------------------------------------------------------------------
+# the recorded events as a script
+# --------------------------------------------------------------------------
+
+
+class Script:
+    """A record's events, consumed in order (by the dice and the seats of a
+    replay, or by the checks of a resumed game)."""
+
+    def __init__(self, record: Record, variant: Any) -> None:
         self.events = record.events
         self.variant = variant
         self.index = 0
 
-    def take(self, kind: str, game_turn: int) -> Any:
-        if self.index >= len(self.events):
-            raise _EndOfRecord
+    @property
+    def pending(self) -> bool:
+        """Are there events left?"""
+        return self.index < len(self.events)
+
+    def take(self, kind: str) -> Any:
+        """The next event's value, which must be a ``kind``; :class:`EndOfRecord` past the last."""
+        if not self.pending:
+            raise EndOfRecord
         event_kind, turn, _seat, _step, value = self.events[self.index]
         if event_kind != kind:
             raise RecordError(f"turn {turn}: the record has a {event_kind} where the game needs a {kind}")
         self.index += 1
         return value
 
+    def move(self, text: Any, moves: tuple, turn: int) -> Any:
+        """The recorded move ``text`` as the legal move it is (an equal element of ``moves``)."""
+        try:
+            move = parse_move(self.variant, text) if isinstance(text, Notation) else text
+        except TreehouseError as error:
+            raise RecordError(f"turn {turn}: the recorded move {text!r} cannot be read: {error}") from None
+        if move not in moves:
+            legal = ", ".join(format_move(self.variant, m) for m in moves[:5])
+            raise RecordError(f"turn {turn}: the recorded move {text!r} is not legal there (legal: {legal}{', ...' if len(moves) > 5 else ''})")
+        return moves[moves.index(move)]
+
 
 class _RecordedDice:
     """A plugin that sets up the recorded position and rolls the recorded faces."""
 
-    def __init__(self, script: _Script, initial) -> None:
+    def __init__(self, script: Script, initial) -> None:
         self.script = script
         self.initial = initial
 
@@ -55,56 +119,49 @@ class _RecordedDice:
 
     @hookimpl(tryfirst=True)
     def treehouse_roll(self, state, step, die, rng):
-        face = self.script.take("roll", 0)
+        face = self.script.take("roll")
         if face not in die.faces:
             raise RecordError(f"the record rolls {face!r}, which is not a face of the {die.name} die")
         return face
 
 
 class _RecordedSeat:
-    def __init__(self, script: _Script, name: str) -> None:
+    def __init__(self, script: Script, name: str) -> None:
         self.script = script
         self.name = name
+        self.game: Game | None = None
+
+    def seated(self, game: Game, index: int) -> None:
+        self.game = game
 
     def choose(self, state, step, face, moves, rng):
-        text = self.script.take("move", 0)
-        move = parse_move(self.script.variant, text) if isinstance(text, Notation) else text
-        if move not in moves:
-            legal = ", ".join(format_move(self.script.variant, m) for m in moves[:5])
-            raise RecordError(f"the recorded move {text!r} is not legal there (legal: {legal}{', ...' if len(moves) > 5 else ''})")
-        return move
+        text = self.script.take("move")
+        return self.script.move(text, moves, self.game.turn if self.game is not None else 0)
 
 
-def replay(record: Record, variants: Any) -> Game:
+def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     """Play ``record`` back and return the game at its last event.
 
     ``variants`` is the loaded plugin set (:class:`treehouse.plugins.Plugins`)
-    used to find the record's variant and house rules.  Raises
-    :class:`RecordError` when the record is damaged, was made with rules this
-    installation does not have, or does not reach its recorded end.
+    used to find the record's variant and house rules.  ``observer`` (a
+    :class:`~treehouse.kernel.engine.GameObserver`) sees every recorded
+    choice and step as it is played back.  A record that stops before the
+    game ends (a game saved in play) is played up to its last event.
+
+    Raises :class:`RecordError` when the record is damaged, was made with
+    rules this installation does not have, or does not reach its recorded end.
     """
-    header = record.header or {}
-    try:
-        variant_cls = variants.variant(header["variant"])
-        variant = variant_cls(rules=header.get("rules") or {})
-        house_rules = [variants.house_rule(name, variant.name) for name in header.get("house_rules", [])]
-        initial = variant.parse_position(header["position"])
-        seat_names = list(header["seats"])
-    except ValidationError as error:
-        raise RecordError(f"the record was made with rules this {header.get('variant')} does not accept: {error.errors()[0]['msg']}") from None
-    except KeyError as error:
-        raise RecordError(f"damaged record: the start event has no {error}") from None
-    except TreehouseError as error:
-        raise RecordError(f"the record cannot be replayed here: {error}") from None
     from treehouse.plugins import game_hooks
 
-    script = _Script(record, variant)
-    hooks = game_hooks(variant, house_rules, extra=[_RecordedDice(script, initial)])
-    seats = [_RecordedSeat(script, name) for name in seat_names]
-    game = Game(variant, seats, random.Random(0), turn_cap=header.get("turn_cap"), hooks=hooks)
+    start = recorded_start(record, variants)
+    variant = start.variant
+    script = Script(record, variant)
+    hooks = game_hooks(variant, start.house_rules, extra=[_RecordedDice(script, start.position)])
+    seats = [_RecordedSeat(script, name) for name in start.seat_names]
+    game = Game(variant, seats, random.Random(0), turn_cap=(record.header or {}).get("turn_cap"), hooks=hooks, observer=observer)
     try:
         game.play()
-    except _EndOfRecord:
+    except EndOfRecord:
         pass
     footer = record.footer
     if footer is not None:

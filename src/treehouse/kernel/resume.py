@@ -25,8 +25,10 @@ wrapper and the engine's observer.
 
 **Walking.**  :func:`walk` replays any record (no seed needed: the recorded
 faces stand in for the dice) and returns one :class:`Frame` per recorded
-choice, with the position before and after, for ``th replay``.  The record
-is first validated by :func:`treehouse.kernel.replay.replay`.
+choice, with the position before and after, for ``th replay``: it is
+:func:`treehouse.kernel.replay.replay` with an observer, so the record is
+checked as it is walked.  The replay's :class:`~treehouse.kernel.replay.Script`
+of recorded events is also what :class:`ResumeCheck` consumes.
 """
 
 from __future__ import annotations
@@ -35,12 +37,10 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from pydantic import ValidationError
-
-from treehouse.errors import RecordError, TreehouseError
-from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import REROLL, Control, Game, Step, format_move, parse_move
-from treehouse.kernel.records import Notation, Record
+from treehouse.errors import RecordError
+from treehouse.kernel.engine import REROLL, Control, Game, Step, format_move
+from treehouse.kernel.records import Record
+from treehouse.kernel.replay import Script, recorded_start, replay
 from treehouse.kernel.seats import Seat, seat_in
 
 #: The seat kind of a person in ``meta["seats"]``.
@@ -73,16 +73,8 @@ def saved_game(record: Record, plugins: Any, source: str = "the record") -> Save
     """
     header = record.header or {}
     meta = record.meta or {}
-    try:
-        variant = plugins.variant(header["variant"])(rules=header.get("rules") or {})
-        names = list(header.get("house_rules") or [])
-        house_rules = [plugins.house_rule(name, variant.name) for name in names]
-    except KeyError as error:
-        raise RecordError(f"{source} is damaged: its start event has no {error}") from None
-    except ValidationError as error:
-        raise RecordError(f"{source} was made with rules this {header.get('variant')} does not accept: {error.errors()[0]['msg']}") from None
-    except TreehouseError as error:
-        raise RecordError(f"{source} cannot be continued here: {error}") from None
+    start = recorded_start(record, plugins, subject=source, purpose="continued")
+    variant = start.variant
     seed = meta.get("seed")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise RecordError(f"{source} has no seed, so it cannot be continued (it was not saved by th play); watch it with th replay")
@@ -92,8 +84,8 @@ def saved_game(record: Record, plugins: Any, source: str = "the record") -> Save
         raise RecordError(f"{source} does not say who sat where (meta.seats), so it cannot be continued; watch it with th replay")
     return SavedGame(
         variant=variant,
-        house_rules=house_rules,
-        house_rule_names=names,
+        house_rules=start.house_rules,
+        house_rule_names=start.house_rule_names,
         turn_cap=header.get("turn_cap"),
         seed=seed,
         seat_kinds=list(kinds),
@@ -106,8 +98,9 @@ def saved_game(record: Record, plugins: Any, source: str = "the record") -> Save
 # --------------------------------------------------------------------------
 
 
-class ResumeCheck:
-    """The recorded events, consumed in order while a game is played forward.
+class ResumeCheck(Script):
+    """The recorded events, consumed in order while a game is played forward
+    (the replay's :class:`~treehouse.kernel.replay.Script`, checking more).
 
     Used as (part of) the game's observer: every roll is compared with the
     record.  :attr:`replaying` stays true until something asks for an event
@@ -115,15 +108,9 @@ class ResumeCheck:
     """
 
     def __init__(self, record: Record, variant: Any, seed: int) -> None:
-        self.events = record.events
-        self.variant = variant
+        super().__init__(record, variant)
         self.seed = seed
-        self.index = 0
         self.replaying = bool(self.events)
-
-    @property
-    def pending(self) -> bool:
-        return self.index < len(self.events)
 
     def _mismatch(self, turn: int, what: str) -> RecordError:
         return RecordError(
@@ -186,13 +173,7 @@ class ResumingSeat:
             return self.live.choose(state, step, face, moves, rng)
         turn = self.game.turn if self.game is not None else 0
         text = check.expect("move", turn, self.index, step)
-        try:
-            recorded = parse_move(check.variant, text) if isinstance(text, Notation) else text
-        except TreehouseError as error:
-            raise RecordError(f"turn {turn}: the recorded move {text!r} cannot be read: {error}") from None
-        if recorded not in moves:
-            raise RecordError(f"turn {turn}: the recorded move {text!r} is not legal there (is the record damaged?)")
-        recorded = moves[moves.index(recorded)]
+        recorded = check.move(text, moves, turn)
         if self.scripted:
             return recorded
         chosen = self.live.choose(state, step, face, moves, rng)
@@ -297,48 +278,9 @@ class Walk:
     outcome: Any = None
 
 
-class _Feed:
-    def __init__(self, record: Record) -> None:
-        self.events = record.events
-        self.index = 0
-
-    def take(self, kind: str) -> Any:
-        if self.index >= len(self.events):
-            raise _Done
-        event = self.events[self.index]
-        if event[0] != kind:
-            raise RecordError(f"turn {event[1]}: the record has a {event[0]} where the game needs a {kind}")
-        self.index += 1
-        return event[4]
-
-
-class _Done(BaseException):  # not an error: it must pass the engine's handling of plugin failures
-    pass
-
-
-class _FedDice:
-    def __init__(self, feed: _Feed, initial: Any) -> None:
-        self.feed, self.initial = feed, initial
-
-    @hookimpl(tryfirst=True)
-    def treehouse_setup(self, variant, players, rng):
-        return self.initial
-
-    @hookimpl(tryfirst=True)
-    def treehouse_roll(self, state, step, die, rng):
-        return self.feed.take("roll")
-
-
-class _FedSeat:
-    def __init__(self, feed: _Feed, variant: Any, name: str) -> None:
-        self.feed, self.variant, self.name = feed, variant, name
-
-    def choose(self, state, step, face, moves, rng):
-        move = parse_move(self.variant, self.feed.take("move"))
-        return moves[moves.index(move)] if move in moves else move
-
-
 class _Collector:
+    """The observer of :func:`walk`'s replay: one :class:`Frame` per step."""
+
     def __init__(self, walk: Walk) -> None:
         self.walk = walk
         self.rolls: list[str] = []
@@ -365,31 +307,14 @@ def describe(variant: Any, move: Any) -> str:
 def walk(record: Record, plugins: Any) -> Walk:
     """Every recorded choice of ``record`` with the positions around it.
 
-    The record is validated first with :func:`treehouse.kernel.replay.replay`
-    (a damaged record, or one made with other rules, raises
-    :class:`RecordError`).
+    The frames are collected while :func:`treehouse.kernel.replay.replay`
+    plays the record back, which also checks it (a damaged record, or one
+    made with other rules, raises :class:`RecordError`).
     """
-    from treehouse.kernel.replay import replay
-    from treehouse.plugins import game_hooks
-
-    replay(record, plugins)
-    header = record.header or {}
-    try:
-        variant = plugins.variant(header["variant"])(rules=header.get("rules") or {})
-        house_rules = [plugins.house_rule(name, variant.name) for name in header.get("house_rules", [])]
-        initial = variant.parse_position(header["position"])
-    except (KeyError, ValidationError, TreehouseError) as error:  # replay() has already said why
-        raise RecordError(f"the record cannot be replayed here: {error}") from None
-    result = Walk(variant, initial)
-    feed = _Feed(record)
+    start = recorded_start(record, plugins)
+    result = Walk(start.variant, start.position)
     collector = _Collector(result)
-    hooks = game_hooks(variant, house_rules, extra=[_FedDice(feed, initial)])
-    seats = [_FedSeat(feed, variant, name) for name in header["seats"]]
-    game = Game(variant, seats, random.Random(0), turn_cap=header.get("turn_cap"), hooks=hooks, observer=collector)
-    try:
-        game.play()
-    except _Done:
-        pass
+    game = replay(record, plugins, observer=collector)
     result.trailing_rolls = collector.rolls
     result.outcome = game.outcome
     return result
