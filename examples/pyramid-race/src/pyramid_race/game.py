@@ -62,13 +62,13 @@ class Race(Variant):
         spaces = []
         for part in players.split("|"):
             tokens = part.split()
-            if len(tokens) != 3 or not all(token.isdigit() for token in tokens):
+            if len(tokens) != 3 or not all(token.isdecimal() for token in tokens):
                 raise NotationError(f"bad player {part.strip()!r} in {text!r}: expected three spaces, e.g. '3 1 0'")
             trio = tuple(int(token) for token in tokens)
             if any(space > self.rules.length for space in trio):
                 raise IllegalPositionError(f"{part.strip()!r} in {text!r}: the track has {self.rules.length} spaces")
             spaces.append(trio)
-        if not mover.strip().isdigit() or not 1 <= int(mover) <= len(spaces):
+        if not mover.strip().isdecimal() or not 1 <= int(mover) <= len(spaces):
             raise NotationError(f"bad player to move {mover.strip()!r} in {text!r}: expected 1 to {len(spaces)}")
         return RacePosition(tuple(spaces), int(mover) - 1)
 
@@ -78,7 +78,7 @@ class Race(Variant):
     def parse_move(self, text: str) -> RaceMove:
         text = text.strip().upper()
         for size in SIZES:
-            if text[:1] == size.value and text[1:].isdigit():
+            if text[:1] == size.value and text[1:].isdecimal():
                 return RaceMove(size, int(text[1:]))
         raise NotationError(f"bad race move {text!r}: expected a size and a space, e.g. S7 or L15")
 
