@@ -194,16 +194,17 @@ def _chain(path: Path) -> list[tuple[Path, RuleSetFile]]:
             return chain
         parent = _locate(data.extends, path)
         if parent is None:
-            raise unknown("rule set", data.extends, shipped_rulesets()) from None
+            raise ConfigError(f"{path}: extends: {unknown('rule set', data.extends, shipped_rulesets())}") from None
         path = parent
 
 
-def parse_override(text: str) -> tuple[str, Any]:
-    """``"key=value"`` -> ``("key", value)``, the value read as YAML."""
+def parse_override(text: str, option: str = OVERRIDE) -> tuple[str, Any]:
+    """``"key=value"`` -> ``("key", value)``, the value read as YAML
+    (``option`` names the command-line option in the error: ``--set-b``)."""
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ConfigError(f"bad --set {text!r}: expected key=value, e.g. --set dig_in_place=false")
+        raise ConfigError(f"bad {option} {text!r}: expected key=value, e.g. {option} dig_in_place=false")
     try:
         value = yaml.safe_load(raw) if raw.strip() else ""
     except yaml.YAMLError:
@@ -226,6 +227,8 @@ def resolve(
     chain: list[tuple[Path, RuleSetFile]] = []
     if config is not None:
         path = Path(config)
+        if path.is_dir():
+            raise ConfigError(f"{path} is a folder, not a rule set file (a YAML file such as variants/classic.yaml)")
         if not path.is_file():
             raise ConfigError(f"no rule set file at {path}")
         chain = _chain(path)
@@ -287,7 +290,8 @@ def resolve(
     try:
         top = RuleSetFile(**{k: merged[k] for k in TOP_LEVEL_KEYS if k in merged})
     except ValidationError as error:
-        raise ConfigError(_first_problem(error)) from None
+        key = str(error.errors()[0]["loc"][0]) if error.errors()[0]["loc"] else "?"
+        raise ConfigError(f"{sources.get(key, DEFAULT)}: {_first_problem(error)}") from None
 
     effective_house_rules = list(top.house_rules or [])
     for rule in effective_house_rules:

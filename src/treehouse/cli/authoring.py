@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from treehouse.cli.common import out, plugins, run_guarded
+from treehouse.cli.common import fail, out, plugins, run_guarded
 from treehouse.scaffold import names, scaffold
 
 
@@ -22,7 +22,10 @@ def new_variant(
     each must do; with --example it is a small working game instead.
     """
     target = directory or Path(run_guarded(names, name)["distribution"])
-    written = run_guarded(scaffold, name, target, set(plugins().aliases), example=example)
+    try:
+        written = run_guarded(scaffold, name, target, set(plugins().aliases), example=example)
+    except OSError as error:  # a folder that cannot be made or written
+        raise fail(f"cannot write the {name} variant to {target}: {error.strerror or error}") from None
     out.print(f"Wrote the {name} variant to {target}/:", markup=False)
     for path in written:
         out.print(f"  {path.relative_to(target)}", markup=False)

@@ -6,6 +6,7 @@ import json
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, out, plugins, run_guarded, shown_path
@@ -47,7 +48,7 @@ def variants(
     for column in ("name", "variant", "description"):
         table.add_column(column, overflow="fold")
     for row in rulesets:
-        table.add_row(row["name"], str(row["variant"] or "?"), row["description"])
+        table.add_row(escape(row["name"]), escape(str(row["variant"] or "?")), escape(row["description"]))
     out.print(table)
 
 
@@ -71,12 +72,12 @@ def rules(
             )
         )
         return
-    out.print(f"[bold]{effective.name}[/bold]: {effective.description}")
+    out.print(f"[bold]{escape(effective.name)}[/bold]: {escape(effective.description)}")
     table = Table(title_justify="left")
     for column in ("setting", "value", "from"):
         table.add_column(column, overflow="fold")
     for key, value, source in effective.rows():
-        table.add_row(key, json.dumps(value), shown_path(source) if source.endswith(".yaml") else source)
+        table.add_row(key, escape(json.dumps(value)), escape(shown_path(source) if source.endswith(".yaml") else source))
     out.print(table)
     out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
     for key, option in fields.items():

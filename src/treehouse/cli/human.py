@@ -76,7 +76,7 @@ def read_answer(text: str, variant: Any, moves: tuple) -> Any:
     text = text.strip()
     count = len(moves)
     hint = f"type a number from 1 to {count}, a move as listed, or ? for help"
-    if text.isdigit() or (text.startswith("-") and text[1:].isdigit()):
+    if text.isdecimal() or (text.startswith("-") and text[1:].isdecimal()):  # isdigit() would take '²', which int() refuses
         number = int(text)
         if 1 <= number <= count:
             return moves[number - 1]

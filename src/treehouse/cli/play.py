@@ -44,6 +44,8 @@ LONG_LIST = 30
 SHORT_LIST = 20
 #: Seconds between bot moves when a person is watching a terminal.
 DEFAULT_DELAY = 0.6
+#: The longest pause --delay takes (an hour; more is surely a typo).
+MAX_DELAY = 3600
 
 #: What a face of the Treehouse die means in classic Treehouse (a variant may
 #: say it itself with ``describe_face(face)``).
@@ -256,7 +258,7 @@ class Session:
         for column in ("setting", "value", "from"):
             table.add_column(column, overflow="fold")
         for key, value, source in self.rows:
-            table.add_row(key, json.dumps(value), shown_path(source) if source.endswith(".yaml") else source)
+            table.add_row(key, _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
         console.print(table)
 
     # -- the game's observer ------------------------------------------------
@@ -324,7 +326,7 @@ def play(
     seed: Annotated[Optional[int], typer.Option("--seed", help="The seed every die roll and bot choice flows from (default: a random one, recorded).")] = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
-    delay: Annotated[Optional[float], typer.Option("--delay", min=0, help="Seconds to pause after each bot move (default: 0.6 in a terminal, else 0).")] = None,
+    delay: Annotated[Optional[float], typer.Option("--delay", min=0, max=MAX_DELAY, help="Seconds to pause after each bot move (default: 0.6 in a terminal, else 0).")] = None,
     watch: Annotated[bool, typer.Option("--watch", help="Bots in every seat; you watch.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game's record here (default: a new file in your data directory).", dir_okay=False)] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="Continue the game saved in this record.", dir_okay=False)] = None,
@@ -338,7 +340,7 @@ def play(
     if delay is None:
         delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0
     if resume is not None:
-        given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--bot", bot), ("--seed", seed), ("--config", config), ("--set", overrides)) if value]
+        given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--bot", bot), ("--seed", seed), ("--config", config), ("--set", overrides)) if value not in (None, [])]
         if watch:
             given.append("--watch")
         if given:
@@ -521,7 +523,7 @@ def replay(
 
     index = 0
     if turn is not None:
-        found = turn_index(turn)
+        found = turn_index(turn) if turn >= 1 else None
         if found is None:
             raise fail(f"{source} has no turn {turn}: its last turn is {frames[-1].turn if frames else 0}")
         index = found
@@ -552,7 +554,7 @@ def replay(
             continue
         elif text in ("q", "quit", "exit"):
             return
-        elif text.isdigit():
+        elif text.isdecimal():  # not isdigit(): int() refuses superscripts such as '²'
             found = turn_index(int(text))
             if found is None or frames[found - 1].turn != int(text):
                 out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)

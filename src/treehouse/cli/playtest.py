@@ -11,6 +11,7 @@ import dataclasses
 import functools
 import inspect
 import json
+import os
 import re
 import time
 from contextlib import contextmanager
@@ -19,11 +20,12 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded
-from treehouse.config import EffectiveRules, resolve
+from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics
 from treehouse.playtest.metrics import differences, first_seat_differences, summary
@@ -103,11 +105,17 @@ def run_options(games: int) -> Callable:
 # --------------------------------------------------------------------------
 
 
+#: The most games one run plays (the runner lists its chunks up front).
+MAX_GAMES = 100_000_000
+#: The most worker processes: more than a few per CPU only queue for the CPUs.
+MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
+
+
 def _check_counts(games: int, jobs: int) -> None:
-    if games < 1:
-        raise ConfigError(f"--games must be at least 1, not {games}")
-    if jobs < 1:
-        raise ConfigError(f"--jobs must be at least 1, not {jobs}")
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"--games must be from 1 to {MAX_GAMES}, not {games}")
+    if not 1 <= jobs <= MAX_JOBS:
+        raise ConfigError(f"--jobs must be from 1 to {MAX_JOBS} (this machine has {os.cpu_count() or 1} CPUs), not {jobs}")
 
 
 def _seat_kinds(seat: list[str] | None, players: int | None, effective: EffectiveRules) -> tuple[str, ...]:
@@ -119,8 +127,9 @@ def _seat_kinds(seat: list[str] | None, players: int | None, effective: Effectiv
             raise ConfigError(f"--players {players} but {len(kinds)} --seat options; give one --seat per player, or --players alone")
         return kinds
     count = players if players is not None else effective.variant_class.default_players
-    if count < 1:
-        raise ConfigError(f"--players must be at least 1, not {count}")
+    lo, hi = effective.variant().player_range()
+    if not lo <= count <= hi:
+        raise ConfigError(f"{effective.variant_class.name} is played by {lo} to {hi} players, not {count}")
     return (loaded.bot("random").name,) * count
 
 
@@ -211,14 +220,14 @@ def _simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: in
 
 def _print_simulate(result: dict) -> None:
     out.print(
-        f"[bold]{result['rule_set']}[/bold] ({result['variant']}): {result['games']} games, "
-        f"seats {', '.join(result['seat_kinds'])}, seed {result['seed']}, {result['seconds']:.1f} s"
+        f"[bold]{escape(result['rule_set'])}[/bold] ({escape(result['variant'])}): {result['games']} games, "
+        f"seats {escape(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
         table.add_column(column, justify="right")
     for seat in result["seats"]:
-        table.add_row(str(seat["seat"]), result["seat_kinds"][seat["seat"] - 1], str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
+        table.add_row(str(seat["seat"]), escape(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
     out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
     length = result["length"]
@@ -328,6 +337,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
     if b is None and not overrides_b:
         raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
+    for text in overrides_b:
+        parse_override(text, "--set-b")  # a malformed one is named as --set-b, not --set
     rules_a = _rule_set(a, overrides)
     rules_b = _rule_set(b if b is not None else a, [*overrides, *overrides_b])
     name_b = rules_b.name if b is not None else rules_a.name
@@ -343,6 +354,9 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     test: SPRT | None = None
     if sprt_args is not None:
         delta1, delta0, alpha, beta = sprt_args
+        for option, delta in (("--sprt-delta", delta1), ("--sprt-delta0", delta0)):
+            if not -1 <= delta <= 1:  # also refuses nan
+                raise ConfigError(f"{option} is a change in the first seat's win rate, from -1 to 1, not {delta}")
         try:
             test = SPRT(delta1, delta0, alpha, beta)
         except ValueError as error:
@@ -393,8 +407,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
         _emit_json(result)
         return
     out.print(
-        f"[bold]A[/bold] = {spec_a.name}, [bold]B[/bold] = {spec_b.name}: {result['games']} paired games on the same seeds, "
-        f"seats {', '.join(kinds)}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
+        f"[bold]A[/bold] = {escape(spec_a.name)}, [bold]B[/bold] = {escape(spec_b.name)}: {result['games']} paired games on the same seeds, "
+        f"seats {escape(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
     )
     table = Table(title="B - A with 95% intervals (* significant after Holm's correction over all rows)", title_justify="left")
     for column in ("metric", "A", "B", "B - A", "95% interval", "p", ""):
@@ -481,14 +495,14 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     if run.as_json:
         _emit_json(result)
         return
-    out.print(f"[bold]{result['rule_set']}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {', '.join(kinds)}, seed {seed}, {seconds:.1f} s")
+    out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
     table = Table(title_justify="left")
     for column in (*(k.removeprefix("rules.") for k in keys), "seat 1 wins [95%]", "draws", "timeouts", "length mean/med/p90", "DecisionMoves", "Balance [95%]"):
         table.add_column(column, justify="right")
     for r in rows:
         s1 = r["seats"][0]
         table.add_row(
-            *(str(r["values"][k]) for k in keys),
+            *(escape(str(r["values"][k])) for k in keys),
             f"{s1['rate']:.3f} {_interval(s1['low'], s1['high'], 2)}",
             str(r["draws"]),
             str(r["timeouts"]),

@@ -32,14 +32,18 @@ def moves(
     game_variant = run_guarded(effective_rules, variant, config, overrides).variant()
     run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
     if position == "-":
+        read = 0
         for number, line in enumerate(sys.stdin, start=1):
             if not line.strip():
                 continue
+            read += 1
             try:
                 found = game_variant.successors(line.strip(), action)
             except TreehouseError as error:
                 raise fail(f"line {number}: {error}") from None
             print(json.dumps([notation for notation, _ in found]), flush=True)
+        if not read:
+            raise fail("no position on standard input: pipe in one position per line, or give the position instead of '-'")
         return
     found = run_guarded(game_variant.successors, position, action)
     if as_json:

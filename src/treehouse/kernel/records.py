@@ -98,28 +98,40 @@ class Record:
 
     @classmethod
     def loads(cls, text: str, source: str = "<record>") -> Record:
-        """Read JSON lines back.  Moves stay as notation until replayed."""
+        """Read JSON lines back.  Moves stay as notation until replayed.
+
+        Anything that is not an event of this format (not JSON, not an object,
+        a field of the wrong type) raises :class:`RecordError` naming the line.
+        """
         record = cls()
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
             try:
                 event = json.loads(line)
+                if not isinstance(event, dict):
+                    raise ValueError(f"a JSON {_json_type(event)}, not an event object")
                 kind = event["event"]
                 if kind == "start":
                     if event.get("format") != FORMAT:
                         raise RecordError(f"{source}: not a treehouse record (format {event.get('format')!r}, expected {FORMAT!r})")
+                    _check_fields(event, _START_FIELDS)
+                    _check_fields(event.get("meta") or {}, _META_FIELDS, prefix="meta.")
                     record.header = event
-                    record.meta = event.get("meta", {})
+                    record.meta = event.get("meta") or {}
                 elif kind in ("roll", "move"):
+                    _check_fields(event, {**_STEP_FIELDS, ("face" if kind == "roll" else "move"): _TEXT}, required=True)
                     value = event["face"] if kind == "roll" else Notation(event["move"])
-                    record.events.append((kind, int(event["turn"]), int(event["seat"]) - 1, str(event["step"]), value))
+                    record.events.append((kind, event["turn"], event["seat"] - 1, event["step"], value))
                 elif kind == "end":
+                    _check_fields(event, _END_FIELDS)
                     record.footer = event
                 else:
                     raise KeyError(kind)
             except RecordError:
                 raise
+            except RecursionError:
+                raise RecordError(f"{source}, line {number}: damaged record event (nested too deeply)") from None
             except (ValueError, KeyError, TypeError) as error:
                 raise RecordError(f"{source}, line {number}: damaged record event ({error})") from None
         if record.header is None:
@@ -129,3 +141,71 @@ class Record:
     @classmethod
     def read(cls, path: str | Path) -> Record:
         return cls.loads(read_text(path, RecordError, "record"), source=str(path))
+
+
+# --------------------------------------------------------------------------
+# the shape of each event, checked by Record.loads
+# --------------------------------------------------------------------------
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "true/false", type(None): "null", int: "number", float: "number"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _whole(minimum: int):
+    def check(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool) and value >= minimum
+
+    return check
+
+
+def _texts(value: Any) -> bool:
+    return isinstance(value, list) and all(isinstance(item, str) for item in value)
+
+
+def _mapping(value: Any) -> bool:
+    return isinstance(value, dict)
+
+
+def _wholes(value: Any) -> bool:
+    return isinstance(value, list) and all(_whole(1)(item) for item in value)
+
+
+# (check, what a value must be), for the error's words
+_TEXT = (_text, "a string")
+_START_FIELDS = {
+    "variant": _TEXT,
+    "rules": (_mapping, "an object of rule options"),
+    "house_rules": (_texts, "a list of house-rule names"),
+    "seats": (_texts, "a list of seat names"),
+    "turn_cap": (_whole(1), "a whole number from 1"),
+    "position": _TEXT,
+    "meta": (_mapping, "an object"),
+}
+#: th play's own entries in the start event's meta (any other entry is free)
+_META_FIELDS = {"seats": (_texts, "a list of seat kinds")}
+#: the fields that may be null (the others, when present, must be what they say)
+_NULLABLE = frozenset({"rules", "house_rules", "turn_cap", "meta"})
+_STEP_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "seat": (_whole(1), "a whole number from 1"), "step": _TEXT}
+_END_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "winners": (_wholes, "a list of seat numbers"), "reason": _TEXT, "position": _TEXT}
+
+
+def _check_fields(event: dict, fields: dict, required: bool = False, prefix: str = "") -> None:
+    """Raise ``ValueError`` for the first field of ``event`` that is not what
+    ``fields`` says (``KeyError`` for a missing one, when ``required``; the
+    start event's missing fields are left to the replay, which names them)."""
+    for key, (check, what) in fields.items():
+        if key not in event:
+            if required:
+                raise KeyError(key)
+            continue
+        value = event[key]
+        if value is None and key in _NULLABLE:
+            continue
+        if not check(value):
+            raise ValueError(f"{prefix}{key} must be {what}, not {json.dumps(value)[:40]}")

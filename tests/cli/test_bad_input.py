@@ -1,0 +1,345 @@
+"""The bad-input audit: every command given wrong input as a user would type it.
+
+Each row is a command line (``{dir}`` is a folder of broken files made below)
+and the words its one line of error must contain.  Every row must exit with
+status 2, print no traceback, and put exactly one line on standard error,
+starting with ``error: ``.  A row added here keeps a mistake from ever
+turning back into a traceback or a silent success.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from treehouse.cli import app
+from treehouse.plugins import load_plugins
+
+runner = CliRunner()
+PLUGINS = load_plugins()
+RACE = "race" in PLUGINS.variants
+FENCES_START = (
+    "Mr*Ly*Mg*Mb*Lb*/Ly*....2Lr*/Mb*.....Mg*/Lo*.....Lr*/Lb*.....My*/Lo*1....Lg*/Lg*Mo*My*Mo*Mr* gbrr,oyog -,- yb 1 fence 0"
+)
+
+
+def th(*args, input=None):
+    return runner.invoke(app, [str(a) for a in args], input=input)
+
+
+def assert_one_line_error(result, words):
+    assert "Traceback" not in result.output, result.output[-2000:]
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert result.exit_code == 2, (result.exit_code, result.output[-2000:])
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, lines
+    assert lines[0].startswith("error: "), lines[0]
+    assert words in lines[0], lines[0]
+
+
+# --------------------------------------------------------------------------
+# the broken files
+# --------------------------------------------------------------------------
+
+YAML = {
+    "tabs.yaml": "variant: classic\nrules:\n\tdig_in_place: false\n",
+    "indent.yaml": "variant: classic\nrules:\n  dig_in_place: false\n    house_decline: pass\n",
+    "list.yaml": "- variant\n- classic\n",
+    "loop-a.yaml": "variant: classic\nextends: loop-b.yaml\n",
+    "loop-b.yaml": "extends: loop-a.yaml\n",
+    "missing-parent.yaml": "variant: classic\nextends: nowhere\n",
+    "empty.yaml": "",
+    "described.yaml": "variant: classic\ndescription: 'closing [/b] tags are text'\n",
+}
+
+
+def _record_lines(tmp: Path, *, finished: bool) -> list[dict]:
+    """A real classic record: a finished game of bots, or a game saved after a few moves."""
+    path = tmp / ("finished.jsonl" if finished else "saved.jsonl")
+    if finished:
+        result = th("play", "-v", "classic", "--watch", "--bot", "random", "--seed", "5", "--delay", "0", "--record", path)
+    else:
+        result = th("play", "-v", "classic", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", path, input="1\n1\n1\nq\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def _edited(lines: list[dict], change) -> str:
+    lines = copy.deepcopy(lines)
+    change(lines)
+    return "".join(json.dumps(event) + "\n" for event in lines)
+
+
+def _first_move(lines: list[dict]) -> dict:
+    return next(event for event in lines if event["event"] == "move")
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory, monkeypatch_module):
+    tmp = tmp_path_factory.mktemp("bad")
+    for name, text in YAML.items():
+        (tmp / name).write_text(text)
+    (tmp / "latin1.yaml").write_bytes(b"variant: classic\ndescription: caf\xe9\n")
+    (tmp / "folder.yaml").mkdir()
+    (tmp / "folder").mkdir()
+    finished = _record_lines(tmp, finished=True)
+    saved = _record_lines(tmp, finished=False)
+    records = {
+        "empty.jsonl": "",
+        "not-json.jsonl": "hello\n",
+        "array.jsonl": "[1, 2]\n",
+        "truncated.jsonl": _edited(saved, lambda e: None)[:-25],
+        "foreign.jsonl": _edited(saved, lambda e: e[0].update(format="chess-pgn/1")),
+        "other-variant.jsonl": _edited(saved, lambda e: e[0].update(variant="fences")),
+        "unknown-variant.jsonl": _edited(saved, lambda e: e[0].update(variant="chess")),
+        "illegal.jsonl": _edited(saved, lambda e: _first_move(e).update(move="aim L^ S^ M^")),
+        "garbled-move.jsonl": _edited(saved, lambda e: _first_move(e).update(move="zzz")),
+        "infinite-turn.jsonl": _edited(saved, lambda e: e[1].update(turn=float("inf"))),
+        "meta-list.jsonl": _edited(saved, lambda e: e[0].update(meta=[1])),
+        "rules-list.jsonl": _edited(saved, lambda e: e[0].update(rules=[1])),
+        "variant-list.jsonl": _edited(saved, lambda e: e[0].update(variant=["classic"])),
+        "turn-cap-text.jsonl": _edited(saved, lambda e: e[0].update(turn_cap="x")),
+        "seats-null.jsonl": _edited(saved, lambda e: e[0].update(seats=None)),
+        "position-number.jsonl": _edited(saved, lambda e: e[0].update(position=5)),
+        "house-rules-nested.jsonl": _edited(saved, lambda e: e[0].update(house_rules=[["x"]])),
+        "move-null.jsonl": _edited(saved, lambda e: _first_move(e).update(move=None)),
+        "over.jsonl": _edited(finished, lambda e: None),
+        "no-seed.jsonl": _edited(saved, lambda e: e[0]["meta"].pop("seed")),
+        "other-seed.jsonl": _edited(saved, lambda e: e[0]["meta"].update(seed=5)),
+        "deep.jsonl": "[" * 100_000 + "]" * 100_000 + "\n",
+    }
+    for name, text in records.items():
+        (tmp / name).write_text(text)
+    (tmp / "bytes.jsonl").write_bytes(b"\xff\xfe" + (tmp / "saved.jsonl").read_bytes())
+    return tmp
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    """Records of th play go to a private data folder; plain output, 80 columns."""
+    patch = pytest.MonkeyPatch()
+    patch.setenv("NO_COLOR", "1")
+    patch.setenv("COLUMNS", "80")
+    patch.delenv("TREEHOUSE_DEBUG", raising=False)
+    yield patch
+    patch.undo()
+
+
+# --------------------------------------------------------------------------
+# the table
+# --------------------------------------------------------------------------
+
+CASES = [
+    # notation: classic
+    (("show", "L^/Q^"), "bad piece 'Q^' in 'L^/Q^'"),
+    (("show", ""), "empty trio"),
+    (("show", "L^//M^ S^"), "bad stack 'L^//M^'"),
+    (("show", "L^ :: x"), "bad classic position"),
+    (("show", "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: x"), "bad seat to move 'x'"),
+    (("show", "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 3"), "seat 3 is to move"),
+    (("moves", "-a", "tip", "L^/M^/S^/S^"), "has 2 S pieces"),
+    (("moves", "-a", "tip", "-"), "no position on standard input"),
+    (("moves", "-a", "tip", "-", "<L^/Q^"), "line 1: bad piece 'Q^'"),
+    # notation: fences
+    (("show", "-v", "fences", "garbage"), "a fences position has 7 fields"),
+    (("show", "-v", "fences", FENCES_START.replace("Mr*Ly", "Qr*Ly")), "bad cell 'Qr*'"),
+    (("show", "-v", "fences", FENCES_START.replace("gbrr", "gbrz")), "bad colour 'z' in STACKS"),
+    (("show", "-v", "fences", FENCES_START.replace("fence 0", "fence -1")), "the turn count -1 is negative"),
+    (("show", "-v", "fences", FENCES_START.replace("fence 0", "lunch 0")), "bad step 'lunch'"),
+    (("moves", "-v", "fences", "-a", "jump", FENCES_START), "unknown action 'jump'"),
+    # notation: race (the example plugin)
+    pytest.param(("show", "-v", "race", "0 0 ² | 0 0 0 :: 1"), "bad player '0 0 ²'", marks=pytest.mark.skipif(not RACE, reason="race not installed")),
+    pytest.param(("show", "-v", "race", "0 0 0 | 0 0 0 :: ²"), "bad player to move '²'", marks=pytest.mark.skipif(not RACE, reason="race not installed")),
+    pytest.param(("moves", "-v", "race", "-a", "7", "0 0 0 | 0 0 0 :: 1"), "unknown action '7'; known: 1, 2", marks=pytest.mark.skipif(not RACE, reason="race not installed")),
+    # unknown names
+    (("show", "-v", "chess", "L^"), "unknown variant 'chess'"),
+    (("rules", "-v", "classic-wikii"), "unknown variant 'classic-wikii'"),
+    (("simulate", "-v", "classic", "--seat", "genius"), "unknown bot 'genius'"),
+    (("play", "-v", "classic", "--bot", "genius"), "unknown bot 'genius'"),
+    (("play", "-v", "classic", "--seat", "genius"), "unknown seat kind 'genius'"),
+    (("simulate", "-v", "classic", "--seat", "search(speed=2)"), "has no option 'speed'"),
+    (("rules", "-v", "classic", "--set", "house_rules=[nope]"), "unknown house rule 'nope' for classic"),
+    (("rules", "-v", "classic", "--set", "house_rules=[dig-restores-any]"), "written for fences, not classic"),
+    # --set
+    (("rules", "-v", "classic", "--set", "x"), "bad --set 'x': expected key=value"),
+    (("rules", "-v", "classic", "--set", "=5"), "bad --set '=5'"),
+    (("rules", "-v", "classic", "--set", "goal="), "unknown option 'goal'"),
+    (("rules", "-v", "classic", "--set", "turn_cap=-1"), "--set: turn_cap: Input should be greater than or equal to 1 (got -1)"),
+    (("rules", "-v", "classic", "--set", "house_rules=nope"), "--set: house_rules: Input should be a valid list"),
+    (("rules", "-v", "classic", "--set", "dig_in_place=maybe"), "--set: rules.dig_in_place"),
+    (("rules", "-v", "classic", "--set", "rules.gravity=1"), "unknown classic rule option 'gravity'"),
+    (("compare", "classic", "--set-b", "x"), "bad --set-b 'x'"),
+    # rule-set files
+    (("rules", "--config", "{dir}/tabs.yaml"), "tabs.yaml, line 3, column 1: malformed YAML"),
+    (("rules", "--config", "{dir}/indent.yaml"), "indent.yaml, line 4, column 18: malformed YAML"),
+    (("rules", "--config", "{dir}/list.yaml"), "a rule set is a mapping of keys"),
+    (("rules", "--config", "{dir}/loop-a.yaml"), "rule sets extend each other in a loop"),
+    (("rules", "--config", "{dir}/missing-parent.yaml"), "missing-parent.yaml: extends: unknown rule set 'nowhere'; known: classic"),
+    (("rules", "--config", "{dir}/latin1.yaml"), "cannot read the rule set"),
+    (("rules", "--config", "{dir}/empty.yaml"), "the rule set names no variant"),
+    (("rules", "--config", "{dir}/folder.yaml"), "is a directory"),
+    (("rules", "--config", "{dir}/absent.yaml"), "absent.yaml"),
+    (("compare", "{dir}/folder.yaml", "classic"), "folder.yaml is a folder, not a rule set file"),
+    (("compare", "{dir}/tabs.yaml", "classic"), "malformed YAML"),
+    # counts and numbers
+    (("simulate", "-v", "classic", "--games", "0"), "--games must be from 1 to"),
+    (("simulate", "-v", "classic", "--games", "-5"), "--games must be from 1 to"),
+    (("simulate", "-v", "classic", "--games", "99999999999999999999999"), "--games must be from 1 to 100000000"),
+    (("simulate", "-v", "classic", "--jobs", "0"), "--jobs must be from 1 to"),
+    (("simulate", "-v", "classic", "--games", "2", "--jobs", "99999999999999999999"), "--jobs must be from 1 to"),
+    (("simulate", "-v", "classic", "--players", "0"), "classic is played by 2 to 4 players, not 0"),
+    (("simulate", "-v", "classic", "--players", "99999999999999999999"), "classic is played by 2 to 4 players"),
+    (("simulate", "--games", "abc"), "invalid value for '--games'"),
+    (("compare", "classic", "classic-wiki", "--sprt", "--sprt-delta", "nan"), "--sprt-delta is a change in the first seat's win rate, from -1 to 1, not nan"),
+    (("compare", "classic", "classic-wiki", "--sprt", "--sprt-delta0", "inf"), "--sprt-delta0 is a change"),
+    (("compare", "classic", "classic-wiki", "--sprt", "--sprt-alpha", "2"), "alpha and beta must lie between 0 and 1"),
+    (("play", "-v", "classic", "--delay", "-1"), "invalid value for '--delay'"),
+    (("play", "-v", "classic", "--delay", "inf"), "invalid value for '--delay'"),
+    (("play", "-v", "classic", "--players", "9"), "classic is played by 2 to 4 players, not 9"),
+    (("sweep", "-v", "classic", "--param", "rules.dig_in_place="), "bad --param"),
+    # output paths
+    (("simulate", "-v", "classic", "--games", "2", "--csv", "/proc/treehouse.csv"), "cannot write /proc/treehouse.csv"),
+    (("simulate", "-v", "classic", "--games", "2", "--report", "/proc/treehouse.html"), "cannot write /proc/treehouse.html"),
+    (("simulate", "-v", "classic", "--games", "2", "--records", "/proc/treehouse"), "cannot write the records to /proc/treehouse"),
+    (("simulate", "-v", "classic", "--games", "2", "--csv", "{dir}/folder"), "is a directory"),
+    (("play", "-v", "classic", "--record", "/proc/treehouse.jsonl"), "cannot write the record to /proc/treehouse.jsonl"),
+    (("new-variant", "my-game", "--dir", "/proc/treehouse-my-game"), "cannot write the my-game variant to /proc/treehouse-my-game"),
+    # records: th replay
+    (("replay", "{dir}/absent.jsonl"), "no record at"),
+    (("replay", "--all", "{dir}/empty.jsonl"), "damaged record: no start event"),
+    (("replay", "--all", "{dir}/not-json.jsonl"), "not-json.jsonl, line 1: damaged record event"),
+    (("replay", "--all", "{dir}/array.jsonl"), "array.jsonl, line 1: damaged record event (a JSON array, not an event object)"),
+    (("replay", "--all", "{dir}/truncated.jsonl"), "damaged record event"),
+    (("replay", "--all", "{dir}/foreign.jsonl"), "not a treehouse record (format 'chess-pgn/1'"),
+    (("replay", "--all", "{dir}/other-variant.jsonl"), "rules this fences does not accept"),
+    (("replay", "--all", "{dir}/unknown-variant.jsonl"), "unknown variant 'chess'"),
+    (("replay", "--all", "{dir}/illegal.jsonl"), "the recorded move 'aim L^ S^ M^' is not legal there"),
+    (("replay", "--all", "{dir}/garbled-move.jsonl"), "the recorded move 'zzz' cannot be read"),
+    (("replay", "--all", "{dir}/infinite-turn.jsonl"), "line 2: damaged record event (turn must be a whole number from 0, not Infinity)"),
+    (("replay", "--all", "{dir}/meta-list.jsonl"), "meta must be an object"),
+    (("replay", "--all", "{dir}/rules-list.jsonl"), "rules must be an object of rule options"),
+    (("replay", "--all", "{dir}/variant-list.jsonl"), "variant must be a string"),
+    (("replay", "--all", "{dir}/turn-cap-text.jsonl"), "turn_cap must be a whole number from 1"),
+    (("replay", "--all", "{dir}/seats-null.jsonl"), "seats must be a list of seat names, not null"),
+    (("replay", "--all", "{dir}/position-number.jsonl"), "position must be a string"),
+    (("replay", "--all", "{dir}/house-rules-nested.jsonl"), "house_rules must be a list of house-rule names"),
+    (("replay", "--all", "{dir}/move-null.jsonl"), "move must be a string, not null"),
+    (("replay", "--all", "{dir}/deep.jsonl"), "nested too deeply"),
+    (("replay", "--all", "{dir}/bytes.jsonl"), "cannot read the record"),
+    (("replay", "--turn", "0", "{dir}/over.jsonl"), "has no turn 0"),
+    (("replay", "--turn", "99999", "{dir}/over.jsonl"), "has no turn 99999"),
+    # records: th play --resume
+    (("play", "--resume", "{dir}/absent.jsonl"), "no record at"),
+    (("play", "--resume", "{dir}/empty.jsonl"), "damaged record: no start event"),
+    (("play", "--resume", "{dir}/truncated.jsonl"), "damaged record event"),
+    (("play", "--resume", "{dir}/not-json.jsonl"), "damaged record event"),
+    (("play", "--resume", "{dir}/other-variant.jsonl"), "rules this fences does not accept"),
+    (("play", "--resume", "{dir}/illegal.jsonl"), "is not legal there"),
+    (("play", "--resume", "{dir}/meta-list.jsonl"), "meta must be an object"),
+    (("play", "--resume", "{dir}/turn-cap-text.jsonl"), "turn_cap must be a whole number from 1"),
+    (("play", "--resume", "{dir}/seats-null.jsonl"), "seats must be a list of seat names"),
+    (("play", "--resume", "{dir}/over.jsonl"), "is over"),
+    (("play", "--resume", "{dir}/no-seed.jsonl"), "has no seed"),
+    (("play", "--resume", "{dir}/other-seed.jsonl"), "does not follow from its seed 5"),
+    (("play", "--resume", "{dir}/saved.jsonl", "--seed", "0"), "leave out --seed"),
+    (("play", "--resume", "{dir}/saved.jsonl", "--players", "0"), "leave out --players"),
+    (("play", "--resume", "{dir}/folder"), "is a directory"),
+]
+
+
+def _case_id(case) -> str:
+    args = case.values[0] if hasattr(case, "values") else case[0]
+    return re.sub(r"\s+", "_", " ".join(str(a) for a in args).replace("{dir}/", ""))[:70]
+
+
+@pytest.mark.parametrize("args, words", CASES, ids=[_case_id(case) for case in CASES])
+def test_every_mistake_is_one_line_and_exit_2(files, args, words):
+    stdin = None
+    args = [str(a).replace("{dir}", str(files)) for a in args]
+    if args[-1].startswith("<"):  # "<TEXT": TEXT on standard input
+        stdin = args.pop()[1:] + "\n"
+    before = {path.name: path.read_bytes() for path in files.iterdir() if path.suffix == ".jsonl"}
+    assert_one_line_error(th(*args, input=stdin), words)
+    after = {path.name: path.read_bytes() for path in files.iterdir() if path.suffix == ".jsonl"}
+    assert after == before  # a refused record is left as it was
+
+
+# --------------------------------------------------------------------------
+# what used to go wrong without an error: labels and text that look like markup
+# --------------------------------------------------------------------------
+
+
+def test_compare_labels_b_with_the_whole_value_of_set_b():
+    result = th("compare", "fences", "--set-b", "house_rules=[dig-restores-any]", "--games", "2")
+    assert result.exit_code == 0, result.output
+    assert "B = fences with house_rules=[dig-restores-any]:" in result.stdout
+
+
+def test_sweep_shows_values_with_square_brackets():
+    args = ["sweep", "-v", "classic", "--param", "house_rules=[mirror-matches],[]", "--games", "2"]
+    result = runner.invoke(app, args, env={"COLUMNS": "200"})  # wide enough not to cut the value short
+    assert result.exit_code == 0, result.output
+    assert "[mirror-matches]" in result.stdout
+
+
+def test_a_description_with_markup_is_printed_as_written(files):
+    result = th("rules", "--config", files / "described.yaml")
+    assert result.exit_code == 0, result.output
+    assert "closing [/b] tags are text" in result.stdout
+    result = th("rules", "-v", "classic", "--set", "description=a [/x] b")
+    assert result.exit_code == 0, result.output
+    assert "a [/x] b" in result.stdout
+
+
+# --------------------------------------------------------------------------
+# th play: typed mistakes print one line and ask again; nothing is lost
+# --------------------------------------------------------------------------
+
+PROMPT_MISTAKES = {
+    "classic": [
+        ("0", "✗ there is no move 0: type a number from 1 to"),
+        ("-1", "✗ there is no move -1"),
+        ("99999999999999999999999", "✗ there is no move 99999999999999999999999"),
+        ("²", "✗ cannot read '²'"),
+        ("1.5", "✗ cannot read '1.5'"),
+        ("asdf", "✗ cannot read 'asdf' (unknown action 'asdf'"),
+        ("hop L^", "✗ cannot read 'hop L^' (trio 'L^' has no M"),
+        ("hop L^/M^/S^", "✗ 'hop L^/M^/S^' is not one of your moves with this roll"),
+        ("house:", "✗ cannot read 'house:'"),
+        ("pass", "✗ you cannot pass now"),
+        ("/zzz", "✗ no move contains 'zzz'"),
+        ("[/x]", "✗ cannot read '[/x]'"),
+    ],
+    "fences": [
+        ("²", "✗ cannot read '²'"),
+        ("move Mr@N3", "✗ cannot read 'move Mr@N3' (move 'move Mr@N3': 'move' takes 2 argument(s), not 1)"),
+        ("move Mr@z9 N4", "✗ cannot read 'move Mr@z9 N4' (bad square 'z9'"),
+        ("wild:zz dig", "✗ cannot read 'wild:zz dig' (bad reorder 'wild:zz'"),
+        ("step n", "✗ 'step n' is not one of your moves with this roll"),
+    ],
+}
+
+
+@pytest.mark.parametrize("variant", sorted(PROMPT_MISTAKES))
+def test_mistakes_at_the_prompt_ask_again_and_the_game_goes_on(monkeypatch_module, tmp_path, variant):
+    mistakes = PROMPT_MISTAKES[variant]
+    typed = "\n".join(["", "   ", *(text for text, _ in mistakes), "1", "q"]) + "\n"
+    path = tmp_path / "game.jsonl"
+    result = th("play", "-v", variant, "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", path, input=typed)
+    assert "Traceback" not in result.output and result.exit_code == 0, result.output[-3000:]
+    for _, line in mistakes:
+        assert line in result.stdout, line
+    assert "Game saved to" in result.stdout
+    moves = [json.loads(line) for line in path.read_text().splitlines() if '"move"' in line]
+    assert moves, "the move typed after the mistakes was played and saved"
+
+
+def test_a_superscript_number_at_the_replay_prompt_is_a_mistake(files):
+    result = th("replay", files / "over.jsonl", input="²\n3\nq\n")
+    assert result.exit_code == 0 and "Traceback" not in result.output, result.output[-2000:]
+    assert "✗ unknown command '²'" in result.stdout
