@@ -1,6 +1,7 @@
 """The strength ladder of docs/bots.md: every bot against every other, seeded and reproducible.
 
 Run:  python benchmarks/bot_ladder.py [--pairs N] [--fences-pairs N] [--adjusted-pairs N] [--seed S] [--jobs J]
+      python benchmarks/bot_ladder.py --top-only --top-pairs 5000   (perfect vs search, raw games only)
 
 Each match plays pairs of two-player games from seeds S, S+1, ...: the same
 seed twice, with the seats swapped, so the first player's edge cancels.  A
@@ -8,8 +9,10 @@ cell is the row bot's score against the column bot (wins plus half of any
 draw, over all games) with its 95% Wilson interval.  For classic's adjacent
 rungs it also prints the luck-adjusted score (treehouse.bots.match.luck_adjusted:
 the solved table removes the dice's share of each result), whose interval is
-far narrower for the same games.  Fences is played with its evaluation wired
-in as a plugin when the variant does not answer treehouse_evaluate itself.
+far narrower for the same games.
+Classic's top rung (perfect against search) needs thousands of raw games to
+separate from 1/2; ``--top-pairs`` plays that many more pairs of it, from
+``--top-seed``, and prints them as a table of their own.
 The classic tables must be solved (th solve) or are solved on first use.
 """
 
@@ -22,8 +25,7 @@ from statistics import mean, stdev
 
 from treehouse.bots.match import MatchResult, luck_adjusted, play_match, wilson
 from treehouse.bots.options import make_bot
-from treehouse.hookspecs import hookimpl
-from treehouse.plugins import game_hooks, load_plugins
+from treehouse.plugins import load_plugins
 
 LADDERS = {
     "classic": ("random", "greedy", "search", "perfect"),
@@ -31,35 +33,21 @@ LADDERS = {
 }
 
 
-class FencesEvaluate:
-    name = "fences-evaluate"
-
-    @hookimpl
-    def treehouse_evaluate(self, state, seat):
-        from treehouse.variants.fences.evaluate import evaluate
-
-        return evaluate(state, seat)
-
-
 def _setup(variant_name: str):
     plugins = load_plugins()
-    variant = plugins.variant(variant_name)()
-    hooks = None
-    if variant_name == "fences" and not hasattr(type(variant), "treehouse_evaluate"):
-        hooks = game_hooks(variant, house_rules=[FencesEvaluate()])
-    return plugins, variant, hooks
+    return plugins, plugins.variant(variant_name)()
 
 
 def _match(job):
     variant_name, a, b, pairs, seed = job
-    plugins, variant, hooks = _setup(variant_name)
-    r = play_match(variant, lambda: make_bot(plugins, a), lambda: make_bot(plugins, b), pairs, seed, hooks=hooks, names=(a, b))
+    plugins, variant = _setup(variant_name)
+    r = play_match(variant, lambda: make_bot(plugins, a), lambda: make_bot(plugins, b), pairs, seed, names=(a, b))
     return job, (r.games, r.a_wins, r.b_wins, r.draws)
 
 
 def _adjusted(job):
     _name, a, b, pairs, seed = job
-    plugins, variant, _hooks = _setup("classic")
+    plugins, variant = _setup("classic")
     return job, luck_adjusted(variant, lambda: make_bot(plugins, a), lambda: make_bot(plugins, b), pairs, seed)
 
 
@@ -75,13 +63,19 @@ def main() -> None:
     parser.add_argument("--adjusted-pairs", type=int, default=100, help="pairs per luck-adjusted classic match (default 100)")
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--top-pairs", type=int, default=0, help="extra raw pairs of perfect vs search (default 0)")
+    parser.add_argument("--top-seed", type=int, default=100_000, help="first seed of the --top-pairs games (default 100000)")
+    parser.add_argument("--top-only", action="store_true", help="play only the --top-pairs games")
     args = parser.parse_args()
     from treehouse.bots.solver import solve_classic
 
     solve_classic()  # once, before the workers need it
     began = time.perf_counter()
     jobs = []
+    top_jobs = [("classic", "perfect", "search", n, args.top_seed + start) for start, n in chunks(args.top_pairs, 100)]
     for variant_name, ladder in LADDERS.items():
+        if args.top_only:
+            break
         pairs = args.pairs if variant_name == "classic" else args.fences_pairs
         for i, a in enumerate(ladder):
             for b in ladder[:i]:
@@ -89,12 +83,18 @@ def main() -> None:
                     jobs.append((variant_name, a, b, n, args.seed + start))
     adjusted_jobs = []
     ladder = LADDERS["classic"]
-    for lower, upper in zip(ladder[1:], ladder[2:]):
+    for lower, upper in zip(ladder[1:], ladder[2:]) if not args.top_only else ():
         for start, n in chunks(args.adjusted_pairs):
             adjusted_jobs.append(("classic", upper, lower, n, args.seed + 100_000 + start))
     results: dict = {}
     adjusted: dict = {}
+    top = MatchResult("perfect", "search")
     with ProcessPoolExecutor(args.jobs) as pool:
+        for _job, counts in pool.map(_match, top_jobs):
+            top.games += counts[0]
+            top.a_wins += counts[1]
+            top.b_wins += counts[2]
+            top.draws += counts[3]
         for (variant_name, a, b, _n, _s), counts in pool.map(_match, jobs):
             r = results.setdefault((variant_name, a, b), MatchResult(a, b))
             r.games += counts[0]
@@ -104,7 +104,14 @@ def main() -> None:
         for (_v, a, b, _n, _s), scores in pool.map(_adjusted, adjusted_jobs):
             adjusted.setdefault((a, b), []).extend(scores)
 
-    for variant_name, ladder in LADDERS.items():
+    if top.games:
+        points = top.a_wins + 0.5 * top.draws
+        low, high = wilson(points, top.games)
+        print(f"\n### classic, top rung in raw games (seeds {args.top_seed}-{args.top_seed + args.top_pairs - 1}, each twice)\n")
+        print("| match | games | perfect's score | 95% interval |")
+        print("|---|---|---|---|")
+        print(f"| perfect vs search | {top.games} | {points / top.games:.4f} | {low:.4f}–{high:.4f} |")
+    for variant_name, ladder in ({} if args.top_only else LADDERS).items():
         print(f"\n### {variant_name}: row's score against column (95% Wilson interval), games per cell in brackets\n")
         print("| | " + " | ".join(ladder) + " |")
         print("|---" * (len(ladder) + 1) + "|")
@@ -122,9 +129,10 @@ def main() -> None:
                 low, high = wilson(points, r.games)
                 cells.append(f"{points / r.games:.3f} ({low:.3f}–{high:.3f}) [{r.games}]")
             print(f"| **{a}** | " + " | ".join(cells) + " |")
-    print("\n### classic, luck-adjusted (mean ± 1.96 standard errors), adjacent rungs\n")
-    print("| match | games | adjusted score | 95% interval |")
-    print("|---|---|---|---|")
+    if adjusted:
+        print("\n### classic, luck-adjusted (mean ± 1.96 standard errors), adjacent rungs\n")
+        print("| match | games | adjusted score | 95% interval |")
+        print("|---|---|---|---|")
     for (a, b), scores in adjusted.items():
         m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
         print(f"| {a} vs {b} | {len(scores)} | {m:.4f} | {m - half:.4f}–{m + half:.4f} |")
