@@ -85,9 +85,26 @@ def _wins(trio, house, rules) -> bool:
 
 
 def test_bellman_equation_holds_at_sampled_positions(reduced):
-    """Recompute V(own, opp, house) from the variant's own move lists, one face at a time."""
     rules, solution = reduced
-    index = {t: i for i, t in enumerate(SUBSET)}
+    check_bellman(solution, SUBSET, rules, samples=300)
+
+
+def test_the_full_classic_table(solved_classic):
+    """The real table (204 trios): probabilities, the Bellman equation at
+    sampled positions, and the first player's chance from the start."""
+    from treehouse.bots.solver import start_value
+
+    table = solved_classic.table
+    assert table.shape == (204, 204, 204)
+    assert list(solved_classic.game.names) == [format_trio(t) for t in all_trios()]
+    assert float(table.min()) >= 0.0 and float(table.max()) <= 1.0
+    check_bellman(solved_classic, all_trios(), ClassicRules(), samples=200)
+    assert start_value(solved_classic) == pytest.approx(0.509572, abs=1e-6)
+
+
+def check_bellman(solution, trios, rules, samples: int) -> None:
+    """Recompute V(own, opp, house) from the variant's own move lists, one face at a time."""
+    index = {t: i for i, t in enumerate(trios)}
 
     def V(a, b, h):
         return solution.value(index[a], index[b], index[h])
@@ -104,8 +121,8 @@ def test_bellman_equation_holds_at_sampled_positions(reduced):
 
     rng = random.Random(5)
     checked = 0
-    while checked < 300:
-        a, b, h = (rng.choice(SUBSET) for _ in range(3))
+    while checked < samples:
+        a, b, h = (rng.choice(trios) for _ in range(3))
         if _wins(a, h, rules) or _wins(b, h, rules):
             continue
         here = V(a, b, h)
