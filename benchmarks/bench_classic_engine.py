@@ -18,10 +18,9 @@ absolute turns per second depend on the machine and its load.
 
 from __future__ import annotations
 
-import argparse
 import random
-import statistics
-import time
+
+from alternate import alternate, arguments
 
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
@@ -98,43 +97,16 @@ def bare_games(games: int, seed: int, tables) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000, help="games for each loop in all (default 3000)")
-    parser.add_argument("--chunk", type=int, default=100, help="games per alternation (default 100)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
+    args = arguments(__doc__.splitlines()[0])
     tables = successor_tables()
-    engine_games(args.chunk, args.seed)  # warm both loops' caches before timing
-    bare_games(args.chunk, args.seed, tables)
-    # The machines are shared and noisy: alternate short chunks of the two loops
-    # so that both see the same load, and report the median of the chunk ratios.
-    ratios, recorded_ratios = [], []
-    totals = {"engine": [0, 0.0], "engine+record": [0, 0.0], "bare": [0, 0.0]}
-    for start in range(0, args.games, args.chunk):
-        seed = args.seed + start
-        rates = {}
-        for name, run in (
-            ("engine", lambda: engine_games(args.chunk, seed)),
-            ("engine+record", lambda: engine_games(args.chunk, seed, recorded=True)),
-            ("bare", lambda: bare_games(args.chunk, seed, tables)),
-        ):
-            began = time.perf_counter()
-            turns = run()
-            seconds = time.perf_counter() - began
-            totals[name][0] += turns
-            totals[name][1] += seconds
-            rates[name] = turns / seconds
-        ratios.append(rates["engine"] / rates["bare"])
-        recorded_ratios.append(rates["engine+record"] / rates["bare"])
-    print(f"{'loop':<15}{'games':>8}{'turns':>10}{'seconds':>9}{'turns/s':>12}")
-    for name, (turns, seconds) in totals.items():
-        print(f"{name:<15}{args.games:>8}{turns:>10}{seconds:>9.2f}{turns / seconds:>12,.0f}")
-    for name, values in (("engine", ratios), ("engine+record", recorded_ratios)):
-        values.sort()
-        print(
-            f"ratio {name}/bare: median {statistics.median(values):.3f} over {len(values)} alternations "
-            f"(quartiles {values[len(values) // 4]:.3f}-{values[3 * len(values) // 4]:.3f})"
-        )
+    alternate(
+        {
+            "engine": lambda games, seed: engine_games(games, seed),
+            "engine+record": lambda games, seed: engine_games(games, seed, recorded=True),
+            "bare": lambda games, seed: bare_games(games, seed, tables),
+        },
+        args,
+    )
     print("goal: engine/bare >= 0.25; floor 0.10")
 
 

@@ -35,12 +35,11 @@ against 4,390 bare.
 
 from __future__ import annotations
 
-import argparse
 import random
-import statistics
-import time
 
 from treehouse.config import resolve
+from alternate import alternate, arguments
+
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import load_plugins
@@ -104,48 +103,17 @@ def bare_games(games: int, seed: int, turn_cap: int = 500) -> int:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000, help="games for each loop in all (default 3000)")
-    parser.add_argument("--chunk", type=int, default=100, help="games per alternation (default 100)")
-    parser.add_argument("--seed", type=int, default=1)
-    args = parser.parse_args()
-    engine_games(args.chunk, args.seed)  # warm every loop's caches before timing
-    engine_games(args.chunk, args.seed, ruleset="fences-house-rules")
-    bare_games(args.chunk, args.seed)
-    # The machines are shared and noisy: alternate short chunks of the loops
-    # so that all see the same load, and report the median of the chunk ratios.
-    loops = {
-        "engine": lambda seed: engine_games(args.chunk, seed),
-        "engine+record": lambda seed: engine_games(args.chunk, seed, recorded=True),
-        "engine+house": lambda seed: engine_games(args.chunk, seed, ruleset="fences-house-rules"),
-        "bare": lambda seed: bare_games(args.chunk, seed),
-    }
-    ratios = {name: [] for name in loops if name != "bare"}
-    totals = {name: [0, 0.0] for name in loops}
-    for start in range(0, args.games, args.chunk):
-        seed = args.seed + start
-        rates, played = {}, {}
-        for name, run in loops.items():
-            began = time.perf_counter()
-            turns = run(seed)
-            seconds = time.perf_counter() - began
-            totals[name][0] += turns
-            totals[name][1] += seconds
-            rates[name], played[name] = turns / seconds, turns
-        if not played["engine"] == played["engine+record"] == played["bare"]:
-            raise SystemExit(f"seeds {seed}..: the engine played {played['engine']} turns, the bare loop {played['bare']}: not the same games")
-        for name in ratios:
-            ratios[name].append(rates[name] / rates["bare"])
-    print(f"{'loop':<15}{'games':>8}{'turns':>10}{'seconds':>9}{'turns/s':>12}")
-    for name, (turns, seconds) in totals.items():
-        print(f"{name:<15}{args.games:>8}{turns:>10}{seconds:>9.2f}{turns / seconds:>12,.0f}")
-    for name, values in ratios.items():
-        values.sort()
-        print(
-            f"ratio {name}/bare: median {statistics.median(values):.3f} over {len(values)} alternations "
-            f"(quartiles {values[len(values) // 4]:.3f}-{values[3 * len(values) // 4]:.3f})"
-        )
-    print("engine and bare played the same games (same turns in every chunk)")
+    args = arguments(__doc__.splitlines()[0])
+    alternate(
+        {
+            "engine": lambda games, seed: engine_games(games, seed),
+            "engine+record": lambda games, seed: engine_games(games, seed, recorded=True),
+            "engine+house": lambda games, seed: engine_games(games, seed, ruleset="fences-house-rules"),
+            "bare": bare_games,
+        },
+        args,
+        same_games=("engine", "engine+record"),
+    )
 
 
 if __name__ == "__main__":
