@@ -40,6 +40,18 @@ class RaceMove(NamedTuple):
     to: int
 
 
+def _whole(token: str) -> int | None:
+    """``token`` as a whole number, or None when it is not one: ``isdecimal()``
+    admits only digits ``int()`` reads (``isdigit()`` admits '²'), and ``int()``
+    refuses more than 4300 of them."""
+    if not token.isdecimal():
+        return None
+    try:
+        return int(token)
+    except ValueError:
+        return None
+
+
 class Race(Variant):
     name = "race"
     aliases = ("pyramid-race",)
@@ -61,16 +73,16 @@ class Race(Variant):
             raise NotationError(f"bad race position {text!r}: expected 'S M L | S M L ... :: N', e.g. '0 0 0 | 3 1 0 :: 1'")
         spaces = []
         for part in players.split("|"):
-            tokens = part.split()
-            if len(tokens) != 3 or not all(token.isdecimal() for token in tokens):
+            trio = tuple(_whole(token) for token in part.split())
+            if len(trio) != 3 or None in trio:
                 raise NotationError(f"bad player {part.strip()!r} in {text!r}: expected three spaces, e.g. '3 1 0'")
-            trio = tuple(int(token) for token in tokens)
             if any(space > self.rules.length for space in trio):
                 raise IllegalPositionError(f"{part.strip()!r} in {text!r}: the track has {self.rules.length} spaces")
             spaces.append(trio)
-        if not mover.strip().isdecimal() or not 1 <= int(mover) <= len(spaces):
+        seat = _whole(mover.strip())
+        if seat is None or not 1 <= seat <= len(spaces):
             raise NotationError(f"bad player to move {mover.strip()!r} in {text!r}: expected 1 to {len(spaces)}")
-        return RacePosition(tuple(spaces), int(mover) - 1)
+        return RacePosition(tuple(spaces), seat - 1)
 
     def format_move(self, move: RaceMove) -> str:
         return f"{move.size.value}{move.to}"
@@ -78,8 +90,8 @@ class Race(Variant):
     def parse_move(self, text: str) -> RaceMove:
         text = text.strip().upper()
         for size in SIZES:
-            if text[:1] == size.value and text[1:].isdecimal():
-                return RaceMove(size, int(text[1:]))
+            if text[:1] == size.value and _whole(text[1:]) is not None:
+                return RaceMove(size, _whole(text[1:]))
         raise NotationError(f"bad race move {text!r}: expected a size and a space, e.g. S7 or L15")
 
     def describe_move(self, move) -> str:
