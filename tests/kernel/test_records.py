@@ -62,6 +62,19 @@ def test_a_changed_move_is_caught(finished, plugins):
         replay(Record.loads(tampered(record, swap_first_move)), plugins)
 
 
+@pytest.mark.parametrize("kind", ["roll", "move"])
+def test_an_event_given_to_the_wrong_seat_is_caught(finished, plugins, kind):
+    _, record = finished
+
+    def give_to_the_other_seat(lines):
+        event = next(line for line in lines if line["event"] == kind and line["seat"] == 2)
+        assert event["turn"] == 2
+        event["seat"] = 1
+
+    with pytest.raises(RecordError, match=f"turn 2: the record gives this {kind} to seat 1, but seat 2 is to move"):
+        replay(Record.loads(tampered(record, give_to_the_other_seat)), plugins)
+
+
 def test_a_changed_end_is_caught(finished, plugins):
     _, record = finished
 

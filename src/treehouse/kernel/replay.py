@@ -84,13 +84,16 @@ class Script:
         """Are there events left?"""
         return self.index < len(self.events)
 
-    def take(self, kind: str) -> Any:
-        """The next event's value, which must be a ``kind``; :class:`EndOfRecord` past the last."""
+    def take(self, kind: str, seat: int | None = None) -> Any:
+        """The next event's value, which must be a ``kind`` (by ``seat``, when
+        given, counted from 0); :class:`EndOfRecord` past the last."""
         if not self.pending:
             raise EndOfRecord
-        event_kind, turn, _seat, _step, value = self.events[self.index]
+        event_kind, turn, recorded_seat, _step, value = self.events[self.index]
         if event_kind != kind:
             raise RecordError(f"turn {turn}: the record has a {event_kind} where the game needs a {kind}")
+        if seat is not None and recorded_seat != seat:
+            raise RecordError(f"turn {turn}: the record gives this {kind} to seat {recorded_seat + 1}, but seat {seat + 1} is to move")
         self.index += 1
         return value
 
@@ -119,7 +122,7 @@ class _RecordedDice:
 
     @hookimpl(tryfirst=True)
     def treehouse_roll(self, state, step, die, rng):
-        face = self.script.take("roll")
+        face = self.script.take("roll", state.to_move)
         if face not in die.faces:
             raise RecordError(f"the record rolls {face!r}, which is not a face of the {die.name} die")
         return face
@@ -130,12 +133,13 @@ class _RecordedSeat:
         self.script = script
         self.name = name
         self.game: Game | None = None
+        self.index = 0
 
     def seated(self, game: Game, index: int) -> None:
-        self.game = game
+        self.game, self.index = game, index
 
     def choose(self, state, step, face, moves, rng):
-        text = self.script.take("move")
+        text = self.script.take("move", self.index)
         return self.script.move(text, moves, self.game.turn if self.game is not None else 0)
 
 
