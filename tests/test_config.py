@@ -111,6 +111,6 @@ def test_unreadable_rule_set_files_are_one_line(tmp_path):
         read_ruleset_file(tmp_path / "absent.yaml")
     path = tmp_path / "latin.yaml"
     path.write_bytes(b"variant: caf\xe9\n")
-    with pytest.raises(ConfigError, match=f"^cannot read the rule set {path}: .*utf-8") as caught:
+    with pytest.raises(ConfigError, match=f"^cannot read the rule set {path}: it is not UTF-8 text \\(byte 0xe9 at offset 12\\); save it as UTF-8$") as caught:
         read_ruleset_file(path)
     assert "\n" not in str(caught.value)

@@ -24,8 +24,10 @@ def read_text(path: str | Path, error: type[TreehouseError], what: str) -> str:
         return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise error(f"no {what} at {path}") from None
-    except (OSError, UnicodeDecodeError) as problem:
-        raise error(f"cannot read the {what} {path}: {problem}") from None
+    except UnicodeDecodeError as problem:
+        raise error(f"cannot read the {what} {path}: it is not UTF-8 text (byte {problem.object[problem.start]:#04x} at offset {problem.start}); save it as UTF-8") from None
+    except OSError as problem:
+        raise error(f"cannot read the {what} {path}: {problem.strerror or problem}") from None
 
 
 def write_text_atomically(path: str | Path, text: str, error: type[TreehouseError], what: str) -> Path:

@@ -37,3 +37,15 @@ def test_no_move_means_pass():
     race = Race()
     state = RacePosition(((15, 15, 14), (0, 0, 0)), 0)
     assert race.treehouse_legal_moves(state, None, "6") == (PASS,)
+
+
+def test_a_position_must_have_two_to_six_players():
+    import pytest
+
+    from treehouse.errors import IllegalPositionError
+
+    race = Race()
+    assert race.parse_position("0 0 0 | 1 2 3 :: 2") == RacePosition(((0, 0, 0), (1, 2, 3)), 1)
+    for text in ("0 0 0 :: 1", " | ".join(["0 0 0"] * 7) + " :: 1"):
+        with pytest.raises(IllegalPositionError, match="race is played by 2 to 6"):
+            race.parse_position(text)

@@ -79,6 +79,8 @@ class Race(Variant):
             if any(space > self.rules.length for space in trio):
                 raise IllegalPositionError(f"{part.strip()!r} in {text!r}: the track has {self.rules.length} spaces")
             spaces.append(trio)
+        if not self.min_players <= len(spaces) <= self.max_players:
+            raise IllegalPositionError(f"{text!r} has {len(spaces)} players: race is played by {self.min_players} to {self.max_players}")
         seat = _whole(mover.strip())
         if seat is None or not 1 <= seat <= len(spaces):
             raise NotationError(f"bad player to move {mover.strip()!r} in {text!r}: expected 1 to {len(spaces)}")
