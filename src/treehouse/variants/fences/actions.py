@@ -11,7 +11,7 @@ from __future__ import annotations
 from itertools import permutations, product
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import AROUND, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
+from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
 from treehouse.variants.fences.hits import Hit, ignoring_colour
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
 from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
@@ -187,6 +187,30 @@ def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = True)
 
 
 # --------------------------------------------------------------------------
+# start: chosen: a player's first turn places their Stack
+# --------------------------------------------------------------------------
+
+#: The corners, and the one opposite each (two players start on opposite corners).
+CORNERS = tuple(BY_NAME[name] for name in ("a1", "a5", "e5", "e1"))
+OPPOSITE = {a: b for a, b in zip(CORNERS, CORNERS[2:] + CORNERS[:2])}
+
+
+def place_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
+    """Where ``seat`` may put its Stack: every empty Inside square; with two
+    players, seat 1 any corner and seat 2 the corner opposite it.  ``()``
+    once the Stack is on the board (the step is skipped)."""
+    if not state.stacks[seat] or state.square_of(seat) is not None:
+        return ()
+    board = state.board
+    if state.players == 2:
+        other = state.square_of(1 - seat)
+        squares = sorted(CORNERS) if other is None else (OPPOSITE[other],)
+    else:
+        squares = sorted(INSIDE)
+    return tuple(FencesMove("place", arg=s) for s in squares if board[s] is None)
+
+
+# --------------------------------------------------------------------------
 # Effects
 # --------------------------------------------------------------------------
 
@@ -226,6 +250,10 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
 
     if kind == "move":
         board[move.arg], board[move.square] = board[move.square], None
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "place":
+        board[move.arg] = seat  # no Hit: placing is setup, not a move (docs/rules/fences.md, Setup)
         return Effect(state._replace(board=tuple(board)))
 
     if kind == "tip":

@@ -22,6 +22,10 @@ With ``colour_immunity=False`` (the house rule ``no-colour-immunity``) a
 Fence of the top colour is a threat like any other and never a square to
 step onto.
 
+A Stack not placed yet (``start: chosen``) is worth its smalls alone, so
+a placing player weighs the squares on offer by the threats, shields and
+room each would give.
+
 The score is the seat's own Stack value minus the best live opponent's
 (opponents' damage counts for the seat): 1000 for the last Stack standing,
 -1000 for a seat that is out.
@@ -50,7 +54,9 @@ def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) 
     if not stack:
         return 0.0
     board = state.board
-    square = board.index(seat)
+    square = state.square_of(seat)
+    if square is None:
+        return SMALL * len(stack)  # not placed yet (start: chosen): only its smalls count
     top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
     value = SMALL * len(stack)
     for d, _n, cell in first_pieces(board, square):

@@ -21,7 +21,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS, Outcome, Step
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
-from treehouse.variants.fences.actions import action_moves, fence_moves, perform, stack_moves
+from treehouse.variants.fences.actions import action_moves, fence_moves, perform, place_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences.hits import apply_damage, ignoring_colour, line_hits
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
@@ -29,6 +29,7 @@ from treehouse.variants.fences.position import (
     COLOURS,
     COPIES,
     FENCE_SIZES,
+    PLACE_PHASE,
     FencesPosition,
     fence,
     format_position,
@@ -68,6 +69,9 @@ def dig_restores_any(step: Step) -> bool:
 
 STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
+#: ``start: chosen``: each player's first turn is this one step, placing their Stack.
+PLACE = FencesStep("place", rolls=False)
+PLACING = (PLACE,)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
     2: ("a1", "e5"),
@@ -86,8 +90,10 @@ class FencesRules(Rules):
         "random",
         description="random: blind draws from the bag in turn order; distinct: as random, but no Stack gets a colour twice.",
     )
-    start: Literal["corners", "random"] = Field(
-        "corners", description="Where 3 or 4 Stacks start: the corners, or random Inside squares (2 players: always opposite corners)."
+    start: Literal["corners", "random", "chosen"] = Field(
+        "corners",
+        description="Where Stacks start: the corners, random Inside squares (3-4 players; 2 always use opposite corners),"
+        " or chosen: each player's first turn places their Stack (2 players: opposite corners, seat 1 picks).",
     )
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
@@ -146,18 +152,26 @@ def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
     board = [None] * 49
     for square, piece in zip(RING, fences):
         board[square] = piece
-    if players == 2 or rules.start == "corners":
+    phase = 0
+    if rules.start == "chosen":
+        squares = []  # the players place their Stacks: each one's first turn is a place step
+        phase = PLACE_PHASE
+    elif players == 2 or rules.start == "corners":
         squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
     else:
         squares = rng.sample(sorted(INSIDE), players)
     for seat, square in enumerate(squares):
         board[square] = seat
     stacks, aside = _draft(rules, players, rng)
-    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, 0, 0)
+    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, phase, 0)
 
 
 def advance(state: FencesPosition, step: Step) -> FencesPosition:
-    """Mark ``step`` as played: the next step, and a completed turn after the last."""
+    """Mark ``step`` as played: the next step, and a completed turn after the
+    last.  A place step is a whole turn on its own; the position stays at it
+    (the Stack now on the board) until :meth:`Fences.treehouse_end_turn`."""
+    if step.name == "place":
+        return state
     index = STEP_INDEX[step.name] + 1
     if index == len(STEPS):
         return state._replace(phase=0, turn=state.turn + 1)
@@ -206,6 +220,19 @@ class Fences(Variant):
             return str(getattr(move, "value", move))
         return describe_move(move)
 
+    def successors(self, text, face):
+        """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
+        has no roll: its placements are listed whatever the face."""
+        state = self.parse_position(text)
+        self.die.face(face)
+        if state.phase != PLACE_PHASE:
+            return super().successors(text, face)
+        found = {}
+        for move in place_moves(state, state.to_move):
+            after = self.treehouse_resolve(self.treehouse_apply_move(state, PLACE, move), state, PLACE, move)
+            found.setdefault(self.format_position(after), self.describe_move(move))
+        return sorted(found.items())
+
     # -- the effect of a move, shared by apply and resolve --
     def effect(self, state, move):
         last = self._last_effect
@@ -222,6 +249,8 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_turn_steps(self, state):
+        if state.phase == PLACE_PHASE:
+            return PLACING
         return STEPS[state.phase :]
 
     @hookimpl
@@ -234,6 +263,8 @@ class Fences(Variant):
             return fence_moves(state, seat)
         if name == "act":
             return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
+        if name == "place":
+            return place_moves(state, seat)
         return stack_moves(state, seat, self.rules.outside_attempts)
 
     @hookimpl
@@ -242,6 +273,8 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move):
+        if step.name == "place":
+            return state  # placing is setup, not a move: no check (docs/rules/fences.md, Setup step 5)
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
@@ -295,7 +328,8 @@ class Fences(Variant):
                 seat = candidate
                 break
         turn = state.turn + (1 if state.phase != 0 else 0)
-        return state._replace(to_move=seat, phase=0, turn=turn)
+        phase = PLACE_PHASE if state.stacks[seat] and state.square_of(seat) is None else 0  # start: chosen: its first turn places it
+        return state._replace(to_move=seat, phase=phase, turn=turn)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):

@@ -140,6 +140,7 @@ def apply_damage(state: FencesPosition, hits, check: int) -> FencesPosition:
         stacks[seat] = stack[: len(stack) - n]
         destroyed[seat] = sort_colours(destroyed[seat] + removed)
         if not stacks[seat]:
-            board[board.index(seat)] = None
+            if seat in board:  # always, in play: Stacks are only Hit once placed
+                board[board.index(seat)] = None
             out[seat] = check
     return state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))

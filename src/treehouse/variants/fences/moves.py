@@ -13,6 +13,7 @@ One :class:`FencesMove` shape serves every step; ``kind`` says which::
     fail                   the rolled action is impossible: the Stack is Hit and Damaged
     wild:gbry tip Lb@W2 e  WILD: reorder the Stack (bottom to top), then an action
     step n                 step 3: the Stack moves (or tries to move) north
+    place c3               start: chosen: the player's first turn puts their Stack on c3
 
 A Fence is named by size and colour (``Mr``) at its square; directions are
 ``n e s w`` and ``up`` (Standing).
@@ -25,10 +26,10 @@ from typing import NamedTuple
 
 from treehouse.errors import NotationError
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import BY_NAME, NAMES
+from treehouse.variants.fences.board import BY_NAME, INSIDE, NAMES
 from treehouse.variants.fences.position import COLOUR_OF, LETTER
 
-KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step")
+KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step", "place")
 DIR_WORD = {Direction.NORTH: "n", Direction.EAST: "e", Direction.SOUTH: "s", Direction.WEST: "w", Direction.UP: "up"}
 WORD_DIR = {w: d for d, w in DIR_WORD.items()}
 LONG = {Direction.NORTH: "north", Direction.EAST: "east", Direction.SOUTH: "south", Direction.WEST: "west", Direction.UP: "standing"}
@@ -39,7 +40,7 @@ class FencesMove(NamedTuple):
     kind: str
     piece: str | None = None  # a Fence as size + colour letter, "Mr"
     square: int | None = None  # where that Fence stands
-    arg: object = None  # move: the square moved to; tip/step: a Direction; dig: a colour restored;
+    arg: object = None  # move/place: the square moved or placed on; tip/step: a Direction; dig: a colour restored;
     #                     aim: ((piece, square, Direction), ...) sorted by square
     order: tuple | None = None  # WILD: the Stack reordered, colours bottom to top
 
@@ -73,6 +74,7 @@ TEMPLATES = {
     "aim": ("aim {turns}", "aim {turns}"),
     "aim turn": ("{fence}:{dir}", "{fence} {dir}"),
     "step": ("step {dir}", "move the stack {dir}"),
+    "place": ("place {to}", "place the stack on {to}"),
     "fail": ("fail", "the action is impossible: the stack is hit and damaged"),
     "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (bottom to top), then {text}"),
 }
@@ -125,7 +127,7 @@ def _spell(move: FencesMove, spelling: _Spelling) -> str:
         fields = {}
         if move.piece is not None:
             fields["fence"] = spelling.fence(move.piece, move.square)
-        if kind == "move":
+        if kind in ("move", "place"):
             fields["to"] = NAMES[move.arg]
         elif kind in ("tip", "step"):
             fields["dir"] = spelling.direction[move.arg]
@@ -182,7 +184,7 @@ def parse_move(text: str) -> FencesMove:
         if not tokens:
             raise NotationError(f"move {text!r}: WILD needs an action after the reorder, e.g. 'wild:gbry dig'")
     kind, args = tokens[0].lower(), tokens[1:]
-    expected = {"move": 2, "tip": 2, "swap": 1, "hop": 1, "hopfence": 1, "aim": 1, "fail": 0, "step": 1}
+    expected = {"move": 2, "tip": 2, "swap": 1, "hop": 1, "hopfence": 1, "aim": 1, "fail": 0, "step": 1, "place": 1}
     if kind not in KINDS:
         raise NotationError(f"bad move kind {tokens[0]!r} in {text!r}: expected one of {', '.join(KINDS)} (or wild:ORDER then one)")
     if kind == "dig":
@@ -217,6 +219,13 @@ def parse_move(text: str) -> FencesMove:
         move = FencesMove("aim", arg=tuple(sorted(turns, key=lambda t: t[1])))
     elif kind == "step":
         move = FencesMove("step", arg=_direction(args[0], text))
+    elif kind == "place":
+        if order is not None:
+            raise NotationError(f"move {text!r}: 'place' is not an action, so it takes no 'wild:' reorder")
+        square = _square(args[0], text)
+        if square not in INSIDE:
+            raise NotationError(f"bad square {args[0]!r} in move {text!r}: a Stack is placed on an Inside square, a1..e5")
+        move = FencesMove("place", arg=square)
     else:
         move = FAIL
     return move._replace(order=order) if order is not None else move

@@ -23,8 +23,13 @@ Notation (seven fields separated by spaces)::
   step checks of the game: 3 x completed turns + the step 1-3).
 * ``DESTROYED``: per seat, comma-separated, the smalls Damage removed (``-``: none).
 * ``ASIDE``: the smalls set aside at setup (``-``: none).
-* ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act`` or ``stack``.
+* ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act``, ``stack``
+  or ``place``.
 * ``TURN``: completed turns.
+
+With ``start: chosen`` each seat's first turn is a ``place`` step: a Stack
+not placed yet has no digit on the board (its colours are in ``STACKS`` as
+usual).  Only a ``place`` position may have one: see :func:`_check_placing`.
 """
 
 from __future__ import annotations
@@ -44,7 +49,9 @@ RANK = {c: i for i, c in enumerate(COLOURS)}
 FENCE_SIZES = (Size.LARGE, Size.MEDIUM)
 #: Each Fence (size, colour) is in the game twice; so is each small colour.
 COPIES = 2
-STEP_NAMES = ("fence", "act", "stack")
+#: The steps a position may be at; ``place`` is a seat's first turn under ``start: chosen``.
+STEP_NAMES = ("fence", "act", "stack", "place")
+PLACE_PHASE = STEP_NAMES.index("place")
 
 GLYPH = {Direction.UP: "*", Direction.NORTH: "^", Direction.EAST: ">", Direction.SOUTH: "v", Direction.WEST: "<"}
 DIRECTION_OF = {g: d for d, g in GLYPH.items()}
@@ -70,7 +77,7 @@ class FencesPosition(NamedTuple):
     aside: tuple  # smalls set aside at setup, sorted
     out: tuple  # per seat: 0 while in, else the check at which the Stack was emptied
     to_move: int = 0
-    phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack
+    phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack, 3 place (start: chosen)
     turn: int = 0  # completed turns
 
     @property
@@ -82,10 +89,17 @@ class FencesPosition(NamedTuple):
         return STEP_NAMES[self.phase]
 
     def square_of(self, seat: int) -> int | None:
-        """Where the seat's Stack stands (None once it is out)."""
+        """Where the seat's Stack stands (None once it is out, or not placed yet)."""
         if not self.stacks[seat]:
             return None
-        return self.board.index(seat)
+        try:
+            return self.board.index(seat)
+        except ValueError:
+            return None  # start: chosen, and the seat has not placed its Stack yet
+
+    def unplaced(self) -> tuple[int, ...]:
+        """The seats whose Stack is not on the board yet (``start: chosen``)."""
+        return tuple(i for i, s in enumerate(self.stacks) if s and i not in self.board)
 
     def live(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.stacks) if s)
@@ -222,8 +236,9 @@ def parse_position(text: str) -> FencesPosition:
             raise IllegalPositionError(f"seat {seat + 1} has Stacks at {', '.join(square_name(s) for s in squares)}: one Stack each")
         if squares[0] not in INSIDE:
             raise IllegalPositionError(f"seat {seat + 1}'s Stack is at {square_name(squares[0])}, Outside: Stacks are only ever Inside")
+    placing = step_text == "place"
     for seat, stack in enumerate(stacks):
-        if stack and seat not in digits:
+        if stack and seat not in digits and not placing:
             raise IllegalPositionError(f"seat {seat + 1} has a Stack ({colours_text(stack)}) but no square on the board")
         if not stack and seat in digits:
             raise IllegalPositionError(f"seat {seat + 1} is out but its digit stands at {square_name(digits[seat][0])}")
@@ -241,9 +256,51 @@ def parse_position(text: str) -> FencesPosition:
             raise IllegalPositionError(
                 f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: there are exactly {COPIES} of each colour"
             )
-    return FencesPosition(
+    state = FencesPosition(
         tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn
     )
+    if placing:
+        _check_placing(state)
+    return state
+
+
+#: The corner opposite each corner (two players place on opposite corners).
+OPPOSITE_CORNER = {"a1": "e5", "e5": "a1", "a5": "e1", "e1": "a5"}
+
+
+def _check_placing(state: FencesPosition) -> None:
+    """A ``place`` position is one of the placing turns that open a game
+    under ``start: chosen``: seat N places on turn N-1, the seats before it
+    have placed and the seats after it have not (seat N itself may have: its
+    step is played, the turn not yet handed on); nothing has moved, so every
+    Fence still Stands on the Outside and no small is lost; with two players
+    the Stacks are on opposite corners."""
+    seat = state.to_move
+    if state.turn != seat:
+        raise IllegalPositionError(
+            f"a place step is seat {seat + 1}'s first turn, so TURN must be {seat}, not {state.turn} (seats place in turn order)"
+        )
+    if any(state.out) or any(state.destroyed):
+        raise IllegalPositionError("a place step comes before any Hit: no seat can be out or have destroyed smalls")
+    for square, cell in enumerate(state.board):
+        if cell is not None and type(cell) is not int and (square in INSIDE or cell.direction is not Direction.UP):
+            raise IllegalPositionError(
+                f"the Fence at {square_name(square)} has moved: until every Stack is placed, every Fence Stands on the Outside"
+            )
+    unplaced = state.unplaced()
+    for other in range(state.players):
+        if other < seat and other in unplaced:
+            raise IllegalPositionError(f"seat {other + 1} has not placed its Stack, but seat {seat + 1} is placing: seats place in turn order")
+        if other > seat and other not in unplaced:
+            raise IllegalPositionError(f"seat {other + 1}'s Stack is placed before seat {seat + 1}'s: seats place in turn order")
+    if state.players == 2:
+        placed = [square_name(state.board.index(s)) for s in range(2) if s not in unplaced]
+        if placed and placed[0] not in OPPOSITE_CORNER:
+            raise IllegalPositionError(f"seat 1's Stack is at {placed[0]}: with two players the Stacks start on opposite corners")
+        if len(placed) == 2 and OPPOSITE_CORNER[placed[0]] != placed[1]:
+            raise IllegalPositionError(
+                f"seat 2's Stack is at {placed[1]}: with two players it goes on the corner opposite seat 1's, {OPPOSITE_CORNER[placed[0]]}"
+            )
 
 
 def all_cells(state: FencesPosition):

@@ -11,8 +11,8 @@ from __future__ import annotations
 from rich.text import Text
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import FILES, at
-from treehouse.variants.fences.position import LETTER, STEP_NAMES, FencesPosition
+from treehouse.variants.fences.board import FILES, NAMES, at
+from treehouse.variants.fences.position import LETTER, PLACE_PHASE, STEP_NAMES, FencesPosition
 
 GLYPH = {Direction.UP: "▲", Direction.NORTH: "↑", Direction.EAST: "→", Direction.SOUTH: "↓", Direction.WEST: "←"}
 STYLE = {"red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1"}
@@ -77,17 +77,15 @@ def render_position(state: FencesPosition, console_width: int = 80) -> Text:
             text.append(f"out (check {state.out[seat]})", style="dim")
         else:
             where = state.square_of(seat)
-            from treehouse.variants.fences.board import NAMES
-
-            text.append(f"{NAMES[where]}  {len(stack)} high  top first: ")
+            text.append(f"{'not placed yet' if where is None else NAMES[where]}  {len(stack)} high  top first: ")
             for depth, colour in enumerate(reversed(stack)):
                 text.append((colour.upper() if depth == 0 else colour) + " ", style=STYLE[colour])
         lost = state.destroyed[seat]
         text.append(f"  destroyed: {''.join(LETTER[c] for c in lost) or '-'}\n", style="dim")
     aside = "".join(LETTER[c] for c in state.aside) or "-"
-    text.append(
-        f"Turn {state.turn + 1}, Player {state.to_move + 1} to play step {state.phase + 1} ({STEP_NAMES[state.phase]});"
-        f" set aside: {aside}\n",
-        style="dim",
-    )
+    if state.phase == PLACE_PHASE:
+        doing = "to place their Stack (their first turn)"
+    else:
+        doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
+    text.append(f"Turn {state.turn + 1}, Player {state.to_move + 1} {doing}; set aside: {aside}\n", style="dim")
     return text
