@@ -3,7 +3,8 @@
 After every step of every game: the 20 Fences are on the board (2 of each
 size and colour); smalls in Stacks, destroyed and set aside total 10 (2 of
 each colour); no square holds two pieces and each live Stack stands on one
-Inside square; positions and moves round-trip through the notation; every
+Inside square (or, with ``start: chosen``, is still to be placed during the
+placing turns); positions and moves round-trip through the notation; every
 legal move but PASS changes what it acts on.  Every game ends (or hits the
 turn cap) and its record replays to the same final position.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +31,8 @@ OPTION_SETS = [
     {"draft": "distinct", "start": "random", "outside_attempts": False},
     {"uniform_dig": "reroll", "swap_outside_ignores_colour": False, "all_out_at_once": "draw"},
     {"turn_limit": 8, "turn_limit_scoring": "draw"},
+    {"start": "chosen"},
+    {"start": "chosen", "line_hits": "every_check", "draft": "distinct", "outside_attempts": False},
 ]
 
 
@@ -41,10 +45,13 @@ def check_position(variant, state):
     assert sum(smalls.values()) == 10 and all(smalls[c] == 2 for c in COLOURS)
     assert all(board[s] is None for s in range(49) if s not in SQUARES)  # corners stay empty
     seats = [c for c in board if type(c) is int]
-    assert sorted(seats) == [i for i, s in enumerate(state.stacks) if s]  # one square per live Stack
+    unplaced = state.unplaced()
+    if unplaced:  # start: chosen, during the placing turns: the later seats have not placed yet
+        assert state.step_name == "place" and unplaced == tuple(range(unplaced[0], state.players))
+    assert sorted(seats) == [i for i, s in enumerate(state.stacks) if s and i not in unplaced]  # one square per placed Stack
     for seat, stack in enumerate(state.stacks):
         if stack:
-            assert state.square_of(seat) in INSIDE
+            assert seat in unplaced or state.square_of(seat) in INSIDE
             assert state.out[seat] == 0
         else:
             assert state.out[seat] > 0
@@ -98,7 +105,8 @@ def test_random_games_keep_every_invariant_and_replay(plugins, seed, players, op
 
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
-def test_setup_positions_are_legal_and_round_trip(plugins, seed, players):
-    variant = plugins.variant("fences")()
+@pytest.mark.parametrize("start", ["corners", "random", "chosen"])
+def test_setup_positions_are_legal_and_round_trip(plugins, seed, players, start):
+    variant = plugins.variant("fences")({"start": start})
     state = variant.treehouse_setup(variant, players, random.Random(seed))
     check_position(variant, state)
