@@ -73,8 +73,8 @@ def test_perfect_plays_from_a_table_and_searches_other_games(plugins, classic):
     # no table for other games: it plays as the search bot
     fences = plugins.variant("fences")()
     perfect = make_bot(plugins, "perfect")
-    Game(fences, [perfect, make_bot(plugins, "random")], random.Random(1))
-    assert perfect.fallback is not None and perfect.fallback.depth == 2
+    game = Game(fences, [perfect, make_bot(plugins, "random")], random.Random(1))
+    assert perfect.fallback is not None and perfect.fallback.depth_for(game.state) == 2
     perfect = make_bot(plugins, "perfect")
     Game(classic, [perfect] + [make_bot(plugins, "random")] * 2, random.Random(1))
     assert perfect.fallback is not None
@@ -121,10 +121,17 @@ def test_spec_mistakes_are_one_line(plugins, spec, message):
     assert isinstance(caught.value, (BotOptionError, UnknownNameError)) or "must be" in str(caught.value)
 
 
-def test_depth_zero_means_automatic(plugins, classic):
+def test_depth_zero_means_automatic_per_turn(plugins, classic):
     bot = make_bot(plugins, "search")
-    Game(classic, [bot, make_bot(plugins, "random")], random.Random(1))
-    assert bot.depth == 3
+    game = Game(classic, [bot, make_bot(plugins, "random")], random.Random(1))
+    assert bot.depth_for(game.state) == 3  # classic: a turn is one step
+    fences = plugins.variant("fences")(rules={"start": "chosen"})
+    bot = make_bot(plugins, "search")
+    game = Game(fences, [bot, make_bot(plugins, "random")], random.Random(1))
+    assert bot.depth_for(game.state) == 3  # the one-step placing turn
+    game.play_turn(), game.play_turn()  # both Stacks placed
+    assert bot.depth_for(game.state) == 2  # a three-step turn: the rest of it
+    assert make_bot(plugins, "search(depth=4)").depth_for(game.state) == 4
 
 
 # -- evaluations --

@@ -27,9 +27,9 @@ How it searches, through the game's hooks only (so it plays any variant):
 * positions met twice at the same depth are looked up, not searched again.
 
 Budget: ``depth`` counts decision steps (one classic turn is one step; a
-Fences turn is three).  The default, ``depth=0``, chooses at the start of the
-game: 3 where a turn is one step (classic: this move, the reply, the next
-move), 2 where turns have several (Fences: the rest of one's own turn).  The search deepens one step at a time up to
+Fences turn is three).  The default, ``depth=0``, chooses at each turn: 3
+where the turn is one step (classic: this move, the reply, the next move), 2
+where it has several (Fences: the rest of one's own turn).  The search deepens one step at a time up to
 ``depth``; ``nodes`` (moves played in its head; 0 for no limit) or
 ``seconds`` (a time limit; not reproducible, so off by default) stop it
 early, and the deepest search completed decides (with neither, it searches
@@ -73,9 +73,16 @@ class SearchBot:
 
     def seated(self, game: Any, index: int) -> None:
         self.model = Model(game, index)
-        if self.depth == 0:  # auto: two full turns' worth where turns are one step, else the rest of one's own turn
-            steps = self.model.hooks.treehouse_turn_steps(game.state)
-            self.depth = AUTO_DEPTH_ONE_STEP if len(steps) == 1 else AUTO_DEPTH_MANY_STEPS
+
+    def depth_for(self, state: Any) -> int:
+        """The depth to search the turn ``state`` starts: the ``depth`` option, or
+        automatically two full turns' worth where this turn is one step, else the
+        rest of one's own turn.  Asked per decision, because a game's turns
+        can differ (Fences with chosen starts opens with a one-step placing turn)."""
+        if self.depth:
+            return self.depth
+        steps = require_game(self).hooks.treehouse_turn_steps(state)
+        return AUTO_DEPTH_ONE_STEP if len(steps) == 1 else AUTO_DEPTH_MANY_STEPS
 
     # -- the root --
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
@@ -88,7 +95,8 @@ class SearchBot:
         rest = model.remaining_steps(state, step)
         best = list(moves)
         budgeted = bool(self.nodes or self.seconds)
-        for depth in range(1 if budgeted else self.depth, self.depth + 1):
+        deepest = self.depth_for(state)
+        for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
