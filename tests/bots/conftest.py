@@ -6,11 +6,6 @@ import pytest
 
 
 @pytest.fixture(scope="session")
-def fences(plugins):
-    return plugins.variant("fences")()
-
-
-@pytest.fixture(scope="session")
 def solved_classic(classic_class):
     """The exact table of two-player classic under its default rules, solved
     once per test session into the session's private cache (about 2 minutes),

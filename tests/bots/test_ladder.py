@@ -39,23 +39,18 @@ def test_wilson_interval_matches_a_known_value():
     assert low == pytest.approx(0.4038, abs=1e-4) and high == pytest.approx(0.5962, abs=1e-4)
 
 
-def test_classic_greedy_beats_random(plugins, classic):
-    result = play_match(classic, lambda: make_bot(plugins, "greedy"), lambda: make_bot(plugins, "random"), 40, seed=11)
-    assert beats(result), result
-
-
-def test_classic_search_beats_random(plugins, classic):
-    result = play_match(classic, lambda: make_bot(plugins, "search(depth=2)"), lambda: make_bot(plugins, "random"), 15, seed=12)
-    assert beats(result), result
-
-
-def test_fences_greedy_beats_random(plugins, fences):
-    result = play_match(fences, lambda: make_bot(plugins, "greedy"), lambda: make_bot(plugins, "random"), 30, seed=13)
-    assert beats(result), result
-
-
-def test_fences_search_beats_greedy(plugins, fences):
-    result = play_match(fences, lambda: make_bot(plugins, "search"), lambda: make_bot(plugins, "greedy"), 25, seed=14)
+@pytest.mark.parametrize(
+    "variant_name, stronger, weaker, pairs, seed",
+    [
+        ("classic", "greedy", "random", 40, 11),
+        ("classic", "search(depth=2)", "random", 15, 12),
+        ("fences", "greedy", "random", 30, 13),
+        ("fences", "search", "greedy", 25, 14),
+    ],
+)
+def test_the_stronger_bot_wins_a_raw_match(plugins, variant_name, stronger, weaker, pairs, seed):
+    variant = plugins.variant(variant_name)()
+    result = play_match(variant, lambda: make_bot(plugins, stronger), lambda: make_bot(plugins, weaker), pairs, seed=seed)
     assert beats(result), result
 
 
