@@ -35,6 +35,29 @@ def test_th_show():
     assert result.returncode == 0 and "L< S^ M>" in result.stdout
 
 
+def test_th_plugins():
+    result = run("plugins")
+    assert result.returncode == 0
+    for plugin in ("classic", "fences", "builtin-bots", "random-bot"):
+        assert plugin in result.stdout
+    assert "register_variants" in result.stdout
+
+
+def test_th_new_variant(tmp_path):
+    result = run("new-variant", "my-game", "--dir", str(tmp_path / "pkg"))
+    assert result.returncode == 0 and "Wrote the my-game variant" in result.stdout
+    assert (tmp_path / "pkg" / "src" / "treehouse_my_game" / "plugin.py").is_file()
+
+
+def test_th_solve_reads_the_table_this_session_solved(solved_classic):
+    # The session's private cache (tests/conftest.py) holds the table; the
+    # process finds it through TREEHOUSE_CACHE_DIR instead of solving again.
+    result = run("solve", "--variant", "classic", "--players", "2")
+    assert result.returncode == 0, result.stderr
+    assert "first player wins with probability 0.509572 under optimal play" in result.stdout
+    assert "(cached;" in result.stdout
+
+
 def test_th_moves_from_a_pipe():
     result = run("moves", "--variant", "classic", "--action", "swap", "-", input="L^/M^/S^\n")
     assert result.returncode == 0
