@@ -79,6 +79,16 @@ def test_compare_with_itself_flags_nothing():
     assert out["significant"] == [] and all(r["diff"] == 0 for r in out["differences"])
 
 
+def test_compare_across_variants_warns_that_the_pairing_is_lost():
+    result = th("compare", "classic", "fences", "--games", "20", "--json")
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [
+        "warning: A plays classic and B plays fences: the same seeds give unrelated games, "
+        "so the comparison is unpaired in effect (valid, but wider)"
+    ]
+    assert th("compare", "classic", "classic-wiki", "--games", "20", "--json").stderr == ""
+
+
 def test_compare_set_b_flags_the_change(tmp_path):
     report = tmp_path / "c.html"
     out = data(th("compare", "classic", "--set-b", "house_decline=reroll", "--games", "300", "--json", "--report", str(report)))

@@ -348,6 +348,12 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     spec_b = dataclasses.replace(RuleSpec.from_effective(rules_b), name=name_b)
     if spec_b.name == spec_a.name:
         spec_b = dataclasses.replace(spec_b, name=spec_b.name + " (B)")
+    if rules_a.variant_class is not rules_b.variant_class:
+        err.print(
+            f"warning: A plays {rules_a.variant_class.name} and B plays {rules_b.variant_class.name}: "
+            "the same seeds give unrelated games, so the comparison is unpaired in effect (valid, but wider)",
+            markup=False,
+        )
     kinds, batch = _seats_and_batch(run, [rules_a, rules_b], (spec_a, spec_b))
     games, seed = run.games, run.seed
 
