@@ -5,7 +5,7 @@ A rule set looks like this (``variants/classic-wiki.yaml``)::
     variant: classic
     description: The Icehouse wiki's reading of the rules.
     extends: classic            # another rule set: a name in variants/, or a path
-    turn_cap: 1000              # a game still going after this many turns is a draw
+    turn_cap: 1000              # a game still going after this many turns is a draw (1 to 1,000,000)
     house_rules: []             # house-rule plugins to load (by name)
     rules:
       dig_in_place: false
@@ -48,7 +48,7 @@ class RuleSetFile(BaseModel):
     variant: str | None = None
     description: str | None = None
     extends: str | None = None
-    turn_cap: int | None = Field(None, ge=1)
+    turn_cap: int | None = Field(None, ge=1, le=1_000_000)
     house_rules: list[str] | None = None
     rules: dict[str, Any] = Field(default_factory=dict)
 

@@ -170,6 +170,7 @@ CASES = [
     (("rules", "-v", "classic", "--set", "=5"), "bad --set '=5'"),
     (("rules", "-v", "classic", "--set", "goal="), "unknown option 'goal'"),
     (("rules", "-v", "classic", "--set", "turn_cap=-1"), "--set: turn_cap: Input should be greater than or equal to 1 (got -1)"),
+    (("rules", "-v", "classic", "--set", "turn_cap=99999999999"), "--set: turn_cap: Input should be less than or equal to 1000000 (got 99999999999)"),
     (("rules", "-v", "classic", "--set", "house_rules=nope"), "--set: house_rules: Input should be a valid list"),
     (("rules", "-v", "classic", "--set", "dig_in_place=maybe"), "--set: rules.dig_in_place"),
     (("rules", "-v", "classic", "--set", "rules.gravity=1"), "unknown classic rule option 'gravity'"),
