@@ -17,7 +17,7 @@ def test_readme_opens_with_two_commands():
     assert len(commands) == 2
     run_command, test_command = commands
     assert "th " in run_command
-    assert "[test]" in test_command and "pytest" in test_command
+    assert "[test," in test_command and "pytest" in test_command
 
 
 def test_ci_runs_the_readme_test_command_exactly():
