@@ -74,13 +74,13 @@ class Checker:
             if move is PASS:
                 continue
             assert variant.parse_move(variant.format_move(move)) == move
-            after = variant.treehouse_apply_move(state, step, move)
+            after = variant.treehouse_apply_move(state, step, move).state
             assert after != state
             # the board or a Stack changes, or the move makes a Hit (a bounce, a failed action)
             changed = after.board != state.board or after.stacks != state.stacks
             assert changed or variant.hits(state, step, move), variant.format_move(move)
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         self.steps += 1
         check_position(self.variant, after)
 

@@ -267,7 +267,7 @@ class Session:
         if face is not None:
             self.faces.append(face)
 
-    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any) -> None:
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
         if not self.live:
             return
