@@ -353,3 +353,16 @@ class Fences(Variant):
         from treehouse.variants.fences.render import render_position
 
         return render_position(state, console_width)
+
+    # -- integer ids and vectors for other frameworks (treehouse.interop) --
+    def action_encoding(self, players):
+        """Every move's id (variants/fences/encoding.py; docs/interop.md)."""
+        from treehouse.variants.fences.encoding import FencesActions
+
+        return FencesActions(self.rules.height(players))
+
+    def observation(self, players):
+        """Positions as numbers for one seat (variants/fences/encoding.py)."""
+        from treehouse.variants.fences.encoding import FencesObservation
+
+        return FencesObservation(players, self.rules.height(players))
