@@ -152,6 +152,17 @@ def outcome(state: ClassicPosition, mover: int, mirror_matches: bool = False) ->
     return Outcome(tuple(matching), "tie: several trios matched the House at once")
 
 
+def _score(away: list[int], seat: int) -> float:
+    """A seat's evaluation from every trio's distance to the House."""
+    mine = away[seat]
+    if mine == 0:
+        return 100.0
+    theirs = min(away[:seat] + away[seat + 1 :])
+    if theirs == 0:
+        return -100.0
+    return float(theirs - mine)
+
+
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
@@ -277,17 +288,19 @@ class Classic(Variant):
         from a search of the 204-trio action graph; measured against the House
         as it stands, since the House moves too).  A trio already matching the
         House scores 100 (-100 when only an opponent's does)."""
+        return _score(self._distances(state), seat)
+
+    def evaluate_seats(self, state):
+        """``treehouse_evaluate`` for every seat at once (the playtest's lead
+        tracking): the distances are looked up once, not once per seat."""
+        away = self._distances(state)
+        return [_score(away, seat) for seat in range(len(away))]
+
+    def _distances(self, state):
         from treehouse.variants.classic.distance import distances_to
 
         house, trios, _ = state
-        away = distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
-        mine = away[seat]
-        theirs = min(away[:seat] + away[seat + 1 :])
-        if mine == 0:
-            return 100.0
-        if theirs == 0:
-            return -100.0
-        return float(theirs - mine)
+        return distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
 
     @hookimpl
     def treehouse_render(self, state, console_width):

@@ -108,7 +108,7 @@ class FencesRules(Rules):
     all_out_at_once: Literal["tie", "draw"] = Field(
         "tie", description="When the last Stacks are all emptied at one check: those players tie, or nobody wins."
     )
-    turn_limit: int = Field(0, ge=0, description="End the game after this many turns and score it (0: no limit).")
+    turn_limit: int = Field(0, ge=0, le=1_000_000, description="End the game after this many turns and score it (0: no limit; at most 1,000,000).")
     turn_limit_scoring: Literal["draw", "most_smalls"] = Field(
         "most_smalls", description="At the turn limit: a draw, or the Stacks with the most smalls win (ties shared)."
     )
