@@ -18,6 +18,7 @@ on the same chunks and handing the results back in the same order.
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
@@ -29,6 +30,7 @@ from treehouse.bots.options import bot_factory
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
+from treehouse.plugins import TRACE_ENV
 from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
 
 #: Games per chunk: the unit of work, of merging and of the SPRT's looks.
@@ -107,14 +109,27 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
+        from treehouse.plugins import KERNEL_PLUGIN, every_answer
+
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = hook.treehouse_step_statistics
-        if any(impl.plugin_name != "kernel" for impl in hook.treehouse_evaluate.get_hookimpls()):
-            self.evaluate = game.hooks.treehouse_evaluate
+            self.stats_hook = every_answer(hook.treehouse_step_statistics)
+        evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
+        if evaluators:
+            self.evaluate = self._every_seat(game, evaluators)
         self.players = len(game.seats)
         self.last_not_leading = [0] * self.players
         game.observer = self
+
+    @staticmethod
+    def _every_seat(game: Game, evaluators: list) -> Callable[[Any], list]:
+        """``state -> [treehouse_evaluate(state, seat) for every seat]``: in one
+        call when the variant alone evaluates and offers ``evaluate_seats``."""
+        evaluate, seats = game.hooks.treehouse_evaluate, range(len(game.seats))
+        every = getattr(evaluators[0].plugin, "evaluate_seats", None) if len(evaluators) == 1 else None
+        if every is not None and not os.environ.get(TRACE_ENV):
+            return every
+        return lambda state: [evaluate(state, seat) for seat in seats]
 
     def _face(self, face: str) -> list[int]:
         counts = self.faces.get(face)
@@ -151,7 +166,7 @@ class Observer:
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for answer in self.stats_hook(before=before, after=after, step=step, move=move, mover=mover):
+            for answer in self.stats_hook(before, after, step, move, mover):
                 if answer:
                     for key, value in answer.items():
                         counters[key] = counters.get(key, 0) + value
@@ -159,7 +174,7 @@ class Observer:
             self._track_lead(after)
 
     def _track_lead(self, state) -> None:
-        scores = [self.evaluate(state, seat) for seat in range(self.players)]
+        scores = self.evaluate(state)
         best = max(scores)
         leaders = [s for s, v in enumerate(scores) if v == best]
         leader = leaders[0] if len(leaders) == 1 else None
