@@ -69,7 +69,7 @@ class EverySeat:
     def on_choice(self, game, mover, step, face, moves):
         pass
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         seats = range(len(after.trios))
         assert self.variant.evaluate_seats(after) == [self.variant.treehouse_evaluate(after, seat) for seat in seats]
 
