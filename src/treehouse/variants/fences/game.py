@@ -108,7 +108,7 @@ class FencesRules(Rules):
     all_out_at_once: Literal["tie", "draw"] = Field(
         "tie", description="When the last Stacks are all emptied at one check: those players tie, or nobody wins."
     )
-    turn_limit: int = Field(0, ge=0, description="End the game after this many turns and score it (0: no limit).")
+    turn_limit: int = Field(0, ge=0, le=1_000_000, description="End the game after this many turns and score it (0: no limit; at most 1,000,000).")
     turn_limit_scoring: Literal["draw", "most_smalls"] = Field(
         "most_smalls", description="At the turn limit: a draw, or the Stacks with the most smalls win (ties shared)."
     )
@@ -353,3 +353,16 @@ class Fences(Variant):
         from treehouse.variants.fences.render import render_position
 
         return render_position(state, console_width)
+
+    # -- integer ids and vectors for other frameworks (treehouse.interop) --
+    def action_encoding(self, players):
+        """Every move's id (variants/fences/encoding.py; docs/interop.md)."""
+        from treehouse.variants.fences.encoding import FencesActions
+
+        return FencesActions(self.rules.height(players))
+
+    def observation(self, players):
+        """Positions as numbers for one seat (variants/fences/encoding.py)."""
+        from treehouse.variants.fences.encoding import FencesObservation
+
+        return FencesObservation(players, self.rules.height(players))
