@@ -63,10 +63,11 @@ def test_if_the_stack_attempts_to_move_onto_a_fence(pos, fences):
     assert words(events) == ["Player 1 loses yellow (moved onto M(red) at c4)"]
 
 
-def test_if_the_stack_attempts_to_move_onto_an_outside_square_damage_regardless_of_colour(pos, fences):
+def test_if_the_stack_attempts_to_move_onto_an_outside_square_damage_regardless_of_colour(pos, fences_class):
     """Seed: "If the Hit is a Stack attempting to move Outside, Damage occurs regardless of top color of the Stack." """
+    variant = fences_class({"outside_attempts": True})
     state = pos(layout(a1="1", e5="2", W1="Lr*"), stacks="gbyr,oyob", step="stack")
-    after, events = events_of(fences, state, STACK, "step w")
+    after, events = events_of(variant, state, STACK, "step w")
     (report,) = events
     assert report.hit.cause is Cause.OUTSIDE and report.hit.source is None and report.hit.square == BY_NAME["W1"]
     assert words(events) == ["Player 1 loses red (tried to move Outside at W1)"]

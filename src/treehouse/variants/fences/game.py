@@ -106,15 +106,23 @@ class FencesRules(Rules):
         description="A piece Hits a Stack at most once per check (stepping into a Fence that points at the Stack is one Hit);"
         " false: once for each rule it meets.",
     )
-    outside_attempts: bool = Field(True, description="Step 3 may try to move the Stack Outside (always a Damaging Hit).")
+    outside_attempts: bool = Field(
+        False,
+        description="false (the seed: 'to an Inside space'): step 3 moves only toward Inside squares;"
+        " true: it may also try to move Outside (always a Damaging Hit).",
+    )
     swap_outside_ignores_colour: bool = Field(
         True, description="A Swap with an Outside Fence Damages whatever the Stack's top colour."
     )
-    uniform_dig: Literal["hit", "reroll"] = Field(
-        "hit", description="A Dig that would change nothing (every small the same colour): Hit as impossible, or roll again."
+    uniform_dig: Literal["noop", "hit", "reroll"] = Field(
+        "noop",
+        description="A Dig of 2+ smalls all of one colour: noop (the seed: the top piece can always go to the bottom):"
+        " done, changing nothing, no Hit; hit: impossible, so Hit; reroll: roll again.",
     )
-    all_out_at_once: Literal["tie", "draw"] = Field(
-        "tie", description="When the last Stacks are all emptied at one check: those players tie, or nobody wins."
+    all_out_at_once: Literal["draw", "tie"] = Field(
+        "draw",
+        description="The last Stacks emptied at one check: draw (the seed: an emptied Stack loses): nobody wins;"
+        " tie: those players share the win.",
     )
     turn_limit: int = Field(0, ge=0, le=1_000_000, description="End the game after this many turns and score it (0: no limit; at most 1,000,000).")
     turn_limit_scoring: Literal["draw", "most_smalls"] = Field(
