@@ -320,6 +320,27 @@ def _bind(caller: pluggy.HookCaller) -> Callable[..., Any]:
     return first_result
 
 
+def every_answer(caller: pluggy.HookCaller) -> Callable[..., list]:
+    """A hook that is not ``firstresult`` (every answer counts), called with
+    its arguments positionally in the spec's order: the implementations are
+    called directly, in pluggy's order, unless a wrapper or tracing needs
+    pluggy's own caller.  The answers are pluggy's: every non-``None`` one."""
+    impls = caller.get_hookimpls()
+    if os.environ.get(TRACE_ENV) or any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return _through_pluggy(caller)
+    spec_names = tuple(caller.spec.argnames) if caller.spec else ()
+    chain = [_direct(impl, spec_names) for impl in reversed(impls)]
+    if len(chain) == 1:
+        (only,) = chain
+
+        def one_answer(*args: Any) -> list:
+            result = only(*args)
+            return [] if result is None else [result]
+
+        return one_answer
+    return lambda *args: [result for result in (function(*args) for function in chain) if result is not None]
+
+
 def _direct(impl: Any, spec_names: tuple[str, ...]) -> Callable[..., Any]:
     """Call one implementation with the positional arguments of the hook call."""
     function, names = impl.function, tuple(impl.argnames)
