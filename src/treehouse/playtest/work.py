@@ -10,9 +10,10 @@ chunks are fixed by the number of games, never by the number of workers, and
 merged in order: the totals are the same to the last floating-point bit for
 any ``--jobs``.
 
-:func:`run` hands the chunks to a ``concurrent.futures.ProcessPoolExecutor``.
-A cluster engine (Ray's ``remote``, Dask's ``client.submit``) would replace
-that loop, calling the same ``play_chunk`` and merging in the same order.
+:func:`run` hands the chunks to a ``concurrent.futures.ProcessPoolExecutor``,
+or to a :class:`ChunkPool` given to it: the Dask backend
+(:mod:`treehouse.playtest.cluster`) is one, calling the same ``play_chunk``
+on the same chunks and handing the results back in the same order.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from treehouse.bots.options import bot_factory
 from treehouse.errors import TreehouseError
@@ -283,15 +284,25 @@ def check_batch(batch: Batch, plugins: Any) -> None:
             raise TreehouseError(f"{spec.name} is played by {lo} to {hi} players, not {len(batch.seats)}")
 
 
+class ChunkPool(Protocol):
+    """Somewhere else to play chunks (a cluster): given the batch and its
+    chunks, yield each chunk's :func:`play_chunk` result in chunk order;
+    closing the generator cancels what is still pending."""
+
+    def results(self, batch: Batch, work: list[tuple[int, int]]) -> Iterator[ChunkResult]: ...
+
+
 def run_chunks(
     batch: Batch,
     games: int,
     jobs: int = 1,
     plugins: Any = None,
     chunk: int = CHUNK,
+    pool: ChunkPool | None = None,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
 
+    With a ``pool`` (a cluster), the chunks are played there; else
     ``jobs == 1`` plays in this process (with ``plugins``, if given);
     otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
     Closing the generator early (the SPRT has decided) cancels what is left.
@@ -299,6 +310,9 @@ def run_chunks(
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
     work = chunks(games, chunk)
+    if pool is not None:
+        yield from pool.results(batch, work)
+        return
     if jobs <= 1:
         for start, stop in work:
             yield play_chunk(batch, start, stop, plugins)
@@ -331,15 +345,16 @@ def run(
     progress: Callable[[int], None] | None = None,
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
+    pool: ChunkPool | None = None,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
     ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
     end the run early after any chunk (the decision then depends on the chunk
-    order only, so it too is the same for any ``jobs``).
+    order only, so it too is the same for any ``jobs``, or ``pool``).
     """
     total: ChunkResult | None = None
-    stream = run_chunks(batch, games, jobs, plugins, chunk)
+    stream = run_chunks(batch, games, jobs, plugins, chunk, pool)
     try:
         for result in stream:
             total = result if total is None else total.merge(result)

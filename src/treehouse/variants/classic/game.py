@@ -82,6 +82,10 @@ class ClassicMove(_MoveIdentity):
     def __setattr__(self, name: str, value) -> None:
         raise AttributeError("moves are immutable")
 
+    def __getnewargs__(self):
+        # pickle and copy rebuild a move through __new__, which takes the result, not its rank
+        return (self.target, self.result, self.action, self.words)
+
 
 def format_position(state: ClassicPosition) -> str:
     """``HOUSE :: TRIO | TRIO ... :: N``, N the 1-based seat to move."""
@@ -303,3 +307,16 @@ class Classic(Variant):
         from treehouse.variants.classic.render import render_position
 
         return render_position(state, console_width)
+
+    # -- integer ids and vectors for other frameworks (treehouse.interop) --
+    def action_encoding(self, players):
+        """Every move's id (variants/classic/encoding.py; docs/interop.md)."""
+        from treehouse.variants.classic.encoding import ClassicActions
+
+        return ClassicActions()
+
+    def observation(self, players):
+        """Positions as numbers for one seat (variants/classic/encoding.py)."""
+        from treehouse.variants.classic.encoding import ClassicObservation
+
+        return ClassicObservation(players)
