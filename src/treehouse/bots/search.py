@@ -42,9 +42,18 @@ import random
 import time
 from typing import Any
 
+from treehouse.bots.options import BotOptionError
 from treehouse.bots.lookahead import LOSS, REROLL, WIN, Model, pick, require_game
-from treehouse.errors import TreehouseError
 
+
+#: The bounds of the options (docs/bots.md): a search without a budget is
+#: exponential in ``depth`` (classic at depth 4 takes seconds a game, at 5 minutes
+#: a move), so a deep one needs ``nodes`` or ``seconds`` to stop it.
+MAX_DEPTH = 5
+MAX_DEPTH_BUDGETED = 40
+MAX_WIDTH = 64
+MAX_NODES = 100_000_000
+MAX_SECONDS = 3600.0
 
 #: ``depth=0`` (the default) picks these at the start of the game.
 AUTO_DEPTH_ONE_STEP = 3
@@ -59,12 +68,17 @@ class SearchBot:
     name = "search"
 
     def __init__(self, depth: int = 0, width: int = 6, nodes: int = 0, seconds: float = 0.0) -> None:
-        if depth < 0:
-            raise TreehouseError(f"search: depth must be at least 1, not {depth}")
-        if width < 1:
-            raise TreehouseError(f"search: width must be at least 1, not {width}")
-        if nodes < 0 or seconds < 0:
-            raise TreehouseError("search: nodes and seconds cannot be negative")
+        budgeted = bool(nodes or seconds)
+        deepest = MAX_DEPTH_BUDGETED if budgeted else MAX_DEPTH
+        for option, value, low, high in (
+            ("depth", depth, 0, deepest),
+            ("width", width, 1, MAX_WIDTH),
+            ("nodes", nodes, 0, MAX_NODES),
+            ("seconds", seconds, 0, MAX_SECONDS),
+        ):
+            if not low <= value <= high:  # also refuses nan
+                limit = " without a nodes or seconds budget" if option == "depth" and not budgeted else ""
+                raise BotOptionError(f"search: {option} is from {low} to {high:,}{limit}, not {value}")
         self.depth, self.width, self.nodes, self.seconds = depth, width, nodes, seconds
         self.model: Model | None = None
         #: Moves played in the head for the last decision, and the depth it completed.
