@@ -100,14 +100,25 @@ class SearchBot:
 
     # -- the root --
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
-        model = require_game(self)
         if len(moves) == 1:
+            require_game(self)
             return moves[0]
+        scores = self.advise(state, step, face, moves)
+        top = max(scores)
+        return pick([m for m, s in zip(moves, scores) if s == top], rng)
+
+    #: What :meth:`advise`'s numbers are (``th play``'s hint says it).
+    measure = "search value"
+
+    def advise(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
+        """The value of each move to the player to move, from the deepest search
+        completed: what :meth:`choose` picks the best of (a hint shows them)."""
+        model = require_game(self)
         self._me = state.to_move
         self._count = 0
         self._deadline = time.perf_counter() + self.seconds if self.seconds else None
         rest = model.remaining_steps(state, step)
-        best = list(moves)
+        best = [0.0] * len(moves)
         budgeted = bool(self.nodes or self.seconds)
         deepest = self.depth_for(state)
         for depth in range(1 if budgeted else deepest, deepest + 1):
@@ -118,13 +129,12 @@ class SearchBot:
                 scores = [self._move_value(state, step, move, rest, depth) for move in moves]
             except _OutOfBudget:
                 break
-            top = max(scores)
-            best = [m for m, s in zip(moves, scores) if s == top]
+            best = scores
             self.last_depth = depth
-            if top >= WIN:  # a forced win found: deeper search cannot improve on it
+            if max(scores) >= WIN:  # a forced win found: deeper search cannot improve on it
                 break
         self.last_nodes = self._count
-        return pick(best, rng)
+        return best
 
     # -- the tree --
     def _tick(self) -> None:
