@@ -127,6 +127,10 @@ class KernelDefaults:
     def treehouse_resolve(self, state, before, step, move):
         return state
 
+    @hookimpl(trylast=True)
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        return None  # no reason known: th play says the move is not legal here
+
 
 class Game:
     """One game of one variant between seats, driven by one seeded ``random.Random``.
