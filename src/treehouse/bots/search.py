@@ -123,6 +123,7 @@ class SearchBot:
         deepest = self.depth_for(state)
         for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
+            self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
                 scores = [self._move_value(state, step, move, rest, depth) for move in moves]
@@ -199,22 +200,44 @@ class SearchBot:
 
     def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> float:
         mine = state.to_move == self._me
+        if depth == 1:
+            # The last step searched: every move's value is its one-step look
+            # (_after at depth 0), so the node's value is the best of those over
+            # all moves, which is what the width's best few would be searched to.
+            values = self._one_step(state, step, moves)
+            if len(moves) > self.width:
+                for _ in range(self.width):
+                    self._tick()  # the budget counts the best few as searched again, as it always has
+            return max(values) if mine else min(values)
         if len(moves) > self.width:
             moves = self._best_few(state, step, moves, mine)
         values = [self._move_value(state, step, move, rest, depth) for move in moves]
         return max(values) if mine else min(values)
 
+    def _one_step(self, state: Any, step: Any, moves: tuple) -> list[float]:
+        """Each move's value to this bot by a one-step look: the outcome's score, else the evaluation."""
+        model, me, evaluated = self.model, self._me, self._evaluated
+        values = []
+        for move in moves:
+            if move is REROLL:
+                values.append(model.evaluate(state, me))
+                continue
+            self._tick()
+            after, outcome = model.play(state, step, move)
+            if outcome is not None:
+                values.append(model.outcome_score(outcome, me))
+                continue
+            try:
+                value = evaluated.get(after)
+                if value is None:
+                    value = evaluated[after] = model.evaluate(after, me)
+            except TypeError:  # positions that cannot be hashed: evaluated every time
+                value = model.evaluate(after, me)
+            values.append(value)
+        return values
+
     def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""
-        model, me = self.model, self._me
-        scored = []
-        for index, move in enumerate(moves):
-            if move is REROLL:
-                value = model.evaluate(state, me)
-            else:
-                self._tick()
-                after, outcome = model.play(state, step, move)
-                value = model.outcome_score(outcome, me) if outcome is not None else model.evaluate(after, me)
-            scored.append((value if mine else -value, -index, move))
+        scored = [(value if mine else -value, -index, move) for index, (value, move) in enumerate(zip(self._one_step(state, step, moves), moves))]
         scored.sort(reverse=True)
         return [move for _v, _i, move in scored[: self.width]]
