@@ -488,7 +488,7 @@ class Session:
         if self.kinds[mover] == HUMAN and moves and (len(moves) > 1 or not self.auto_forced):
             self.decisions.append(len(game.record.events) if game.record is not None else 0)
 
-    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any) -> None:
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
         forced, self.forced_move = self.forced_move, None
         if not self.live:
