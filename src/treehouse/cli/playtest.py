@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import csv
 import dataclasses
-import io
 import functools
 import inspect
+import io
 import json
 import os
 import re
@@ -198,12 +198,12 @@ def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
     writer = csv.writer(buffer)
     writer.writerow(header)
     writer.writerows(rows)
-    write_text_atomically(path, buffer.getvalue(), ConfigError, "CSV")
+    write_text_atomically(path, buffer.getvalue(), ConfigError)
     _wrote("the CSV", path)
 
 
 def _write_text(path: Path, text: str) -> None:
-    write_text_atomically(path, text, ConfigError, "report")
+    write_text_atomically(path, text, ConfigError)
     _wrote("the report", path)
 
 
