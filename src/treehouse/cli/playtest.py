@@ -533,11 +533,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     if run.as_json:
         _emit_json(result)
         return
-    out.print(
-        f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s",
-        soft_wrap=False,
-        width=min(out.width, 80),
-    )
+    out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
     _print_sweep(keys, rows)
 
 
