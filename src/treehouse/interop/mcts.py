@@ -73,7 +73,7 @@ class MCTSSeat:
         self._running = game
         self._spiel = None
 
-    def _spiel_game(self, state: Any) -> TreehouseGame:
+    def _spiel_game(self) -> TreehouseGame:
         if self._spiel is None:
             running = self._running
             if running is None:
@@ -90,7 +90,7 @@ class MCTSSeat:
         seed = rng.getrandbits(32)  # drawn even for a forced move, so the stream never depends on timing
         if len(moves) == 1:
             return moves[0]
-        game = self._spiel_game(state)
+        game = self._spiel_game()
         turn = getattr(self._running, "turn", 1)
         node = game.flow.at_decision(state, step, face, moves, turn=turn)
         random_state = np.random.RandomState(seed)
