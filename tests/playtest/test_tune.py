@@ -25,6 +25,8 @@ seats: [random, random]
 options:
   stack_height_2p: {low: 2, high: 5}
   line_hits: [new, every_check]
+  outside_attempts: [true, false]
+  uniform_dig: [hit, reroll]
 targets:
   first_seat_win_rate: 0.5 ± 0.05
   mean_turns: {target: [4, 6], weight: 2}
@@ -132,6 +134,16 @@ def test_successive_halving_keeps_the_budget_and_promotes_a_third(spec_file, plu
     for trial in full:  # a promoted trial was the best of its bracket's rung
         assert [g for g, _ in trial.history] == [10, 30, 90]
     assert search.ranked()[0].games == 90
+
+
+def test_a_small_space_ends_when_every_value_was_played(tmp_path, plugins):
+    path = tmp_path / "small.yaml"
+    path.write_text("rule_set: fences\noptions: {line_hits: [new, every_check]}\ntargets: {mean_turns: [4, 6]}\ngames: {first: 10, factor: 2, rungs: 2}\nchunk: 10\n")
+    spec = tuning.load_spec(path, plugins)
+    search = tuning.run_search(spec, 1, 100_000, lambda batch, games, first: run(batch, games, plugins=plugins, chunk=10, first=first).sides[0])
+    assert "exhausted" in search.stopped_by
+    assert search.games_played <= 2 * 20  # each of the two values played once to each rung, never again
+    assert {tuple(t.params.items()) for t in search.trials} == {(("line_hits", "new"),), (("line_hits", "every_check"),)}
 
 
 def test_ctrl_c_keeps_the_trials_played(spec_file, plugins):

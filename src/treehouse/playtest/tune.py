@@ -14,7 +14,9 @@ targets with their weights.  The search:
   played are kept: the new ones continue the same seeds), and so on; each
   trial's loss at its last rung is told to the sampler;
 * stops when the next evaluation would pass the game budget (or the time
-  budget, or the trial cap).
+  budget, or the trial cap).  Values the sampler asks for a second time are
+  not played again: on the same seeds they give the same games, so the
+  first trial's totals are reused, free of the budget.
 
 The **loss** of a trial is the sum over targets of ``weight * d / scale``,
 ``d`` being how far the target's value lies outside its band (0 inside),
@@ -30,6 +32,7 @@ still the same.
 
 from __future__ import annotations
 
+import copy
 import math
 import re
 import time
@@ -478,21 +481,31 @@ def run_search(
     if first_rung > budget_games:
         raise ConfigError(f"--budget-games {budget_games} is less than one trial's first rung ({first_rung} games); raise it, or lower games.first in the spec")
 
+    played: dict[tuple[str, int], tuple[Aggregate, Aggregate | None]] = {}
+
     def evaluate(trial: Trial, rung: int) -> bool:
         games = schedule.games(rung)
         cost = search.cost(trial, games)
+        if (repr(sorted(trial.params.items())), games) in played:
+            cost = 0
         if search.games_played + cost > budget_games:
             search.stopped_by = f"the game budget ({budget_games})"
             return False
         if budget_seconds is not None and time.monotonic() - began > budget_seconds:
             search.stopped_by = f"the time budget ({budget_seconds:g} s)"
             return False
-        main = play(Batch((trial.rule_spec,), spec.seats, seed), games, trial.games)
-        trial.main = main if trial.main is None else trial.main.merge(main)
-        if spec.skill is not None:
-            strong, weak = spec.skill
-            more = play(skill.batch(trial.rule_spec, strong, weak, len(spec.seats), seed), games, trial.games)
-            trial.skill = more if trial.skill is None else trial.skill.merge(more)
+        key = (repr(sorted(trial.params.items())), games)
+        if key in played:  # the sampler asked for values already played: the same seeds give the same games
+            trial.main, trial.skill = copy.deepcopy(played[key])
+            cost = 0
+        else:
+            main = play(Batch((trial.rule_spec,), spec.seats, seed), games, trial.games)
+            trial.main = main if trial.main is None else trial.main.merge(main)
+            if spec.skill is not None:
+                strong, weak = spec.skill
+                more = play(skill.batch(trial.rule_spec, strong, weak, len(spec.seats), seed), games, trial.games)
+                trial.skill = more if trial.skill is None else trial.skill.merge(more)
+            played[key] = copy.deepcopy((trial.main, trial.skill))
         search.games_played += cost
         trial.games, trial.rung = games, rung
         trial.values = measure(spec, trial.main, trial.skill)
@@ -517,6 +530,7 @@ def run_search(
                 bracket.append((asked, trial))
                 search.trials.append(trial)
             alive = [t for _, t in bracket]
+            before = search.games_played
             for rung in range(schedule.rungs):
                 for trial in alive:
                     if not evaluate(trial, rung):
@@ -532,6 +546,10 @@ def run_search(
                     study.tell(asked, trial.loss)
                 else:  # the budget ran out before it was played
                     study.tell(asked, state=optuna.trial.TrialState.FAIL)
+            if search.games_played == before and not search.stopped_by:
+                # Every value the sampler asked for had been played: in a small
+                # space of choices it has nothing new left to try.
+                search.stopped_by = "a bracket of values all played before (the options' space is exhausted)"
     except KeyboardInterrupt:
         search.stopped_by = "Ctrl-C"
     search.trials = [t for t in search.trials if t.games]
