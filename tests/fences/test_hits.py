@@ -3,10 +3,11 @@ as positions in the notation, with the Hits and Damage expected."""
 
 from __future__ import annotations
 
-from treehouse.kernel.engine import PASS
+from treehouse.kernel.engine import PASS, play_move
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
-from treehouse.variants.fences.hits import Hit, apply_damage, damage_counts, lines
+from treehouse.kernel.pieces import Size
+from treehouse.variants.fences.hits import Cause, Hit, Source, apply_damage, damage_counts, lines
 from treehouse.variants.fences.scenario import layout
 
 FENCE, ACT, STACK = STEPS
@@ -17,7 +18,7 @@ def test_a_fence_moved_to_point_at_a_stack_hits_it(pos, play, fences):
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
     move = fences.parse_move("move Mr@a4 a3")
     assert move in fences.treehouse_legal_moves(state, FENCE, None)
-    assert [h[:2] for h in fences.hits(state, FENCE, move)] == [(0, "red")]
+    assert [(h.seat, h.colour) for h in fences.hits(state, FENCE, move)] == [(0, "red")]
     after = play(state, FENCE, move)
     assert after.stacks[0] == ("red", "green", "blue")
     assert after.destroyed[0] == ("yellow",)
@@ -61,10 +62,10 @@ def test_every_check_option_hits_a_standing_line_again(pos, fences_class):
     text = pos(layout(b3="1", e5="2", E3="Lg<"), stacks="rgby,oygb", step="stack")
     state = every.parse_position(every.format_position(text))
     move = every.parse_move("step n")  # b4 is empty: the Stack leaves the line
-    after = every.treehouse_resolve(every.treehouse_apply_move(state, STACK, move), state, STACK, move)
+    after, _events = play_move(every, state, STACK, move)
     assert after.stacks[0] == state.stacks[0]
     # a PASS check (a seat that is out) still Hits every line in every_check mode
-    after_pass = every.treehouse_resolve(state, state, ACT, PASS)
+    after_pass, _events = play_move(every, state, ACT, PASS)
     assert after_pass.stacks[0] == ("red", "green", "blue")
 
 
@@ -98,32 +99,45 @@ def test_damage_counts_use_the_top_before_removal():
     board[BY_NAME["c3"]] = 0
     board[BY_NAME["e5"]] = 1
     state = FencesPosition(tuple(board), (("blue", "red", "green"), ("red",)), ((), ()), (), (0, 0))
-    hits = [Hit(0, "green", "a"), Hit(0, "red", "b"), Hit(0, "green", "c"), Hit(1, "red", "d")]
+    hits = [
+        Hit(0, Cause.POINTED_AT, Source(Size.LARGE, "green", BY_NAME["N3"])),
+        Hit(0, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["W3"])),
+        Hit(0, Cause.POINTED_AT, Source(Size.MEDIUM, "green", BY_NAME["S3"])),
+        Hit(1, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["E5"])),
+    ]
     assert damage_counts(state, hits) == {0: 1}
     after = apply_damage(state, hits, check=5)
     assert after.stacks == (("blue", "red"), ("red",))
     assert after.destroyed == (("green",), ())
 
 
-def test_moving_outside_always_damages(pos, play):
-    # the Stack on a1 tries to step west onto W1, where a red Fence stands: red top, still Damaged
+def test_moving_outside_always_damages(pos, play, fences_class):
+    # with outside_attempts: true, the Stack on a1 tries to step west onto W1,
+    # where a red Fence stands: red top, still Damaged
+    attempts = fences_class({"outside_attempts": True})
     state = pos(layout(a1="1", e5="2", W1="Lr*"), stacks="gbyr,oyob", step="stack")
-    after = play(state, STACK, "step w")
+    assert attempts.parse_move("step w") in attempts.treehouse_legal_moves(state, STACK, None)
+    after = play(state, STACK, "step w", attempts)
     assert after.board[BY_NAME["a1"]] == 0
     assert after.stacks[0] == ("green", "blue", "yellow")
 
 
-def test_outside_attempts_option_removes_them(pos, fences_class):
-    variant = fences_class({"outside_attempts": False})
+def test_step3_moves_to_an_inside_space_only(pos, fences, fences_class):
+    """The seed: "Player then must move their Stack one space in any Row or
+    Column to an Inside space."  By default (``outside_attempts: false``) step 3
+    offers no move toward the Outside; the option ``true`` keeps the attempt."""
     state = pos(layout(a1="1", e5="2"), step="stack")
-    words = [variant.format_move(m) for m in variant.treehouse_legal_moves(state, STACK, None)]
+    words = [fences.format_move(m) for m in fences.treehouse_legal_moves(state, STACK, None)]
     assert words == ["step n", "step e"]
+    attempts = fences_class({"outside_attempts": True})
+    words = [attempts.format_move(m) for m in attempts.treehouse_legal_moves(state, STACK, None)]
+    assert words == ["step n", "step e", "step s", "step w"]
 
 
 def test_only_the_stationary_stack_is_hit_when_a_stack_moves_into_another(pos, play, fences):
     state = pos(layout(c3="1", d3="2"), stacks="rgby,oygb", step="stack")
     move = fences.parse_move("step e")
-    assert [h[:2] for h in fences.hits(state, STACK, move)] == [(1, "yellow")]
+    assert [(h.seat, h.colour) for h in fences.hits(state, STACK, move)] == [(1, "yellow")]
     after = play(state, STACK, move)
     assert after.board[BY_NAME["c3"]] == 0 and after.board[BY_NAME["d3"]] == 1
     assert after.stacks == (("red", "green", "blue", "yellow"), ("orange", "yellow", "green"))
@@ -156,7 +170,10 @@ def test_the_last_stack_standing_wins(pos, play, fences):
     assert outcome.winners == (0,) and outcome.reason == "last stack standing"
 
 
-def test_the_last_two_stacks_emptied_at_once_tie(pos, play, fences, fences_class):
+def test_the_last_two_stacks_emptied_at_once_draw(pos, play, fences, fences_class):
+    """The seed: "If the Stack becomes empty, the owning Player loses and is
+    out of the game."  Both last Stacks emptied at one check: both lose, so
+    nobody wins (``all_out_at_once: draw``); ``tie`` keeps the old reading."""
     # One Aim turns two Standing Fences: Lb on c3 to point north at the Stack on c4,
     # My on b4 to point south at the Stack on b3.  Both last smalls go at the same check.
     state = pos(layout(c4="1", b3="2", c3="Lb*", b4="My*"), stacks="r,g", destroyed="gby,bry", step="act")
@@ -166,9 +183,9 @@ def test_the_last_two_stacks_emptied_at_once_tie(pos, play, fences, fences_class
     assert after.stacks == ((), ())
     assert after.out == (2, 2)  # check 2: the act step of the first turn
     outcome = fences.treehouse_outcome(after, 0)
-    assert outcome.winners == (0, 1)
-    draw = fences_class({"all_out_at_once": "draw"}).treehouse_outcome(after, 0)
-    assert draw.winners == () and draw.is_draw
+    assert outcome.winners == () and outcome.is_draw
+    tie = fences_class({"all_out_at_once": "tie"}).treehouse_outcome(after, 0)
+    assert tie.winners == (0, 1)
 
 
 def test_adjustments_to_a_stack_never_hit(pos, play):

@@ -10,7 +10,7 @@ import pytest
 
 from treehouse.config import resolve
 from treehouse.errors import PluginError
-from treehouse.kernel.engine import Step
+from treehouse.kernel.engine import Step, play_move
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import game_hooks
@@ -54,8 +54,7 @@ def play(hooks, fences, state, text):
     move = fences.parse_move(text)
     face = _face_of(move) if step.name == "act" else None
     assert move in hooks.treehouse_legal_moves(state, step, face), text
-    after = hooks.treehouse_apply_move(state, step, move)
-    return hooks.treehouse_resolve(after, state, step, move)
+    return play_move(hooks, state, step, move)[0]
 
 
 def _face_of(move):
@@ -118,19 +117,22 @@ def test_a_stack_at_full_height_has_nothing_to_restore(hooks, fences, pos):
 
 def test_nothing_lost_and_nothing_to_dig_is_still_impossible(hooks, fences_class, pos):
     # four players, Stacks two high: a one-colour Stack with nothing lost
+    # (impossible under uniform_dig: hit or reroll; the default noop Digs it, changing nothing)
     four = fences_class()
     text = pos(layout(a1="1", a5="2", e5="3", e1="4"), stacks="rr,oo,yy,gg", step="act")
     state = four.parse_position(four.format_position(text))
-    assert moves(hooks("dig-restores-any"), state, "DIG") == (FAIL,)
+    assert moves(hooks("dig-restores-any", uniform_dig="hit"), state, "DIG") == (FAIL,)
     assert moves(hooks("dig-restores-any", uniform_dig="reroll"), state, "DIG") == ()
+    assert texts(four, moves(hooks("dig-restores-any"), state, "DIG")) == ["dig"]
 
 
 def test_a_one_colour_stack_with_losses_restores_instead_of_failing(hooks, fences, pos):
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
-    assert moves(hooks(), state, "DIG") == (FAIL,)
+    assert moves(hooks(uniform_dig="hit"), state, "DIG") == (FAIL,)
     assert moves(hooks(uniform_dig="reroll"), state, "DIG") == ()
-    for options in ({}, {"uniform_dig": "reroll"}):
+    for options in ({"uniform_dig": "hit"}, {"uniform_dig": "reroll"}):
         assert texts(fences, moves(hooks("dig-restores-any", **options), state, "DIG")) == ["dig +g", "dig +b"]
+    assert texts(fences, moves(hooks("dig-restores-any"), state, "DIG")) == ["dig", "dig +g", "dig +b"]
 
 
 def test_a_lone_small_restores_as_without_the_house_rule(hooks, pos):
@@ -142,8 +144,9 @@ def test_a_lone_small_restores_as_without_the_house_rule(hooks, pos):
 def test_wild_can_reorder_then_restore(hooks, fences, pos):
     # nothing in row, column or around: only a Dig is possible
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"))
-    assert texts(fences, moves(hooks(), state, "WILD")) == ["wild:rr fail"]
-    assert texts(fences, moves(hooks("dig-restores-any"), state, "WILD")) == ["wild:rr dig +g", "wild:rr dig +b"]
+    assert texts(fences, moves(hooks(uniform_dig="hit"), state, "WILD")) == ["wild:rr fail"]
+    assert texts(fences, moves(hooks("dig-restores-any", uniform_dig="hit"), state, "WILD")) == ["wild:rr dig +g", "wild:rr dig +b"]
+    assert texts(fences, moves(hooks("dig-restores-any"), state, "WILD")) == ["wild:rr dig", "wild:rr dig +g", "wild:rr dig +b"]
     state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"))
     found = texts(fences, moves(hooks("dig-restores-any"), state, "WILD"))
     assert found == ["wild:rg dig", "wild:rg dig +r", "wild:rg dig +b", "wild:gr dig +r", "wild:gr dig +b"]
@@ -236,7 +239,7 @@ def test_random_games_restore_above_a_lone_small(plugins, random_bot):
         def on_choice(self, game, mover, step, face, moves):
             pass
 
-        def on_step(self, game, mover, step, move, before, after):
+        def on_step(self, game, mover, step, move, before, after, events):
             if getattr(move, "kind", None) == "dig" and move.arg is not None and len(before.stacks[mover]) >= 2:
                 Watch.restored += 1
                 assert len(after.stacks[mover]) + len(after.destroyed[mover]) == 4
@@ -265,7 +268,7 @@ def test_dig_restores_any_changes_the_position_reached(hooks, fences, pos):
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
     plain = hooks()
     step = step_of(plain, state)
-    after = plain.treehouse_resolve(plain.treehouse_apply_move(state, step, FAIL), state, step, FAIL)
+    after, _events = play_move(plain, state, step, FAIL)
     assert after.stacks[0] == ("red",)
     after = play(hooks("dig-restores-any"), fences, state, "dig +g")
     assert after.stacks[0] == ("green", "red", "red")

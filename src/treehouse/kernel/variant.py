@@ -70,6 +70,14 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    def split_choice(self, state, move) -> tuple[str, str] | None:
+        """For a move a person picks in two questions, ``(first, second)``: the
+        words of the first answer (moves with the same first words are one
+        choice) and of the second.  Fences splits a WILD move into its action
+        and the Stack's order, so 359 moves become about 30 actions, then a few
+        orders.  ``None`` (the default): the move is one choice."""
+        return None
+
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
     def render_text(self, text: str, console_width: int = 80) -> Any:
@@ -84,7 +92,7 @@ class Variant:
         ``face`` leads to from the position ``text``, as ``(notation, words)``
         sorted by notation.  By default: the first rolling step of the turn,
         each legal move applied and resolved (declining is not a position)."""
-        from treehouse.kernel.engine import Control
+        from treehouse.kernel.engine import Control, play_move
         from treehouse.plugins import game_hooks
 
         hooks = game_hooks(self)
@@ -97,7 +105,7 @@ class Variant:
         for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
             if isinstance(move, Control):
                 continue
-            after = hooks.treehouse_resolve(hooks.treehouse_apply_move(state, steps[0], move), state, steps[0], move)
+            after, _events = play_move(hooks, state, steps[0], move)
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 

@@ -9,10 +9,12 @@ disagree on are rule options (``rules`` below is the variant's Rules model).
 from __future__ import annotations
 
 from itertools import permutations, product
+from typing import NamedTuple
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
-from treehouse.variants.fences.hits import Hit, ignoring_colour
+from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
+from treehouse.kernel.pieces import Size
+from treehouse.variants.fences.hits import Cause, Hit, Source, fence_source, ignoring_colour
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
 from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
 
@@ -93,12 +95,14 @@ def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False) -> list[FencesMove]:
-    """DIG: the top small to the bottom (unless that changes nothing), and,
-    under a lone small (or at any height with ``restores_any``), each colour
-    of the destroyed smalls put back at the bottom."""
+def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False, uniform: str = "noop") -> list[FencesMove]:
+    """DIG: the top small to the bottom, and, under a lone small (or at any
+    height with ``restores_any``), each colour of the destroyed smalls put
+    back at the bottom.  A Stack of two or more smalls of one colour digs
+    only under ``uniform`` ``noop`` (done, changing nothing); under ``hit``
+    and ``reroll`` that Dig is impossible."""
     moves = []
-    if len(stack) >= 2 and stack[-1:] + stack[:-1] != stack:
+    if len(stack) >= 2 and (uniform == "noop" or stack[-1:] + stack[:-1] != stack):
         moves.append(DIG)
     if len(stack) == 1 or restores_any:
         moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)))
@@ -121,7 +125,9 @@ def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def _action_moves(state: FencesPosition, seat: int, square: int, action: str, restores_any: bool = False) -> list[FencesMove]:
+def _action_moves(
+    state: FencesPosition, seat: int, square: int, action: str, restores_any: bool = False, uniform_dig: str = "noop"
+) -> list[FencesMove]:
     if action == "TIP":
         return tip_moves(state, square)
     if action == "SWAP":
@@ -129,7 +135,7 @@ def _action_moves(state: FencesPosition, seat: int, square: int, action: str, re
     if action == "HOP":
         return hop_moves(state, square)
     if action == "DIG":
-        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any)
+        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig)
     return aim_moves(state, square)
 
 
@@ -141,15 +147,17 @@ def orders(stack: tuple) -> list[tuple]:
 
 
 def action_moves(
-    state: FencesPosition, seat: int, face: str, uniform_dig: str = "hit", dig_restores_any: bool = False
+    state: FencesPosition, seat: int, face: str, uniform_dig: str = "noop", dig_restores_any: bool = False
 ) -> tuple:
     """The moves a rolled face offers; ``(FAIL,)`` when the action is impossible
-    (the Stack is Hit and Damaged), ``()`` for a Dig that would change nothing
-    when ``uniform_dig`` is ``reroll``.  ``dig_restores_any`` (the house rule
-    ``dig-restores-any``) lets a Dig restore a destroyed small at any height."""
+    (the Stack is Hit and Damaged).  A Dig of two or more smalls of one colour
+    is, by ``uniform_dig``: ``noop`` the move ``dig``, done and changing
+    nothing; ``hit`` impossible; ``reroll`` ``()`` (roll again).
+    ``dig_restores_any`` (the house rule ``dig-restores-any``) lets a Dig
+    restore a destroyed small at any height."""
     square = state.square_of(seat)
     if face != "WILD":
-        moves = _action_moves(state, seat, square, face, dig_restores_any)
+        moves = _action_moves(state, seat, square, face, dig_restores_any, uniform_dig)
         if moves:
             return tuple(moves)
         if face == "DIG" and uniform_dig == "reroll" and len(state.stacks[seat]) >= 2:
@@ -161,9 +169,10 @@ def action_moves(
     for order in orders(stack):
         for move in fixed:
             moves.append(move._replace(order=order))
-        for move in dig_moves(order, state.destroyed[seat], dig_restores_any):
-            # a reorder then a Dig that ends where it began changes nothing
-            if move.arg is not None or order[-1:] + order[:-1] != stack:
+        for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
+            # a reorder then a Dig that ends where it began changes nothing: offered
+            # only where it is the one Dig there is (one colour, under noop)
+            if move.arg is not None or order[-1:] + order[:-1] != stack or len(set(stack)) == 1:
                 moves.append(move._replace(order=order))
     if moves:
         return tuple(moves)
@@ -175,7 +184,7 @@ def action_moves(
 # --------------------------------------------------------------------------
 
 
-def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = True) -> tuple[FencesMove, ...]:
+def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = False) -> tuple[FencesMove, ...]:
     square = state.square_of(seat)
     if square is None:
         return ()
@@ -215,27 +224,28 @@ def place_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
 # --------------------------------------------------------------------------
 
 
-class Effect:
+class Effect(NamedTuple):
     """What a move did: the new position, the attempt Hits, the Stacks that
-    bounced (considered moved without leaving their square)."""
+    bounced (considered moved without leaving their square).  The variant's
+    ``treehouse_apply_move`` hands it to ``treehouse_resolve`` through the
+    engine (:class:`~treehouse.kernel.engine.Applied`)."""
 
-    __slots__ = ("state", "hits", "bounced")
+    state: FencesPosition
+    hits: tuple = ()
+    bounced: frozenset = frozenset()
 
-    def __init__(self, state: FencesPosition, hits: tuple = (), bounced: frozenset = frozenset()) -> None:
-        self.state, self.hits, self.bounced = state, hits, bounced
 
-
-def _attempt(board, stacks, seat: int, target: int, verb: str) -> Hit | None:
-    """The Hit when ``seat``'s Stack tries to enter ``target``; None if it may."""
+def _attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
+    """The Hit when ``seat``'s Stack on ``square`` tries to enter ``target``; None if it may."""
     cell = board[target]
     if target in OUTSIDE:
-        return Hit(seat, None, f"{verb} toward the Outside at {NAMES[target]}")
+        return Hit(seat, Cause.OUTSIDE, square=target)
     if cell is None:
         return None
     if type(cell) is int:
         # only the stationary Stack is Hit; the mover's top colour can make it immune
-        return Hit(cell, stacks[seat][-1], f"seat {seat + 1}'s stack {verb} into it")
-    return Hit(seat, cell.colour, f"{verb} onto {cell.size.value}({cell.colour}) at {NAMES[target]}")
+        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, stacks[seat][-1], square, seat))
+    return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
 def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
@@ -272,7 +282,7 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind == "swap":
         f = move.square
         if f in OUTSIDE:
-            hit = Hit(seat, board[f].colour, f"swapped with the Outside fence at {NAMES[f]}")
+            hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
         board[square], board[f] = board[f], seat
         return Effect(state._replace(board=tuple(board)))
@@ -283,7 +293,7 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
         target = NEIGHBOUR[f][d]
         if board[f].direction is UP:
             board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
-        hit = _attempt(board, state.stacks, seat, target, "hopped")
+        hit = _attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state._replace(board=tuple(board)), (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
@@ -315,11 +325,11 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
 
     if kind == "step":
         target = NEIGHBOUR[square][move.arg]
-        hit = _attempt(board, state.stacks, seat, target, "moved")
+        hit = _attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state, (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
         return Effect(state._replace(board=tuple(board)))
 
     # fail: the rolled action is impossible
-    return Effect(state, (Hit(seat, None, "the rolled action was impossible"),))
+    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
