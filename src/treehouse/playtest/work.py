@@ -282,9 +282,9 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None) -> Chun
     return ChunkResult(start, stop, sides, paired)
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed split of ``games`` into work units (it never depends on the workers)."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int = CHUNK, first: int = 0) -> list[tuple[int, int]]:
+    """The fixed split of games ``[first, games)`` into work units (it never depends on the workers)."""
+    return [(start, min(start + size, games)) for start in range(first, games, size)]
 
 
 def check_batch(batch: Batch, plugins: Any) -> None:
@@ -311,6 +311,7 @@ def run_chunks(
     plugins: Any = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
 
@@ -321,7 +322,7 @@ def run_chunks(
     """
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
-    work = chunks(games, chunk)
+    work = chunks(games, chunk, first)
     if pool is not None:
         yield from pool.results(batch, work)
         return
@@ -358,15 +359,19 @@ def run(
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
     ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
     end the run early after any chunk (the decision then depends on the chunk
     order only, so it too is the same for any ``jobs``, or ``pool``).
+    ``first`` skips games ``[0, first)``: merged onto a run of those, the
+    totals are the same as one run of all ``games`` (``th tune`` grows a
+    promising trial's games so).
     """
     total: ChunkResult | None = None
-    stream = run_chunks(batch, games, jobs, plugins, chunk, pool)
+    stream = run_chunks(batch, games, jobs, plugins, chunk, pool, first)
     try:
         for result in stream:
             total = result if total is None else total.merge(result)
