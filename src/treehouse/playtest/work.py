@@ -315,9 +315,9 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
     return ChunkResult(start, stop, sides, paired)
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed split of ``games`` into work units (it never depends on the workers)."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int = CHUNK, first: int = 0) -> list[tuple[int, int]]:
+    """The fixed split of games ``[first, games)`` into work units (it never depends on the workers)."""
+    return [(start, min(start + size, games)) for start in range(first, games, size)]
 
 
 def check_batch(batch: Batch, plugins: Any) -> None:
@@ -344,6 +344,7 @@ def run_chunks(
     plugins: Any = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
     on_game: Callable[[], None] | None = None,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
@@ -357,7 +358,7 @@ def run_chunks(
     """
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
-    work = chunks(games, chunk)
+    work = chunks(games, chunk, first)
     if pool is not None:
         for result in pool.results(batch, work):
             for _ in range(result.stop - result.start):
@@ -487,20 +488,24 @@ def run(
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
     ``progress(games_done)`` is called after each game (games finished in
-    any order: the bar's count); ``stop(total)`` may end the run early after
-    any chunk (the decision then depends on the chunk order only, so it too
-    is the same for any ``jobs``, or ``pool``).
+    any order: the bar's count, from ``first``); ``stop(total)`` may end the
+    run early after any chunk (the decision then depends on the chunk order
+    only, so it too is the same for any ``jobs``, or ``pool``).
+    ``first`` skips games ``[0, first)``: merged onto a run of those, the
+    totals are the same as one run of all ``games`` (``th tune`` grows a
+    promising trial's games so).
 
     Ctrl-C, SIGTERM or SIGHUP raise :class:`Interrupted` holding the games
-    finished in order so far (a prefix ``[0, n)`` of the games, so it too is
-    the same for any ``jobs``), once every worker has ended.
+    finished in order so far (a prefix ``[first, n)`` of the games, so it too
+    is the same for any ``jobs``), once every worker has ended.
     """
     total: ChunkResult | None = None
-    done = 0
+    done = first
 
     def on_game() -> None:
         nonlocal done
@@ -509,7 +514,7 @@ def run(
             progress(done)
 
     with _signals_interrupt():
-        stream = run_chunks(batch, games, jobs, plugins, chunk, pool, on_game)
+        stream = run_chunks(batch, games, jobs, plugins, chunk, pool, first=first, on_game=on_game)
         try:
             for result in stream:
                 total = result if total is None else total.merge(result)
