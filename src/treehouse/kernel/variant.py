@@ -92,7 +92,7 @@ class Variant:
         ``face`` leads to from the position ``text``, as ``(notation, words)``
         sorted by notation.  By default: the first rolling step of the turn,
         each legal move applied and resolved (declining is not a position)."""
-        from treehouse.kernel.engine import Control
+        from treehouse.kernel.engine import Control, play_move
         from treehouse.plugins import game_hooks
 
         hooks = game_hooks(self)
@@ -105,7 +105,7 @@ class Variant:
         for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
             if isinstance(move, Control):
                 continue
-            after = hooks.treehouse_resolve(hooks.treehouse_apply_move(state, steps[0], move), state, steps[0], move)
+            after, _events = play_move(hooks, state, steps[0], move)
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 

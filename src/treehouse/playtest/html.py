@@ -7,6 +7,7 @@ written here by hand, so the page opens anywhere without a network.
 from __future__ import annotations
 
 import html
+import math
 import json
 from typing import Any, Sequence
 
@@ -252,3 +253,123 @@ def sweep_report(result: dict) -> str:
         histogram([(labels[i], p["lengths"]) for i, p in enumerate(points)]),
     ]
     return page(f"th sweep: {result['variant']}", sections, result)
+
+
+# --------------------------------------------------------------------------
+# th tune
+# --------------------------------------------------------------------------
+
+
+def scatter(
+    title: str,
+    points: Sequence[tuple[Any, float, str, str]],
+    band: tuple[float | None, float | None] | None = None,
+    line: Sequence[tuple[Any, float]] = (),
+    categories: Sequence[Any] | None = None,
+    width: int = 440,
+    height: int = 220,
+) -> str:
+    """Points ``(x, y, tooltip, colour)``; ``band`` shades a target's range,
+    ``line`` draws a step line (the best so far); with ``categories`` the x
+    values are choices, spread evenly."""
+    shown = [(x, y, tip, c) for x, y, tip, c in points if y is not None and math.isfinite(y)]
+    if not shown:
+        return f"<p class=note>{esc(title)}: nothing measured</p>"
+    position = {c: i for i, c in enumerate(categories)} if categories is not None else None
+    xs = [position[repr(x)] if position is not None else float(x) for x, *_ in shown]
+    ys = [y for _, y, _, _ in shown] + [y for _, y in line if math.isfinite(y)]
+    if band is not None:
+        ys += [b for b in band if b is not None and math.isfinite(b)]
+    xmin, xmax = (-0.5, len(categories) - 0.5) if categories is not None else (min(xs), max(xs))
+    if xmax - xmin < 1e-12:
+        xmin, xmax = xmin - 0.5, xmax + 0.5
+    ymin, ymax = min(ys), max(ys)
+    if ymax - ymin < 1e-12:
+        ymin, ymax = ymin - 0.5, ymax + 0.5
+    left, bottom, top = 56, 34, 22
+    w, h = width - left - 14, height - bottom - top
+    X = lambda v: left + (v - xmin) / (xmax - xmin) * w  # noqa: E731
+    Y = lambda v: top + h - (min(max(v, ymin), ymax) - ymin) / (ymax - ymin) * h  # noqa: E731
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}" style="display:inline-block">']
+    parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(title)}</text>')
+    if band is not None:
+        low = band[0] if band[0] is not None and math.isfinite(band[0]) else ymin
+        high = band[1] if band[1] is not None and math.isfinite(band[1]) else ymax
+        if high >= ymin and low <= ymax:
+            parts.append(f'<rect x="{left}" y="{Y(high):.1f}" width="{w}" height="{max(Y(low) - Y(high), 1):.1f}" fill="#54a24b" fill-opacity="0.15"><title>target</title></rect>')
+    parts.append(f'<line x1="{left}" y1="{top + h}" x2="{left + w}" y2="{top + h}" stroke="#888"/>')
+    parts.append(f'<text x="{left - 6}" y="{top + 4}" font-size="10" text-anchor="end">{ymax:.3g}</text>')
+    parts.append(f'<text x="{left - 6}" y="{top + h}" font-size="10" text-anchor="end">{ymin:.3g}</text>')
+    if line:
+        path = " ".join(f"{'M' if k == 0 else 'L'}{X(float(x)):.1f},{Y(y):.1f}" for k, (x, y) in enumerate(line) if math.isfinite(y))
+        parts.append(f'<path d="{path}" fill="none" stroke="#222" stroke-width="1.5"/>')
+    for (x, y, tip, colour), px in zip(shown, xs):
+        parts.append(f'<circle cx="{X(px):.1f}" cy="{Y(y):.1f}" r="3.5" fill="{colour}" fill-opacity="0.8"><title>{esc(tip)}</title></circle>')
+    if categories is not None:
+        for label, i in position.items():
+            parts.append(f'<text x="{X(i):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{esc(label.strip(chr(39)))}</text>')
+    else:
+        for tick in (xmin, (xmin + xmax) / 2, xmax):
+            parts.append(f'<text x="{X(tick):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def tune_report(result: dict) -> str:
+    """The th tune page: the best rule sets, the search's progress, each option's effect."""
+    trials = result["trials"]
+    rungs = sorted({t["rung"] for t in trials})
+    colour = {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(rungs)}
+    games_of = {t["rung"]: t["games"] for t in trials}
+    by_number = {t["trial"]: t for t in trials}
+    sections = [
+        f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), seats {esc(', '.join(result['seats']))}, seed {result['seed']}: "
+        f"{len(trials)} trials, {result['games_played']} of {result['budget_games']} games budgeted; stopped by {esc(result['stopped_by'])}; "
+        f"{result['seconds']:.0f} s.</p>"
+    ]
+    targets = result["targets"]
+    headers = ["rank", "trial", "games", "loss", *(o["name"] for o in result["options"]), *(f"{t['name']} [95%] (target {t['target']})" for t in targets)]
+    rows = []
+    for rank, number in enumerate(result["best"], 1):
+        t = by_number[number]
+        cells = [rank, number, t["games"], f"{t['loss']:.4f}", *(t["params"][o["name"]] for o in result["options"])]
+        for target in targets:
+            v = t["values"][target["name"]]
+            cells.append("n/a" if v["value"] is None else f"{v['value']:.3f}" + ("" if v["low"] is None else f" [{v['low']:.3f}, {v['high']:.3f}]"))
+        rows.append(cells)
+    sections.append("<h2>Best rule sets</h2>" + table(headers, rows) + "<p class=note>best-1.yaml, best-2.yaml, ... in this folder hold them, ready to use.</p>")
+    ordered = sorted(trials, key=lambda t: t["trial"])
+    best_line, best = [], math.inf
+    for t in ordered:
+        if t["rung"] == max(rungs):
+            best = min(best, t["loss"])
+        if math.isfinite(best):
+            best_line.append((t["trial"], best))
+    points = [(t["trial"], t["loss"], f"trial {t['trial']}: loss {t['loss']:.4f} after {t['games']} games", colour[t["rung"]]) for t in ordered]
+    sections.append(
+        "<h2>Progress of the search</h2>"
+        + scatter("loss of each trial (lower is better)", points, line=best_line, width=900, height=260)
+        + legend([(f"stopped after {games_of[r]} games" if r < max(rungs) else f"{games_of[r]} games (the last rung)", colour[r]) for r in rungs])
+        + "<p class=note>The line is the best loss so far among trials that reached the last rung.  "
+        "Trials are asked from a seeded TPE sampler; each plays the same seeds; the best third of every bracket plays more games.</p>"
+    )
+    effects = []
+    for option in result["options"]:
+        name = option["name"]
+        categories = None
+        if option["kind"] == "choice":
+            categories = list(dict.fromkeys(repr(t["params"][name]) for t in ordered))
+        charts = [scatter(f"loss by {name}", [(t["params"][name], t["loss"], f"trial {t['trial']}", colour[t["rung"]]) for t in ordered], categories=categories)]
+        for target in targets:
+            tn = target["name"]
+            charts.append(
+                scatter(
+                    f"{tn} by {name}",
+                    [(t["params"][name], t["values"][tn]["value"], f"trial {t['trial']}: {tn} {t['values'][tn]['value']}", colour[t["rung"]]) for t in ordered],
+                    band=(target["low"], target["high"]),
+                    categories=categories,
+                )
+            )
+        effects.append(f"<h3>{esc(name)} ({esc(option['range'])})</h3>" + "".join(charts))
+    sections.append("<h2>Each option's effect</h2><p class=note>Every trial at its last rung; the green band is the target.</p>" + "".join(effects))
+    return page(f"th tune: {result['rule_set']}", sections, result)

@@ -87,7 +87,7 @@ def seating(batch: Batch, index: int) -> tuple[int, tuple[int, ...]]:
 class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
-    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "counters", "last_mover", "stats_hook", "evaluate", "players",
+    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "stats_hook", "evaluate", "players",
                  "leader", "lead_changes", "evaluated_steps", "last_not_leading")
 
     def __init__(self, game: Game | None = None) -> None:
@@ -96,6 +96,7 @@ class Observer:
         self.multi = 0
         self.pending = False
         self.pending_face: str | None = None
+        self.pending_forced = False
         self.counters: dict[str, float] = {}
         self.last_mover: int | None = None
         self.stats_hook = None
@@ -151,16 +152,27 @@ class Observer:
                 counts[IMPOSSIBLE] += 1
             return
         self.decisions += 1
+        forced = False
         if n > 1:
             self.multi += 1
         elif counts is not None:
             counts[FORCED] += 1
+            forced = True
         self.pending = True
         self.pending_face = face
+        self.pending_forced = forced
 
-    def on_step(self, game, mover, step, move, before, after) -> None:
-        if move is PASS and self.pending_face is not None:
-            self._face(self.pending_face)[PASSED] += 1
+    def on_step(self, game, mover, step, move, before, after, events) -> None:
+        face = self.pending_face
+        if face is not None:
+            if move is PASS:
+                self._face(face)[PASSED] += 1
+            if events and any(getattr(event, "impossible", False) for event in events):
+                # the variant played the impossible action out (Fences' fail): impossible, not forced
+                counts = self._face(face)
+                counts[IMPOSSIBLE] += 1
+                if self.pending_forced:
+                    counts[FORCED] -= 1
         self.pending = False
         self.pending_face = None
         self.last_mover = mover
@@ -270,9 +282,9 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None) -> Chun
     return ChunkResult(start, stop, sides, paired)
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed split of ``games`` into work units (it never depends on the workers)."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int = CHUNK, first: int = 0) -> list[tuple[int, int]]:
+    """The fixed split of games ``[first, games)`` into work units (it never depends on the workers)."""
+    return [(start, min(start + size, games)) for start in range(first, games, size)]
 
 
 def check_batch(batch: Batch, plugins: Any) -> None:
@@ -299,6 +311,7 @@ def run_chunks(
     plugins: Any = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
 
@@ -309,7 +322,7 @@ def run_chunks(
     """
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
-    work = chunks(games, chunk)
+    work = chunks(games, chunk, first)
     if pool is not None:
         yield from pool.results(batch, work)
         return
@@ -346,15 +359,19 @@ def run(
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
     ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
     end the run early after any chunk (the decision then depends on the chunk
     order only, so it too is the same for any ``jobs``, or ``pool``).
+    ``first`` skips games ``[0, first)``: merged onto a run of those, the
+    totals are the same as one run of all ``games`` (``th tune`` grows a
+    promising trial's games so).
     """
     total: ChunkResult | None = None
-    stream = run_chunks(batch, games, jobs, plugins, chunk, pool)
+    stream = run_chunks(batch, games, jobs, plugins, chunk, pool, first)
     try:
         for result in stream:
             total = result if total is None else total.merge(result)
