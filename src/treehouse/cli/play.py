@@ -907,7 +907,7 @@ def replay(
             continue
         elif text in ("q", "quit", "exit"):
             return
-        elif text.isdecimal():  # not isdigit(): int() refuses superscripts such as '²'
+        elif text.isascii() and text.isdecimal():  # ASCII digits only: not '²', not the Arabic-Indic '٣'
             found = turn_index(int(text))
             if found is None or frames[found - 1].turn != int(text):
                 out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)
