@@ -297,3 +297,14 @@ def treehouse_render(state, console_width):
     :param console_width: columns available (at least 40).
     :returns: a ``rich`` renderable (a string works).  First result.
     """
+
+
+@hookspec(firstresult=True)
+def treehouse_render_svg(state):
+    """Draw a position as a picture, for ``th replay --html``.
+
+    :param state: the position.
+    :returns: one ``<svg>`` element as a string (self-contained: no scripts,
+        no links out), or ``None`` (the kernel's default: the page shows the
+        terminal drawing of :func:`treehouse_render` as text).  First result.
+    """

@@ -533,6 +533,34 @@ class Session:
             self.console.print(f"[bold]A draw[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
 
 
+def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
+    from treehouse.cli.replay_page import replay_page, steps_data
+    from treehouse.textfiles import write_text_atomically
+
+    chances = _chances(walked, record, hooks)
+    page = replay_page(title, steps_data(walked, record, hooks, who, taken_back, chances), chances)
+    write_text_atomically(path, page, RecordError, "replay page")
+
+
+def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
+    """Player 1's exact winning chance at every step, where the perfect table is cached; else None."""
+    from treehouse.bots.perfect import PerfectBot
+
+    players = len((record.header or {}).get("seats") or [])
+    if not PerfectBot.ready(walked.variant, players):
+        return None
+    from treehouse.bots.solver import load_cached
+
+    bot = PerfectBot.from_solution(load_cached(walked.variant.rules))
+    chances = [bot.chance(walked.start, 0)]
+    for index, frame in enumerate(walked.frames, start=1):
+        if index == len(walked.frames) and walked.outcome is not None:
+            chances.append(1.0 if 0 in walked.outcome.winners else 0.0)
+        else:
+            chances.append(bot.chance(hooks.treehouse_end_turn(frame.after), 0))
+    return chances
+
+
 def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     """The moves taken back in ``record``, as lines to show after the step they followed
     (the index of a step: how many recorded moves, rerolls aside, came before)."""
@@ -764,6 +792,7 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play.", dir_okay=False)],
     turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE.html, and exit.", dir_okay=False)] = None,
 ) -> None:
     """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
     record = run_guarded(Record.read, file)
@@ -817,6 +846,10 @@ def replay(
     if meta.get("seed") is not None:
         title += f", seed {meta['seed']}"
     out.print(_escape(title) + f", {len(seats)} players, {last} steps.")
+    if html is not None:
+        run_guarded(_write_replay_page, html, title, walked, record, hooks, who, taken_back)
+        out.print(f"Wrote the replay page to {_escape(shown_path(str(html)))} (open it in a browser).", highlight=False)
+        return
     if show_all:
         for index in range(last + 1):
             show(index)

@@ -25,7 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics, skill
@@ -198,11 +198,18 @@ def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
     writer = csv.writer(buffer)
     writer.writerow(header)
     writer.writerows(rows)
-    _write_text(path, buffer.getvalue())
+    write_text_atomically(path, buffer.getvalue(), ConfigError)
+    _wrote("the CSV", path)
 
 
 def _write_text(path: Path, text: str) -> None:
     write_text_atomically(path, text, ConfigError)
+    _wrote("the report", path)
+
+
+def _wrote(what: str, path: Path) -> None:
+    """Say where a file went, on standard error (standard output may be a table or JSON in a pipe)."""
+    err.print(f"Wrote {what} to {shown_path(str(path))}", markup=False, highlight=False)
 
 
 def _emit_json(data: dict) -> None:
@@ -361,6 +368,8 @@ def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> Non
     result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
     if skill_result is not None:
         result["skill"] = skill_result
+    if run.records is not None:
+        _wrote("every game's record", run.records)
     if run.csv_file is not None:
         _write_csv(run.csv_file, *_simulate_csv(result))
     if run.report is not None:
@@ -466,6 +475,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
             "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
             "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
         }
+    if run.records is not None:
+        _wrote("every game's record", run.records)
     if run.csv_file is not None:
         _write_csv(run.csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
     if run.report is not None:
@@ -555,6 +566,8 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         for m in CHART_METRICS:
             line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
         table_rows.append(line)
+    if run.records is not None:
+        _wrote("every game's record", run.records)
     if run.csv_file is not None:
         _write_csv(run.csv_file, header, table_rows)
     if run.report is not None:
@@ -563,21 +576,66 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         _emit_json(result)
         return
     out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
-    table = Table(title_justify="left")
-    for column in (*(k.removeprefix("rules.") for k in keys), "seat 1 wins [95%]", "draws", "timeouts", "length mean/med/p90", "DecisionMoves", "Balance [95%]"):
-        table.add_column(column, justify="right")
-    for r in rows:
-        s1 = r["seats"][0]
-        table.add_row(
-            *(escape(str(r["values"][k])) for k in keys),
-            f"{s1['rate']:.3f} {_interval(s1['low'], s1['high'], 2)}",
-            str(r["draws"]),
-            str(r["timeouts"]),
-            f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
-            _num(r["metrics"]["DecisionMoves"]["value"]),
-            f"{_num(r['metrics']['Balance']['value'], 2)} {_interval(r['metrics']['Balance']['low'], r['metrics']['Balance']['high'], 2)}",
-        )
-    out.print(table)
+    _print_sweep(keys, rows)
+
+
+#: The sweep table's short column names and what they mean (printed as its key).
+SWEEP_KEY = (
+    ("P1 win", "seat 1's win rate [95% interval]"),
+    ("draw", "draws"),
+    ("cap", "games stopped by the turn cap"),
+    ("turns", "game length: mean/median/p90"),
+    ("DM", "DecisionMoves"),
+    ("Bal", "Balance [95%]"),
+)
+
+
+def _short(value: float) -> str:
+    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow)."""
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0.") else text
+
+
+def _sweep_cells(r: dict) -> list[str]:
+    s1, balance = r["seats"][0], r["metrics"]["Balance"]
+    return [
+        f"{s1['rate']:.3f} [{_short(s1['low'])},{_short(s1['high'])}]",
+        str(r["draws"]),
+        str(r["timeouts"]),
+        f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
+        _num(r["metrics"]["DecisionMoves"]["value"]),
+        f"{_num(balance['value'], 2)} [{_short(balance['low'])},{_short(balance['high'])}]" if balance["value"] is not None else "n/a",
+    ]
+
+
+def _print_sweep(keys: list[str], rows: list[dict]) -> None:
+    """One row per point when it fits 80 columns (values never cut), else one block per point; a key either way."""
+    names = [k.removeprefix("rules.") for k in keys]
+    headers = [*names, *(short for short, _ in SWEEP_KEY)]
+    lines = [[*(str(r["values"][k]) for k in keys), *_sweep_cells(r)] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
+    width = min(out.width, 80)
+    if sum(widths) + len(widths) - 1 <= width:
+        table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style="bold")
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i < len(names) else "right", no_wrap=True, min_width=widths[i])
+        for line in lines:
+            table.add_row(*(escape(cell) for cell in line))
+        out.print(table)
+    else:  # too many parameters for one row each: two lines per point, the values never cut
+        for number, (r, line) in enumerate(zip(rows, lines), start=1):
+            out.print(f"[bold]#{number}[/bold] " + escape(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
+            facts, current = [], ""
+            for (short, _), cell in zip(SWEEP_KEY, line[len(names):]):
+                fact = f"{short} {cell}"
+                if current and len(current) + 3 + len(fact) > width - 3:
+                    facts.append(current)
+                    current = fact
+                else:
+                    current = f"{current} · {fact}" if current else fact
+            for text in [*facts, current]:
+                out.print("   " + escape(text))
+    out.print("Key: " + "; ".join(f"{short}: {meaning}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
 
 
 __all__ = ["simulate", "compare", "sweep", "metrics", "TreehouseError"]

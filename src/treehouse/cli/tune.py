@@ -108,7 +108,8 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster,
         typer.echo(json.dumps({**result, "written": [str(p) for p in written]}))
     else:
         _print(search, result)
-        out.print(f"wrote {len(written)} files into {escape(shown_path(str(out_dir)))}: {escape(', '.join(p.name for p in written))}")
+    # Where the files went, on standard error (standard output may be a table or JSON in a pipe), as the other commands say it.
+    err.print(f"Wrote {len(written)} files to {shown_path(str(out_dir))}: {', '.join(p.name for p in written)}", markup=False, highlight=False)
     if search.stopped_by == "Ctrl-C":
         err.print("interrupted: the results of the trials played so far are written", markup=False)
         return 130

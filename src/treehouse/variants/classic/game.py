@@ -340,3 +340,9 @@ class Classic(Variant):
         from treehouse.variants.classic.encoding import ClassicObservation
 
         return ClassicObservation(players)
+
+    @hookimpl
+    def treehouse_render_svg(self, state):
+        from treehouse.variants.classic.svg import render_svg
+
+        return render_svg(state)

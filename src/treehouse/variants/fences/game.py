@@ -387,3 +387,9 @@ class Fences(Variant):
         from treehouse.variants.fences.encoding import FencesObservation
 
         return FencesObservation(players, self.rules.height(players))
+
+    @hookimpl
+    def treehouse_render_svg(self, state):
+        from treehouse.variants.fences.svg import render_svg
+
+        return render_svg(state)
