@@ -211,7 +211,9 @@ def treehouse_resolve(state, before, step, move, effect):
         them, the playtest counts them) and writes their words into the
         record; nothing derives them again from text.  An event whose
         ``impossible`` attribute is true says the rolled action could not be
-        done (the playtest counts it in the face's impossible share).  The
+        done (the playtest counts it in the face's impossible share); one
+        whose ``eliminated`` attribute is a seat (0-based) says that player
+        went out (``th play``'s game-over line says how).  The
         kernel's default returns ``state`` unchanged.  First result.
     """
 

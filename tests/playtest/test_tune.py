@@ -85,6 +85,8 @@ def test_the_best_rule_set_is_ready_to_use(spec_file, tmp_path, plugins):
     for name, value in top["params"].items():
         assert getattr(effective.rules, name) == value
     assert "extends: fences" in best.read_text()
+    rule_sets = [resolve(plugins, config=tmp_path / "out" / f"best-{rank}.yaml").rules for rank in (1, 2, 3)]
+    assert len({repr(r) for r in rule_sets}) == 3  # three different rule sets, not one asked three times
     # and th simulate plays it
     result = CliRunner().invoke(app, ["simulate", "--config", str(best), "--games", "5", "--json"])
     assert result.exit_code == 0, result.output

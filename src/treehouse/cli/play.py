@@ -29,6 +29,7 @@ from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_lines
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
@@ -207,6 +208,8 @@ class Session:
         self.faces: list[str] = []
         #: What happened since a person last chose (shown on the steady screen).
         self.recent: list[str] = []
+        #: the events of the last step played (the game-over line says how the last Stack fell)
+        self.last_events: tuple = ()
         #: Where each person's decision stands in the record's events (for takeback).
         self.decisions: list[int] = []
         self.forced_move: Any = None
@@ -500,6 +503,9 @@ class Session:
         if forced is not None:
             line += " (the only move, played for you)"
         self.say(line)
+        self.last_events = events
+        for happened in event_lines(events):
+            self.say(happened)
         if self.odds is not None:
             odds = self._odds_line(game, mover, after)
             if odds:
@@ -527,10 +533,10 @@ class Session:
         outcome = game.outcome
         if outcome.winners:
             names = " and ".join(self.who(w) for w in outcome.winners)
-            verb = "wins" if len(outcome.winners) == 1 else "tie"
-            self.console.print(f"[bold]{_escape(names)} {verb}[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+            result = f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
         else:
-            self.console.print(f"[bold]A draw[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+            result = "A draw"
+        self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"))
 
 
 def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
@@ -826,6 +832,8 @@ def replay(
             rolled = ", then ".join(frame.rolls)
             line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
             out.print(line, markup=False)
+            for happened in event_lines(frame.events):
+                out.print(happened, markup=False)
             position = frame.after
         out.print(hooks.treehouse_render(position, min(out.width, 80)))
         for line in taken_back.get(index, []):
@@ -835,7 +843,8 @@ def replay(
             if footer is not None:
                 winners = footer.get("winners") or []
                 result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
-                out.print(f"[bold]{result}[/bold] on turn {footer.get('turn')}: {_escape(footer.get('reason', ''))}.")
+                final = frames[-1].events if frames else ()
+                out.print(Text(game_over_line(result, footer.get("turn"), footer.get("reason", ""), final), style="bold"))
             else:
                 pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
                 out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)
@@ -894,7 +903,7 @@ def replay(
             continue
         elif text in ("q", "quit", "exit"):
             return
-        elif text.isdecimal():  # not isdigit(): int() refuses superscripts such as '²'
+        elif text.isascii() and text.isdecimal():  # ASCII digits only: not '²', not the Arabic-Indic '٣'
             found = turn_index(int(text))
             if found is None or frames[found - 1].turn != int(text):
                 out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)
