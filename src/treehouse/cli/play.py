@@ -14,6 +14,7 @@ import os
 import random
 import secrets
 import sys
+import textwrap
 import time
 from datetime import datetime
 from pathlib import Path
@@ -313,7 +314,7 @@ class Session:
         console, width = self.console, self.width
         board = self._board()
         board_lines = self._board_lines(board)
-        message_lines = message.splitlines() if message else []
+        message_lines = [part for line in message.splitlines() for part in (textwrap.wrap(line, width, subsequent_indent="  ") or [""])] if message else []
         roll_lines = -(-len(self._roll_line(step, face, menu)) // width)
         self._extra_roll_lines = roll_lines - 1
         recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
@@ -328,10 +329,13 @@ class Session:
             message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
         pages = paginate(texts, width, rows)
         menu.page = min(menu.page, len(pages) - 1)
-        for line in page_lines(texts, pages[menu.page], width, rows):
+        # a reply too long even without the recent moves hides the page's last rows for this once
+        overflow = 1 + board_lines + roll_lines + recent + rows + len(message_lines) + 1 - self.console.height
+        shown = max(1, rows - max(0, overflow))
+        for line in page_lines(texts, pages[menu.page], width, rows)[:shown]:
             console.print(line, markup=False, soft_wrap=False)
         for line in message_lines:
-            console.print(fit(line, width), markup=False, style="red" if line.startswith("✗") else None)
+            console.print(fit(line, width), markup=False, style="red" if message.startswith("✗") else None)
 
     def _header(self, seat: int, step: Any) -> str:
         steps = "" if step.name == "act" else f" · {step.name}"
@@ -903,7 +907,7 @@ def replay(
             continue
         elif text in ("q", "quit", "exit"):
             return
-        elif text.isdecimal():  # not isdigit(): int() refuses superscripts such as '²'
+        elif text.isascii() and text.isdecimal():  # ASCII digits only: not '²', not the Arabic-Indic '٣'
             found = turn_index(int(text))
             if found is None or frames[found - 1].turn != int(text):
                 out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)
