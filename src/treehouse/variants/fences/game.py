@@ -21,12 +21,12 @@ from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step
+from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step, play_move
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, place_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
-from treehouse.variants.fences.hits import ignoring_colour, line_hits, one_per_piece, resolve_damage
+from treehouse.variants.fences.hits import HitReport, StackOut, ignoring_colour, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
     COLOURS,
@@ -313,6 +313,21 @@ class Fences(Variant):
         """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
         applied = self.treehouse_apply_move(before, step, move)
         return self.check_hits(applied.state, before, step, applied.effect)
+
+    def move_notes(self, state, step, moves, hooks):
+        """Moves that Damage the mover's own Stack, with how many smalls it
+        would lose: each move applied and resolved through the game's hooks
+        (the very resolution the engine runs), its losses counted."""
+        seat, notes = state.to_move, {}
+        for move in moves:
+            if not isinstance(move, FencesMove):
+                continue
+            _after, events = play_move(hooks, state, step, move)
+            lost = sum(1 for e in events if isinstance(e, HitReport) and e.lost is not None and e.hit.seat == seat)
+            if lost:
+                out = any(isinstance(e, StackOut) and e.seat == seat for e in events)
+                notes[move] = f"⚠ you lose {lost} small{'s' if lost != 1 else ''}" + (", and are out" if out else "")
+        return notes
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
