@@ -108,7 +108,7 @@ class Observer:
     def attach(self, game: Game) -> None:
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = hook.treehouse_step_statistics
+            self.stats_hook = game.hooks.treehouse_step_statistics  # every plugin's counters, added up
         if any(impl.plugin_name != "kernel" for impl in hook.treehouse_evaluate.get_hookimpls()):
             self.evaluate = game.hooks.treehouse_evaluate
         self.players = len(game.seats)
@@ -143,17 +143,16 @@ class Observer:
         self.pending_face = face
 
     def on_step(self, game, mover, step, move, before, after) -> None:
-        if move is PASS and self.pending_face is not None:
-            self._face(self.pending_face)[PASSED] += 1
+        face = self.pending_face
+        if move is PASS and face is not None:
+            self._face(face)[PASSED] += 1
         self.pending = False
         self.pending_face = None
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for answer in self.stats_hook(before=before, after=after, step=step, move=move, mover=mover):
-                if answer:
-                    for key, value in answer.items():
-                        counters[key] = counters.get(key, 0) + value
+            for key, value in self.stats_hook(before, after, step, move, mover, face).items():
+                counters[key] = counters.get(key, 0) + value
         if self.evaluate is not None:
             self._track_lead(after)
 
