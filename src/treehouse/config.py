@@ -20,6 +20,13 @@ pydantic model.  :class:`EffectiveRules` remembers where each value came from.
 Every mistake is a :class:`~treehouse.errors.ConfigError` or
 :class:`~treehouse.errors.UnknownNameError` with one line naming the file,
 the line where YAML gives one, the key, and what would be right.
+
+What a rule set may hold is bounded before anything looks at it (docs/authoring.md,
+"Limits"): a file of at most 1 MB, values nested at most ``MAX_DEPTH`` deep,
+at most ``MAX_SIZE`` values once YAML aliases are expanded (a "billion laughs"
+file is refused, not expanded), whole numbers of at most ``MAX_DIGITS`` digits,
+and no key twice in one mapping.  Options are strict: ``true`` is not 1, and
+``1`` or ``"yes"`` is not ``true``.
 """
 
 from __future__ import annotations
@@ -32,7 +39,7 @@ from typing import Any, Iterable
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from treehouse.errors import ConfigError, TreehouseError, unknown
+from treehouse.errors import ConfigError, TreehouseError, quote, unknown
 from treehouse.kernel.hooks import game_hooks, hook_conflicts
 from treehouse.kernel.variant import Variant
 from treehouse.textfiles import read_text
@@ -44,7 +51,7 @@ OVERRIDE = "--set"
 class RuleSetFile(BaseModel):
     """The shape of one YAML rule-set file (before ``extends`` is resolved)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
 
     variant: str | None = None
     description: str | None = None
@@ -145,19 +152,128 @@ def _locate(reference: str, relative_to: Path | None) -> Path | None:
 
 
 # --------------------------------------------------------------------------
+# reading YAML, bounded
+# --------------------------------------------------------------------------
+
+#: The biggest rule-set file read, in bytes.
+MAX_FILE = 1_000_000
+#: How deep values may nest (a rule set needs three or four levels).
+MAX_DEPTH = 32
+#: How many values (scalars, lists and mappings) a rule set or --set value may
+#: hold once YAML aliases are expanded.
+MAX_SIZE = 10_000
+#: The most digits of a whole number.
+MAX_DIGITS = 30
+
+
+class _Refused(yaml.YAMLError):
+    """YAML that parses but is refused: too deep, too big, a key twice, a huge number."""
+
+    def __init__(self, problem: str, mark: Any = None) -> None:
+        super().__init__(problem)
+        self.problem, self.problem_mark = problem, mark
+
+
+class _BoundedLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, refusing what :func:`load_yaml` documents as refused."""
+
+    depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Refused(f"values nested more than {MAX_DEPTH} deep", self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            lines: dict[Any, int] = {}
+            for key_node, _ in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    first = lines.get(key)
+                except TypeError:  # an unhashable key: the safe loader says so itself
+                    continue
+                line = key_node.start_mark.line + 1
+                if first is not None:
+                    raise _Refused(f"the key {quote(key)} is given twice, on lines {first} and {line}; keep one", key_node.start_mark)
+                lines[key] = line
+        return super().construct_mapping(node, deep)
+
+    def construct_yaml_int(self, node: Any) -> Any:
+        digits = sum(c.isdigit() for c in node.value)
+        if digits > MAX_DIGITS:
+            raise _Refused(f"a whole number of {digits} digits; numbers here have at most {MAX_DIGITS}", node.start_mark)
+        return super().construct_yaml_int(node)
+
+
+_BoundedLoader.add_constructor("tag:yaml.org,2002:int", _BoundedLoader.construct_yaml_int)
+
+
+def _expanded_size(value: Any, sizes: dict[int, int]) -> int:
+    """How many values ``value`` holds with every alias expanded, counted once
+    per distinct object (so a billion laughs costs microseconds); a value that
+    contains itself counts as too big."""
+    if not isinstance(value, (list, dict)):
+        return 1
+    known = sizes.get(id(value))
+    if known is not None:
+        return known
+    sizes[id(value)] = MAX_SIZE + 1  # still being counted: met again means a loop
+    items = [*value.keys(), *value.values()] if isinstance(value, dict) else value
+    total = 1
+    for item in items:
+        total += _expanded_size(item, sizes)
+        if total > MAX_SIZE:
+            break
+    sizes[id(value)] = total
+    return total
+
+
+def load_yaml(text: str) -> Any:
+    """``text`` read as YAML within the limits above; raises ``yaml.YAMLError``
+    (a ``problem`` and a ``problem_mark`` where it has one)."""
+    loader = _BoundedLoader(text)
+    try:
+        value = loader.get_single_data()
+    except RecursionError:  # a limit of the parser below ours; say it the same way
+        raise _Refused(f"values nested more than {MAX_DEPTH} deep") from None
+    finally:
+        loader.dispose()
+    if _expanded_size(value, {}) > MAX_SIZE:
+        raise _Refused(f"more than {MAX_SIZE} values once its aliases are expanded (or a value that contains itself)")
+    return value
+
+
+def _yaml_problem(error: yaml.YAMLError) -> str:
+    return getattr(error, "problem", None) or str(error).splitlines()[0]
+
+
+# --------------------------------------------------------------------------
 # reading one file
 # --------------------------------------------------------------------------
 
 
 def read_ruleset_file(path: Path) -> RuleSetFile:
+    try:
+        size = path.stat().st_size
+    except OSError:
+        size = 0  # read_text below says what is wrong
+    if size > MAX_FILE:
+        raise ConfigError(f"{path}: a rule set file is at most {MAX_FILE:,} bytes, not {size:,}")
     text = read_text(path, ConfigError, "rule set")
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
-        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
-        raise ConfigError(f"{where}: malformed YAML: {problem}") from None
+        kind = "refused YAML" if isinstance(error, _Refused) else "malformed YAML"
+        raise ConfigError(f"{where}: {kind}: {_yaml_problem(error)}") from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -174,8 +290,7 @@ def _first_problem(error: ValidationError, known: Iterable[str] = ()) -> str:
     key = ".".join(str(part) for part in problem["loc"])
     if problem["type"] == "extra_forbidden":
         return f"unknown key {key!r}; known: {', '.join(sorted(known))}"
-    given = problem.get("input")
-    return f"{key}: {problem['msg']} (got {given!r})"
+    return f"{key}: {problem['msg']} (got {quote(problem.get('input'))})"
 
 
 # --------------------------------------------------------------------------
@@ -203,15 +318,27 @@ def _chain(path: Path) -> list[tuple[Path, RuleSetFile]]:
         path = parent
 
 
+def _variant_named(plugins: Any, name: str) -> type[Variant]:
+    """The variant ``--variant NAME`` plays: a variant's name or alias, or the variant of a shipped rule set."""
+    key = name.strip().lower()
+    if key not in plugins.aliases and key in shipped_rulesets():
+        for _path, data in _chain(shipped_rulesets()[key]):
+            if data.variant is not None:
+                return plugins.variant(data.variant)
+    return plugins.variant(name)
+
+
 def parse_override(text: str, option: str = OVERRIDE) -> tuple[str, Any]:
     """``"key=value"`` -> ``("key", value)``, the value read as YAML
     (``option`` names the command-line option in the error: ``--set-b``)."""
     key, sep, raw = text.partition("=")
     key = key.strip()
     if not sep or not key:
-        raise ConfigError(f"bad {option} {text!r}: expected key=value, e.g. {option} dig_in_place=false")
+        raise ConfigError(f"bad {option} {quote(text)}: expected key=value, e.g. {option} dig_in_place=false")
     try:
-        value = yaml.safe_load(raw) if raw.strip() else ""
+        value = load_yaml(raw) if raw.strip() else ""
+    except _Refused as error:
+        raise ConfigError(f"bad {option} {quote(text)}: {error.problem}") from None
     except yaml.YAMLError:
         value = raw
     return key, value
@@ -259,10 +386,12 @@ def resolve(
     if name_in_file is None and variant is None:
         raise ConfigError(f"{chain[0][0]}: the rule set names no variant; add 'variant: NAME'")
     variant_class = plugins.variant(name_in_file or variant)
-    if variant is not None and name_in_file is not None and config is not None:
-        asked = plugins.variant(variant) if variant.strip().lower() not in shipped_rulesets() else None
-        if asked is not None and asked is not variant_class:
-            raise ConfigError(f"{config} is a rule set for {variant_class.name}, not {asked.name}")
+    if variant is not None and config is not None:
+        asked = _variant_named(plugins, variant)
+        if asked is not variant_class:
+            raise ConfigError(
+                f"--variant {quote(variant)} plays {asked.name}, but {config} is a rule set for {variant_class.name}; give one of them, or ones that agree"
+            )
     sources.setdefault("variant", str(chain[0][0]) if chain else "--variant")
 
     option_names = set(variant_class.Rules.model_fields)
@@ -291,7 +420,7 @@ def resolve(
         problem = error.errors()[0]
         key = str(problem["loc"][0]) if problem["loc"] else "?"
         where = sources.get(f"rules.{key}", DEFAULT)
-        raise ConfigError(f"{where}: rules.{key}: {problem['msg']} (got {problem.get('input')!r})") from None
+        raise ConfigError(f"{where}: rules.{key}: {problem['msg']} (got {quote(problem.get('input'))})") from None
     try:
         top = RuleSetFile(**{k: merged[k] for k in TOP_LEVEL_KEYS if k in merged})
     except ValidationError as error:

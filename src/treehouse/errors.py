@@ -43,4 +43,31 @@ def unknown(kind: str, name: str, known, where: str = "") -> UnknownNameError:
     """Build the standard 'unknown X' error, listing what would have been right
     (``where`` narrows it: ``" for classic"``)."""
     choices = ", ".join(sorted(known)) or "(none)"
-    return UnknownNameError(f"unknown {kind} {name!r}{where}; known: {choices}")
+    return UnknownNameError(f"unknown {kind} {quote(name)}{where}; known: {clip(choices)}")
+
+
+#: The longest line an error or warning prints: a 1 MB bad line must not become a 2 MB message.
+MAX_LINE = 300
+#: The longest quotation of a user's value inside an error.
+MAX_QUOTE = 60
+
+
+def clip(text: str, limit: int = MAX_LINE) -> str:
+    """``text`` as one line of at most ``limit`` characters (cut with an ellipsis)."""
+    text = " ".join(str(text).splitlines())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(value, limit: int = MAX_QUOTE) -> str:
+    """The ``repr`` of a user's value for an error, cut short: ``reprlib`` stops
+    at a few items and levels, so even a YAML alias bomb quotes in microseconds."""
+    import reprlib
+
+    shortener = reprlib.Repr()
+    shortener.maxlevel, shortener.maxdict, shortener.maxlist = 2, 4, 4
+    shortener.maxstring = shortener.maxother = shortener.maxlong = limit
+    try:
+        text = shortener.repr(value)
+    except ValueError:  # an integer past Python's 4,300-digit limit for str()
+        text = f"<a number of more than {MAX_QUOTE} digits>"
+    return clip(text, limit)

@@ -35,6 +35,7 @@ from treehouse.kernel.hooks import (  # the per-game machinery lives in the kern
     GameHooks,
     HouseRule,
     all_game_hooks,
+    every_answer,
     game_hooks,
     hook_conflicts,
     implemented_hooks,
@@ -47,7 +48,7 @@ from treehouse.specs import format_spec, parse_spec
 
 __all__ = [
     "BLOCK_ENV", "ENTRY_POINT_GROUP", "KERNEL_PLUGIN", "REGISTRATION_HOOKS", "TRACE_ENV", "BotInfo", "GameHooks", "HouseRule",
-    "HouseRuleInfo", "PluginInfo", "Plugins", "game_hooks", "hook_conflicts", "implemented_hooks", "load_plugins", "plugin_name",
+    "HouseRuleInfo", "PluginInfo", "Plugins", "every_answer", "game_hooks", "hook_conflicts", "implemented_hooks", "load_plugins", "plugin_name",
 ]
 
 ENTRY_POINT_GROUP = "treehouse"

@@ -58,3 +58,25 @@ def test_random_games_keep_every_invariant_and_replay(classic_class, random_bot,
     assert watcher.steps >= 1
     again = replay(Record.loads(record.dumps()), plugins)
     assert again.state == game.state and again.outcome == game.outcome
+
+
+class EverySeat:
+    """Checks the playtest's one-call evaluation against the hook, seat by seat, at every step."""
+
+    def __init__(self, variant):
+        self.variant = variant
+
+    def on_choice(self, game, mover, step, face, moves):
+        pass
+
+    def on_step(self, game, mover, step, move, before, after):
+        seats = range(len(after.trios))
+        assert self.variant.evaluate_seats(after) == [self.variant.treehouse_evaluate(after, seat) for seat in seats]
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), rules=rules, players=st.integers(2, 4))
+def test_evaluate_seats_is_the_hook_for_every_seat(plugins, seed, rules, players):
+    variant = plugins.variant("classic")(rules)
+    bot = plugins.bot("random").factory
+    Game(variant, [bot() for _ in range(players)], random.Random(seed), turn_cap=300, observer=EverySeat(variant)).play()

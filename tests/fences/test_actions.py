@@ -163,9 +163,13 @@ def test_hop_over_a_pointing_fence_keeps_its_direction(pos, play):
     assert after.stacks == state.stacks
 
 
-def test_hop_bounce_from_the_outside(pos, play):
+def test_hop_bounce_from_the_outside(pos, play, fences):
+    """A Hop can still bounce off the Outside under the default
+    ``outside_attempts: false`` (which is about step 3 only): the seed's Hop
+    "bounces back to the original square, registering any Hit"."""
     # b3 hops west over Ly on a3: the target W3 is Outside, so it bounces back, Damaged.
     state = pos(layout(b3="1", e1="2", a3="Ly*", W3="."), stacks="rgby,oygb", step="act")
+    assert fences.parse_move("hop Ly@a3") in fences.treehouse_legal_moves(state, ACT, "HOP")
     after = play(state, ACT, "hop Ly@a3")
     assert cell(after, "b3") == 0
     assert cell(after, "a3").direction is Direction.WEST  # fell toward the target even so
@@ -225,9 +229,22 @@ def test_dig_with_one_piece_restores_a_destroyed_one(pos, play, fences):
     assert after.stacks[0] == ("green", "red") and after.destroyed[0] == ("yellow", "blue")
 
 
-def test_dig_that_changes_nothing_is_a_hit_or_a_reroll(pos, fences_class):
+def test_a_dig_of_two_or_more_smalls_of_one_colour_is_done_and_changes_nothing(pos, play, fences, fences_class):
+    """The seed: "Player must move the top piece of their Stack to the bottom of
+    the Stack."  That can always be done with two or more smalls, even of one
+    colour: by default (``uniform_dig: noop``) it is done, changes nothing and
+    makes no Hit."""
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
-    assert fences_class().treehouse_legal_moves(state, ACT, "DIG") == (FAIL,)
+    assert fences.treehouse_legal_moves(state, ACT, "DIG") == (fences.parse_move("dig"),)
+    assert fences.hits(state, ACT, fences.parse_move("dig")) == []
+    after = play(state, ACT, "dig")
+    assert after.stacks == state.stacks and after.destroyed == state.destroyed and after.board == state.board
+    assert after.step_name == "stack"  # the step is played
+
+
+def test_the_old_readings_of_a_one_colour_dig_stay_as_options(pos, fences_class):
+    state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
+    assert fences_class({"uniform_dig": "hit"}).treehouse_legal_moves(state, ACT, "DIG") == (FAIL,)
     assert fences_class({"uniform_dig": "reroll"}).treehouse_legal_moves(state, ACT, "DIG") == ()
 
 
@@ -279,12 +296,14 @@ def test_wild_reorders_then_acts_and_the_new_top_decides_immunity(pos, play, fen
     assert after.stacks[0] == ("red", "green", "blue")
 
 
-def test_wild_with_nothing_possible_still_reorders_before_the_hit(pos, play, fences):
-    # no Fence in row, column or around; one-colour Stack cannot Dig
+def test_wild_with_nothing_possible_still_reorders_before_the_hit(pos, play, fences, fences_class):
+    # no Fence in row, column or around; under uniform_dig: hit a one-colour Stack cannot Dig
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"))
-    moves = fences.treehouse_legal_moves(state, ACT, "WILD")
-    assert names(fences, moves) == {"wild:rr fail"}
-    after = play(state, ACT, moves[0])
+    assert names(fences, fences.treehouse_legal_moves(state, ACT, "WILD")) == {"wild:rr dig"}  # the seed's Dig: always possible
+    strict = fences_class({"uniform_dig": "hit"})
+    moves = strict.treehouse_legal_moves(state, ACT, "WILD")
+    assert names(strict, moves) == {"wild:rr fail"}
+    after = play(state, ACT, moves[0], strict)
     assert after.stacks[0] == ("red",)
     state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"))
     moves = fences.treehouse_legal_moves(state, ACT, "WILD")

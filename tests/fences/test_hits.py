@@ -105,19 +105,27 @@ def test_damage_counts_use_the_top_before_removal():
     assert after.destroyed == (("green",), ())
 
 
-def test_moving_outside_always_damages(pos, play):
-    # the Stack on a1 tries to step west onto W1, where a red Fence stands: red top, still Damaged
+def test_moving_outside_always_damages(pos, play, fences_class):
+    # with outside_attempts: true, the Stack on a1 tries to step west onto W1,
+    # where a red Fence stands: red top, still Damaged
+    attempts = fences_class({"outside_attempts": True})
     state = pos(layout(a1="1", e5="2", W1="Lr*"), stacks="gbyr,oyob", step="stack")
-    after = play(state, STACK, "step w")
+    assert attempts.parse_move("step w") in attempts.treehouse_legal_moves(state, STACK, None)
+    after = play(state, STACK, "step w", attempts)
     assert after.board[BY_NAME["a1"]] == 0
     assert after.stacks[0] == ("green", "blue", "yellow")
 
 
-def test_outside_attempts_option_removes_them(pos, fences_class):
-    variant = fences_class({"outside_attempts": False})
+def test_step3_moves_to_an_inside_space_only(pos, fences, fences_class):
+    """The seed: "Player then must move their Stack one space in any Row or
+    Column to an Inside space."  By default (``outside_attempts: false``) step 3
+    offers no move toward the Outside; the option ``true`` keeps the attempt."""
     state = pos(layout(a1="1", e5="2"), step="stack")
-    words = [variant.format_move(m) for m in variant.treehouse_legal_moves(state, STACK, None)]
+    words = [fences.format_move(m) for m in fences.treehouse_legal_moves(state, STACK, None)]
     assert words == ["step n", "step e"]
+    attempts = fences_class({"outside_attempts": True})
+    words = [attempts.format_move(m) for m in attempts.treehouse_legal_moves(state, STACK, None)]
+    assert words == ["step n", "step e", "step s", "step w"]
 
 
 def test_only_the_stationary_stack_is_hit_when_a_stack_moves_into_another(pos, play, fences):
@@ -156,7 +164,10 @@ def test_the_last_stack_standing_wins(pos, play, fences):
     assert outcome.winners == (0,) and outcome.reason == "last stack standing"
 
 
-def test_the_last_two_stacks_emptied_at_once_tie(pos, play, fences, fences_class):
+def test_the_last_two_stacks_emptied_at_once_draw(pos, play, fences, fences_class):
+    """The seed: "If the Stack becomes empty, the owning Player loses and is
+    out of the game."  Both last Stacks emptied at one check: both lose, so
+    nobody wins (``all_out_at_once: draw``); ``tie`` keeps the old reading."""
     # One Aim turns two Standing Fences: Lb on c3 to point north at the Stack on c4,
     # My on b4 to point south at the Stack on b3.  Both last smalls go at the same check.
     state = pos(layout(c4="1", b3="2", c3="Lb*", b4="My*"), stacks="r,g", destroyed="gby,bry", step="act")
@@ -166,9 +177,9 @@ def test_the_last_two_stacks_emptied_at_once_tie(pos, play, fences, fences_class
     assert after.stacks == ((), ())
     assert after.out == (2, 2)  # check 2: the act step of the first turn
     outcome = fences.treehouse_outcome(after, 0)
-    assert outcome.winners == (0, 1)
-    draw = fences_class({"all_out_at_once": "draw"}).treehouse_outcome(after, 0)
-    assert draw.winners == () and draw.is_draw
+    assert outcome.winners == () and outcome.is_draw
+    tie = fences_class({"all_out_at_once": "tie"}).treehouse_outcome(after, 0)
+    assert tie.winners == (0, 1)
 
 
 def test_adjustments_to_a_stack_never_hit(pos, play):

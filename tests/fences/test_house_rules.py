@@ -115,19 +115,22 @@ def test_a_stack_at_full_height_has_nothing_to_restore(hooks, fences, pos):
 
 def test_nothing_lost_and_nothing_to_dig_is_still_impossible(hooks, fences_class, pos):
     # four players, Stacks two high: a one-colour Stack with nothing lost
+    # (impossible under uniform_dig: hit or reroll; the default noop Digs it, changing nothing)
     four = fences_class()
     text = pos(layout(a1="1", a5="2", e5="3", e1="4"), stacks="rr,oo,yy,gg", step="act")
     state = four.parse_position(four.format_position(text))
-    assert moves(hooks("dig-restores-any"), state, "DIG") == (FAIL,)
+    assert moves(hooks("dig-restores-any", uniform_dig="hit"), state, "DIG") == (FAIL,)
     assert moves(hooks("dig-restores-any", uniform_dig="reroll"), state, "DIG") == ()
+    assert texts(four, moves(hooks("dig-restores-any"), state, "DIG")) == ["dig"]
 
 
 def test_a_one_colour_stack_with_losses_restores_instead_of_failing(hooks, fences, pos):
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
-    assert moves(hooks(), state, "DIG") == (FAIL,)
+    assert moves(hooks(uniform_dig="hit"), state, "DIG") == (FAIL,)
     assert moves(hooks(uniform_dig="reroll"), state, "DIG") == ()
-    for options in ({}, {"uniform_dig": "reroll"}):
+    for options in ({"uniform_dig": "hit"}, {"uniform_dig": "reroll"}):
         assert texts(fences, moves(hooks("dig-restores-any", **options), state, "DIG")) == ["dig +g", "dig +b"]
+    assert texts(fences, moves(hooks("dig-restores-any"), state, "DIG")) == ["dig", "dig +g", "dig +b"]
 
 
 def test_a_lone_small_restores_as_without_the_house_rule(hooks, pos):
@@ -139,8 +142,9 @@ def test_a_lone_small_restores_as_without_the_house_rule(hooks, pos):
 def test_wild_can_reorder_then_restore(hooks, fences, pos):
     # nothing in row, column or around: only a Dig is possible
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"))
-    assert texts(fences, moves(hooks(), state, "WILD")) == ["wild:rr fail"]
-    assert texts(fences, moves(hooks("dig-restores-any"), state, "WILD")) == ["wild:rr dig +g", "wild:rr dig +b"]
+    assert texts(fences, moves(hooks(uniform_dig="hit"), state, "WILD")) == ["wild:rr fail"]
+    assert texts(fences, moves(hooks("dig-restores-any", uniform_dig="hit"), state, "WILD")) == ["wild:rr dig +g", "wild:rr dig +b"]
+    assert texts(fences, moves(hooks("dig-restores-any"), state, "WILD")) == ["wild:rr dig", "wild:rr dig +g", "wild:rr dig +b"]
     state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"))
     found = texts(fences, moves(hooks("dig-restores-any"), state, "WILD"))
     assert found == ["wild:rg dig", "wild:rg dig +r", "wild:rg dig +b", "wild:gr dig +r", "wild:gr dig +b"]

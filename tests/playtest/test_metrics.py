@@ -94,7 +94,7 @@ def test_observer_tracks_the_leader():
     obs = Observer()
     obs.players = 2
     obs.last_not_leading = [0, 0]
-    obs.evaluate = lambda state, seat: state[seat]
+    obs.evaluate = lambda state: list(state)  # every seat's score at once
     for state in ((1, 0), (0, 1), (1, 1), (0, 2), (0, 3)):  # leaders: 0, 1, none, 1, 1
         obs._track_lead(state)
     assert obs.lead_changes == 1 and obs.evaluated_steps == 5

@@ -37,7 +37,20 @@ def _perfect_ready(variant, players) -> bool:
     return PerfectBot.ready(variant, players)
 
 
+def _perfect_prepare(variant, players, announce, progress=None) -> None:
+    """Solve and cache the table the bot will need, if it is not cached yet:
+    ``announce(message)`` first, then ``progress(sweep, change)`` during the solve."""
+    from treehouse.bots.solver import solve_classic, table_path
+    from treehouse.variants.classic.game import Classic
+
+    if not isinstance(variant, Classic) or players != 2 or _perfect_ready(variant, players):
+        return  # nothing to solve: a table is cached, or the bot plays as search here
+    announce(f"no solved table for these rules yet: solving it now, once (it is saved to {table_path(variant.rules)})")
+    solve_classic(variant.rules, progress=progress)
+
+
 perfect.ready = _perfect_ready  # th play seats it by default only when its table is cached
+perfect.prepare = _perfect_prepare  # th play runs it first, with the solve's progress on screen
 
 
 @hookimpl

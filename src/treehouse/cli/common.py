@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from treehouse.config import EffectiveRules, resolve
-from treehouse.errors import TreehouseError
+from treehouse.errors import TreehouseError, clip
 from treehouse.plugins import Plugins, load_plugins
 
 DEBUG_ENV = "TREEHOUSE_DEBUG"
@@ -26,13 +26,13 @@ def plugins() -> Plugins:
     """The installed plugins, loaded once per command; problems become warnings."""
     loaded = load_plugins()
     for problem in loaded.problems:
-        err.print(f"warning: {problem}", markup=False)
+        err.print(f"warning: {clip(problem)}", markup=False)
     return loaded
 
 
 def fail(message: str, code: int = 2) -> typer.Exit:
-    """Print one line of error and return the exit to raise."""
-    err.print(f"error: {message}", markup=False)
+    """Print one line of error (cut to a sane length) and return the exit to raise."""
+    err.print(f"error: {clip(message)}", markup=False)
     return typer.Exit(code)
 
 

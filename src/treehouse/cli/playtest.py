@@ -42,6 +42,10 @@ SeatOption = Annotated[
 PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
 JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (the results do not depend on it).")]
+ClusterOption = Annotated[
+    Optional[str],
+    typer.Option("--cluster", help="Play on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for --jobs worker processes here (the results do not change).", metavar="ADDRESS"),
+]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the report.")]
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
@@ -57,6 +61,7 @@ class RunOptions:
     players: int | None = None
     seed: int = 1
     jobs: int = 1
+    cluster: str | None = None
     as_json: bool = False
     csv_file: Path | None = None
     records: Path | None = None
@@ -70,6 +75,7 @@ _RUN_PARAMETERS = (
     ("players", PlayersOption),
     ("seed", SeedOption),
     ("jobs", JobsOption),
+    ("cluster", ClusterOption),
     ("as_json", JsonOption),
     ("csv_file", CsvOption),
     ("records", RecordsOption),
@@ -79,7 +85,7 @@ _RUN_PARAMETERS = (
 
 def run_options(games: int) -> Callable:
     """Give a command the shared options (``--games`` defaulting to ``games``,
-    ``--seat``, ``--players``, ``--seed``, ``--jobs``, ``--json``, ``--csv``,
+    ``--seat``, ``--players``, ``--seed``, ``--jobs``, ``--cluster``, ``--json``, ``--csv``,
     ``--records``, ``--report``) and pass them to it as one ``run: RunOptions``."""
     defaults = {f.name: f.default for f in dataclasses.fields(RunOptions)} | {"games": games}
 
@@ -147,6 +153,22 @@ def _seats_and_batch(run: RunOptions, rule_sets: list[EffectiveRules], specs: tu
     batch = Batch(specs, kinds, run.seed, rotate=len(specs) > 1 and len(set(kinds)) > 1, records=str(records) if records else None)
     check_batch(batch, plugins())
     return kinds, batch
+
+
+@contextmanager
+def chunk_pool(run: RunOptions) -> Iterator[Any]:
+    """Where the chunks are played: ``None`` (this machine, ``--jobs`` processes),
+    or a Dask cluster with ``--cluster`` (imported only then)."""
+    if run.cluster is None:
+        yield None
+        return
+    if run.records is not None and run.cluster != "local":
+        raise ConfigError("--records writes each game on the disk of the worker that played it; use it without --cluster, or with --cluster local")
+    from treehouse.playtest import cluster
+
+    with cluster.connect(run.cluster, run.jobs, plugins()) as pool:
+        err.print(f"playing on {pool.description} ({pool.threads()} worker threads)", markup=False)
+        yield pool
 
 
 def _rule_set(reference: str, overrides: list[str]) -> EffectiveRules:
@@ -297,8 +319,8 @@ def _simulate(variant, config, overrides, run: RunOptions) -> None:
     effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
     began = time.perf_counter()
-    with _progress(run.games, f"simulate {effective.name}") as progress:
-        total = play(batch, run.games, run.jobs, plugins=plugins(), progress=progress)
+    with chunk_pool(run) as pool, _progress(run.games, f"simulate {effective.name}") as progress:
+        total = play(batch, run.games, run.jobs, plugins=plugins(), progress=progress, pool=pool)
     result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
     if run.csv_file is not None:
         _write_csv(run.csv_file, *_simulate_csv(result))
@@ -372,8 +394,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
         return test is not None and test.update_sums(*first_seat_differences(total.paired)) is not None
 
     began = time.perf_counter()
-    with _progress(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
-        total = play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop)
+    with chunk_pool(run) as pool, _progress(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
+        total = play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop, pool=pool)
     seconds = time.perf_counter() - began
     side_a = _simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
     side_b = _simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
@@ -470,9 +492,9 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         batches.append(batch)
     began = time.perf_counter()
     rows = []
-    with _progress(games * len(points), "sweep") as progress:
+    with chunk_pool(run) as pool, _progress(games * len(points), "sweep") as progress:
         for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
-            total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done))
+            total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
             data = _simulate_result(effective, kinds, seed, total.sides[0], 0.0)
             rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
     seconds = time.perf_counter() - began

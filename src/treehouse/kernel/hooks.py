@@ -330,12 +330,35 @@ def _summed(call: Callable[..., Any]) -> Callable[..., Any]:
     return summed
 
 
+def every_answer(caller: pluggy.HookCaller) -> Callable[..., list]:
+    """A hook that is not ``firstresult`` (every answer counts), called with
+    its arguments positionally in the spec's order: the implementations are
+    called directly, in pluggy's order, unless a wrapper or tracing needs
+    pluggy's own caller.  The answers are pluggy's: every non-``None`` one."""
+    impls = caller.get_hookimpls()
+    if os.environ.get(TRACE_ENV) or any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return _through_pluggy(caller)
+    spec_names = tuple(caller.spec.argnames) if caller.spec else ()
+    chain = [_direct(impl, spec_names) for impl in reversed(impls)]
+    if len(chain) == 1:
+        (only,) = chain
+
+        def one_answer(*args: Any) -> list:
+            result = only(*args)
+            return [] if result is None else [result]
+
+        return one_answer
+    return lambda *args: [result for result in (function(*args) for function in chain) if result is not None]
+
+
 def _bind(caller: pluggy.HookCaller, tracing: bool) -> Callable[..., Any]:
     firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
     impls = caller.get_hookimpls()
-    if tracing or not firstresult or any(impl.hookwrapper or impl.wrapper for impl in impls):
-        call = _through_pluggy(caller)
+    if not firstresult:
+        call = every_answer(caller)
         return _summed(call) if caller.name in SUMMED_HOOKS else call
+    if tracing or any(impl.hookwrapper or impl.wrapper for impl in impls):
+        return _through_pluggy(caller)
     spec_names = tuple(caller.spec.argnames) if caller.spec else ()
     chain = [_direct(impl, spec_names) for impl in reversed(impls)]  # pluggy calls the last first
     hook_name = caller.name

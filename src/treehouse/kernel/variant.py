@@ -17,9 +17,11 @@ from treehouse.kernel.die import TREEHOUSE_DIE, Die
 
 
 class Rules(BaseModel):
-    """Base of every variant's rule options: frozen, and unknown keys are errors."""
+    """Base of every variant's rule options: frozen, unknown keys are errors, and
+    values are strict (a boolean is ``true``/``false``, not ``1`` or ``"yes"``;
+    a whole number is not ``true`` or ``"3.0"``)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
 
 class Variant:

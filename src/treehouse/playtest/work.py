@@ -10,24 +10,27 @@ chunks are fixed by the number of games, never by the number of workers, and
 merged in order: the totals are the same to the last floating-point bit for
 any ``--jobs``.
 
-:func:`run` hands the chunks to a ``concurrent.futures.ProcessPoolExecutor``.
-A cluster engine (Ray's ``remote``, Dask's ``client.submit``) would replace
-that loop, calling the same ``play_chunk`` and merging in the same order.
+:func:`run` hands the chunks to a ``concurrent.futures.ProcessPoolExecutor``,
+or to a :class:`ChunkPool` given to it: the Dask backend
+(:mod:`treehouse.playtest.cluster`) is one, calling the same ``play_chunk``
+on the same chunks and handing the results back in the same order.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Protocol
 
 from treehouse.bots.options import bot_factory
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
+from treehouse.plugins import TRACE_ENV
 from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
 
 #: Games per chunk: the unit of work, of merging and of the SPRT's looks.
@@ -106,14 +109,27 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
+        from treehouse.kernel.hooks import KERNEL_PLUGIN, every_answer
+
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = game.hooks.treehouse_step_statistics  # every plugin's counters, added up
-        if any(impl.plugin_name != "kernel" for impl in hook.treehouse_evaluate.get_hookimpls()):
-            self.evaluate = game.hooks.treehouse_evaluate
+            self.stats_hook = every_answer(hook.treehouse_step_statistics)  # every plugin's counters, added up below
+        evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
+        if evaluators:
+            self.evaluate = self._every_seat(game, evaluators)
         self.players = len(game.seats)
         self.last_not_leading = [0] * self.players
         game.observer = self
+
+    @staticmethod
+    def _every_seat(game: Game, evaluators: list) -> Callable[[Any], list]:
+        """``state -> [treehouse_evaluate(state, seat) for every seat]``: in one
+        call when the variant alone evaluates and offers ``evaluate_seats``."""
+        evaluate, seats = game.hooks.treehouse_evaluate, range(len(game.seats))
+        every = getattr(evaluators[0].plugin, "evaluate_seats", None) if len(evaluators) == 1 else None
+        if every is not None and not os.environ.get(TRACE_ENV):
+            return every
+        return lambda state: [evaluate(state, seat) for seat in seats]
 
     def _face(self, face: str) -> list[int]:
         counts = self.faces.get(face)
@@ -151,13 +167,15 @@ class Observer:
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for key, value in self.stats_hook(before, after, step, move, mover, face).items():
-                counters[key] = counters.get(key, 0) + value
+            for answer in self.stats_hook(before, after, step, move, mover, face):
+                if answer:
+                    for key, value in answer.items():
+                        counters[key] = counters.get(key, 0) + value
         if self.evaluate is not None:
             self._track_lead(after)
 
     def _track_lead(self, state) -> None:
-        scores = [self.evaluate(state, seat) for seat in range(self.players)]
+        scores = self.evaluate(state)
         best = max(scores)
         leaders = [s for s, v in enumerate(scores) if v == best]
         leader = leaders[0] if len(leaders) == 1 else None
@@ -267,15 +285,25 @@ def check_batch(batch: Batch, plugins: Any) -> None:
             raise TreehouseError(f"{spec.name} is played by {lo} to {hi} players, not {len(batch.seats)}")
 
 
+class ChunkPool(Protocol):
+    """Somewhere else to play chunks (a cluster): given the batch and its
+    chunks, yield each chunk's :func:`play_chunk` result in chunk order;
+    closing the generator cancels what is still pending."""
+
+    def results(self, batch: Batch, work: list[tuple[int, int]]) -> Iterator[ChunkResult]: ...
+
+
 def run_chunks(
     batch: Batch,
     games: int,
     jobs: int = 1,
     plugins: Any = None,
     chunk: int = CHUNK,
+    pool: ChunkPool | None = None,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
 
+    With a ``pool`` (a cluster), the chunks are played there; else
     ``jobs == 1`` plays in this process (with ``plugins``, if given);
     otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
     Closing the generator early (the SPRT has decided) cancels what is left.
@@ -283,6 +311,9 @@ def run_chunks(
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
     work = chunks(games, chunk)
+    if pool is not None:
+        yield from pool.results(batch, work)
+        return
     if jobs <= 1:
         for start, stop in work:
             yield play_chunk(batch, start, stop, plugins)
@@ -315,15 +346,16 @@ def run(
     progress: Callable[[int], None] | None = None,
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
+    pool: ChunkPool | None = None,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
     ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
     end the run early after any chunk (the decision then depends on the chunk
-    order only, so it too is the same for any ``jobs``).
+    order only, so it too is the same for any ``jobs``, or ``pool``).
     """
     total: ChunkResult | None = None
-    stream = run_chunks(batch, games, jobs, plugins, chunk)
+    stream = run_chunks(batch, games, jobs, plugins, chunk, pool)
     try:
         for result in stream:
             total = result if total is None else total.merge(result)

@@ -82,6 +82,10 @@ class ClassicMove(_MoveIdentity):
     def __setattr__(self, name: str, value) -> None:
         raise AttributeError("moves are immutable")
 
+    def __getnewargs__(self):
+        # pickle and copy rebuild a move through __new__, which takes the result, not its rank
+        return (self.target, self.result, self.action, self.words)
+
 
 def format_position(state: ClassicPosition) -> str:
     """``HOUSE :: TRIO | TRIO ... :: N``, N the 1-based seat to move."""
@@ -146,6 +150,17 @@ def outcome(state: ClassicPosition, mover: int, mirror_matches: bool = False) ->
     if len(matching) == 1:
         return Outcome((matching[0],), "matched the House on another player's turn")
     return Outcome(tuple(matching), "tie: several trios matched the House at once")
+
+
+def _score(away: list[int], seat: int) -> float:
+    """A seat's evaluation from every trio's distance to the House."""
+    mine = away[seat]
+    if mine == 0:
+        return 100.0
+    theirs = min(away[:seat] + away[seat + 1 :])
+    if theirs == 0:
+        return -100.0
+    return float(theirs - mine)
 
 
 class Classic(Variant):
@@ -276,20 +291,35 @@ class Classic(Variant):
         from a search of the 204-trio action graph; measured against the House
         as it stands, since the House moves too).  A trio already matching the
         House scores 100 (-100 when only an opponent's does)."""
+        return _score(self._distances(state), seat)
+
+    def evaluate_seats(self, state):
+        """``treehouse_evaluate`` for every seat at once (the playtest's lead
+        tracking): the distances are looked up once, not once per seat."""
+        away = self._distances(state)
+        return [_score(away, seat) for seat in range(len(away))]
+
+    def _distances(self, state):
         from treehouse.variants.classic.distance import distances_to
 
         house, trios, _ = state
-        away = distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
-        mine = away[seat]
-        theirs = min(away[:seat] + away[seat + 1 :])
-        if mine == 0:
-            return 100.0
-        if theirs == 0:
-            return -100.0
-        return float(theirs - mine)
+        return distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
 
     @hookimpl
     def treehouse_render(self, state, console_width):
         from treehouse.variants.classic.render import render_position
 
         return render_position(state, console_width)
+
+    # -- integer ids and vectors for other frameworks (treehouse.interop) --
+    def action_encoding(self, players):
+        """Every move's id (variants/classic/encoding.py; docs/interop.md)."""
+        from treehouse.variants.classic.encoding import ClassicActions
+
+        return ClassicActions()
+
+    def observation(self, players):
+        """Positions as numbers for one seat (variants/classic/encoding.py)."""
+        from treehouse.variants.classic.encoding import ClassicObservation
+
+        return ClassicObservation(players)

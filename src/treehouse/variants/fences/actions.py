@@ -93,12 +93,14 @@ def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False) -> list[FencesMove]:
-    """DIG: the top small to the bottom (unless that changes nothing), and,
-    under a lone small (or at any height with ``restores_any``), each colour
-    of the destroyed smalls put back at the bottom."""
+def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False, uniform: str = "noop") -> list[FencesMove]:
+    """DIG: the top small to the bottom, and, under a lone small (or at any
+    height with ``restores_any``), each colour of the destroyed smalls put
+    back at the bottom.  A Stack of two or more smalls of one colour digs
+    only under ``uniform`` ``noop`` (done, changing nothing); under ``hit``
+    and ``reroll`` that Dig is impossible."""
     moves = []
-    if len(stack) >= 2 and stack[-1:] + stack[:-1] != stack:
+    if len(stack) >= 2 and (uniform == "noop" or stack[-1:] + stack[:-1] != stack):
         moves.append(DIG)
     if len(stack) == 1 or restores_any:
         moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)))
@@ -121,7 +123,9 @@ def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     return moves
 
 
-def _action_moves(state: FencesPosition, seat: int, square: int, action: str, restores_any: bool = False) -> list[FencesMove]:
+def _action_moves(
+    state: FencesPosition, seat: int, square: int, action: str, restores_any: bool = False, uniform_dig: str = "noop"
+) -> list[FencesMove]:
     if action == "TIP":
         return tip_moves(state, square)
     if action == "SWAP":
@@ -129,7 +133,7 @@ def _action_moves(state: FencesPosition, seat: int, square: int, action: str, re
     if action == "HOP":
         return hop_moves(state, square)
     if action == "DIG":
-        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any)
+        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig)
     return aim_moves(state, square)
 
 
@@ -141,15 +145,17 @@ def orders(stack: tuple) -> list[tuple]:
 
 
 def action_moves(
-    state: FencesPosition, seat: int, face: str, uniform_dig: str = "hit", dig_restores_any: bool = False
+    state: FencesPosition, seat: int, face: str, uniform_dig: str = "noop", dig_restores_any: bool = False
 ) -> tuple:
     """The moves a rolled face offers; ``(FAIL,)`` when the action is impossible
-    (the Stack is Hit and Damaged), ``()`` for a Dig that would change nothing
-    when ``uniform_dig`` is ``reroll``.  ``dig_restores_any`` (the house rule
-    ``dig-restores-any``) lets a Dig restore a destroyed small at any height."""
+    (the Stack is Hit and Damaged).  A Dig of two or more smalls of one colour
+    is, by ``uniform_dig``: ``noop`` the move ``dig``, done and changing
+    nothing; ``hit`` impossible; ``reroll`` ``()`` (roll again).
+    ``dig_restores_any`` (the house rule ``dig-restores-any``) lets a Dig
+    restore a destroyed small at any height."""
     square = state.square_of(seat)
     if face != "WILD":
-        moves = _action_moves(state, seat, square, face, dig_restores_any)
+        moves = _action_moves(state, seat, square, face, dig_restores_any, uniform_dig)
         if moves:
             return tuple(moves)
         if face == "DIG" and uniform_dig == "reroll" and len(state.stacks[seat]) >= 2:
@@ -161,9 +167,10 @@ def action_moves(
     for order in orders(stack):
         for move in fixed:
             moves.append(move._replace(order=order))
-        for move in dig_moves(order, state.destroyed[seat], dig_restores_any):
-            # a reorder then a Dig that ends where it began changes nothing
-            if move.arg is not None or order[-1:] + order[:-1] != stack:
+        for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
+            # a reorder then a Dig that ends where it began changes nothing: offered
+            # only where it is the one Dig there is (one colour, under noop)
+            if move.arg is not None or order[-1:] + order[:-1] != stack or len(set(stack)) == 1:
                 moves.append(move._replace(order=order))
     if moves:
         return tuple(moves)
@@ -175,7 +182,7 @@ def action_moves(
 # --------------------------------------------------------------------------
 
 
-def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = True) -> tuple[FencesMove, ...]:
+def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = False) -> tuple[FencesMove, ...]:
     square = state.square_of(seat)
     if square is None:
         return ()

@@ -67,17 +67,25 @@ class FencesRules(Rules):
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
     )
-    outside_attempts: bool = Field(True, description="Step 3 may try to move the Stack Outside (always a Damaging Hit).")
+    outside_attempts: bool = Field(
+        False,
+        description="false (the seed: 'to an Inside space'): step 3 moves only toward Inside squares;"
+        " true: it may also try to move Outside (always a Damaging Hit).",
+    )
     swap_outside_ignores_colour: bool = Field(
         True, description="A Swap with an Outside Fence Damages whatever the Stack's top colour."
     )
-    uniform_dig: Literal["hit", "reroll"] = Field(
-        "hit", description="A Dig that would change nothing (every small the same colour): Hit as impossible, or roll again."
+    uniform_dig: Literal["noop", "hit", "reroll"] = Field(
+        "noop",
+        description="A Dig of 2+ smalls all of one colour: noop (the seed: the top piece can always go to the bottom):"
+        " done, changing nothing, no Hit; hit: impossible, so Hit; reroll: roll again.",
     )
-    all_out_at_once: Literal["tie", "draw"] = Field(
-        "tie", description="When the last Stacks are all emptied at one check: those players tie, or nobody wins."
+    all_out_at_once: Literal["draw", "tie"] = Field(
+        "draw",
+        description="The last Stacks emptied at one check: draw (the seed: an emptied Stack loses): nobody wins;"
+        " tie: those players share the win.",
     )
-    turn_limit: int = Field(0, ge=0, description="End the game after this many turns and score it (0: no limit).")
+    turn_limit: int = Field(0, ge=0, le=1_000_000, description="End the game after this many turns and score it (0: no limit; at most 1,000,000).")
     turn_limit_scoring: Literal["draw", "most_smalls"] = Field(
         "most_smalls", description="At the turn limit: a draw, or the Stacks with the most smalls win (ties shared)."
     )
@@ -327,3 +335,16 @@ class Fences(Variant):
         from treehouse.variants.fences.render import render_position
 
         return render_position(state, console_width)
+
+    # -- integer ids and vectors for other frameworks (treehouse.interop) --
+    def action_encoding(self, players):
+        """Every move's id (variants/fences/encoding.py; docs/interop.md)."""
+        from treehouse.variants.fences.encoding import FencesActions
+
+        return FencesActions(self.rules.height(players))
+
+    def observation(self, players):
+        """Positions as numbers for one seat (variants/fences/encoding.py)."""
+        from treehouse.variants.fences.encoding import FencesObservation
+
+        return FencesObservation(players, self.rules.height(players))

@@ -1,0 +1,164 @@
+"""Every variant as an OpenSpiel game: OpenSpiel's own random-simulation checks, and the adapter's contracts."""
+
+from __future__ import annotations
+
+import pickle
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the openspiel extra: pip install -e '.[openspiel]'")
+
+from treehouse.errors import TreehouseError  # noqa: E402
+from treehouse.interop import openspiel as adapter  # noqa: E402
+from treehouse.kernel.engine import format_move  # noqa: E402
+
+
+def test_every_variant_and_shipped_rule_set_is_registered():
+    names = adapter.register_games()
+    for name in ("treehouse_classic", "treehouse_classic_wiki", "treehouse_fences", "treehouse_fences_scored", "treehouse_race"):
+        assert name in names
+        assert name in pyspiel.registered_names()
+
+
+@pytest.mark.parametrize(
+    "name, players, sims",
+    [
+        ("treehouse_classic", 2, 4), ("treehouse_classic", 3, 3), ("treehouse_classic", 4, 3),
+        ("treehouse_classic_wiki", 2, 3),
+        ("treehouse_fences", 2, 5), ("treehouse_fences", 3, 4), ("treehouse_fences", 4, 4),
+        ("treehouse_fences_house_rules", 3, 2), ("treehouse_fences_scored", 2, 2),
+        ("treehouse_race", 2, 3), ("treehouse_race", 6, 2),
+    ],
+)
+def test_openspiels_random_simulation_checks_pass(name, players, sims):
+    """OpenSpiel's own checks (as its Python games are tested): clone, serialize
+    and deserialize, legal actions sorted and masked, distinct action strings,
+    chance outcomes, observations, returns in bounds and zero-sum."""
+    game = pyspiel.load_game(name, {"players": players})
+    pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
+
+
+def test_fences_start_chosen_passes_the_checks_too():
+    game = pyspiel.load_game("treehouse_fences", {"players": 3, "start": "chosen"})
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+def test_the_game_type_and_info():
+    game = pyspiel.load_game("treehouse_fences", {"players": 3})
+    kind = game.get_type()
+    assert kind.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert kind.reward_model == pyspiel.GameType.RewardModel.TERMINAL
+    assert (kind.min_num_players, kind.max_num_players) == (2, 4)
+    assert game.num_players() == 3
+    assert game.max_utility() == 1.0 and game.min_utility() == -0.5
+    assert game.get_parameters()["max_turns"] == 500  # the rule set's turn cap
+
+
+def test_chance_nodes_are_the_die_with_its_exact_probabilities():
+    game = pyspiel.load_game("treehouse_classic")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [state.action_to_string(pyspiel.PlayerId.CHANCE, a) for a, _ in outcomes] == [
+        "roll TIP", "roll SWAP", "roll HOP", "roll DIG", "roll AIM", "roll WILD"]
+    assert [p for _, p in outcomes] == pytest.approx([1 / 6] * 6)
+
+
+def test_fences_deal_is_a_first_chance_node_of_seeded_layouts():
+    game = pyspiel.load_game("treehouse_fences", {"layouts": 16})
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 16
+    a, b = state.child(3), state.child(3)
+    assert str(a) == str(b) and str(a) != str(state.child(4))
+
+
+def test_actions_are_the_variants_notation_and_read_back():
+    game = pyspiel.load_game("treehouse_classic", {"players": 3})
+    state = game.new_initial_state()
+    variant = game.flow.variant
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            state.apply_action(state.chance_outcomes()[5][0])  # WILD: the most moves
+            continue
+        for action in state.legal_actions():
+            text = state.action_to_string(state.current_player(), action)
+            if text not in ("pass", "reroll"):
+                move = variant.parse_move(text)
+                assert game.legal(state.node)[action] == move
+                assert text == format_move(variant, move)
+        state.apply_action(state.legal_actions()[0])
+
+
+def test_classic_ids_are_stable_and_documented():
+    game = pyspiel.load_game("treehouse_classic")
+    state = game.new_initial_state().child(0)  # TIP from the start: the tree tips left or right
+    strings = {a: state.action_to_string(0, a) for a in state.legal_actions()}
+    # own trio: 2 + rank of the result among the 204 trios
+    assert strings == {2 + game.flow.variant.action_encoding(2).encode(None, game.legal(state.node)[a]): s for a, s in strings.items()}
+    assert all(2 <= a < 2 + 204 for a in strings)
+
+
+def test_observations_for_classic_and_fences():
+    classic = pyspiel.load_game("treehouse_classic", {"players": 2})
+    state = classic.new_initial_state().child(5)  # WILD rolled
+    tensor = np.array(state.observation_tensor(1))
+    assert tensor.shape == (3 * 204 + 2 + 6,)
+    assert tensor[:204].sum() == 1 and tensor[-6:].tolist() == [0, 0, 0, 0, 0, 1]
+    assert tensor[3 * 204 + 1] == 1  # seat 1 sees that the seat to move is the next one round
+    assert state.observation_string(0) == "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1 [act rolled WILD]"
+    fences = pyspiel.load_game("treehouse_fences", {"players": 4})
+    state = fences.new_initial_state().child(0)
+    tensor = np.array(state.observation_tensor(2))
+    assert tensor.shape == (fences.observation_tensor_size(),)
+    board = tensor[: 49 * 18].reshape(49, 18)
+    assert board[:, 0].sum() + board[:, 1].sum() == 20  # every Fence, Large or Medium
+    assert board[:, 14].sum() == 1 and board[:, 14:].sum() == 4  # each Stack once, seat 3's own first
+    assert "fence" in state.observation_string(2)
+
+
+def test_serialize_and_clone_keep_the_game():
+    game = pyspiel.load_game("treehouse_fences", {"players": 2})
+    state = game.new_initial_state()
+    for action in (5, 0):
+        state.apply_action(action if state.is_chance_node() else state.legal_actions()[action])
+    state.apply_action(state.legal_actions()[0])
+    again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    assert str(again) == str(state) and again.history() == state.history()
+    assert str(state.clone()) == str(state)
+    assert pickle.loads(pickle.dumps(state.node)) == state.node
+
+
+@pytest.mark.parametrize(
+    "params, message",
+    [
+        ({"players": 7}, "classic is played by 2 to 4 players, not 7"),
+        ({"house_decline": "maybe"}, "house_decline"),
+        ({"house_rules": "no-such-rule"}, "no-such-rule"),
+        ({"max_turns": 0}, "max_turns must be at least 1"),
+    ],
+)
+def test_bad_parameters_are_one_line(params, message):
+    with pytest.raises(TreehouseError, match=message) as error:
+        pyspiel.load_game("treehouse_classic", params)
+    assert "\n" not in str(error.value)
+
+
+def test_openspiels_mcts_plays_a_treehouse_game():
+    from open_spiel.python.algorithms import mcts
+
+    game = pyspiel.load_game("treehouse_classic")
+    rng = np.random.RandomState(3)
+    bots = [mcts.MCTSBot(game, 2.0, 30, mcts.RandomRolloutEvaluator(1, rng), random_state=rng) for _ in range(2)]
+    state = game.new_initial_state()
+    while not state.is_terminal() and state.move_number() < 60:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    assert state.move_number() > 0
