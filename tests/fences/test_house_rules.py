@@ -30,7 +30,7 @@ def hooks(plugins):
     def build(*house_rules, **options):
         overrides = [f"house_rules=[{','.join(house_rules)}]"] + [f"{k}={v}" for k, v in options.items()]
         effective = resolve(plugins, variant="fences", overrides=overrides)
-        return game_hooks(effective.variant(), effective.house_rule_values(plugins))
+        return game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
 
     return build
 
