@@ -269,6 +269,26 @@ def treehouse_end_turn(state):
     """
 
 
+@hookspec(firstresult=True)
+def treehouse_explain_illegal(state, step, face, move, moves):
+    """Say which rule a move breaks, for a person who typed it where it is not legal.
+
+    Called by ``th play`` (never by the engine) when a typed move reads well
+    but is not among the legal moves.
+
+    :param state: the position.
+    :param step: the step being played.
+    :param face: the face rolled, or ``None`` for a step that does not roll.
+    :param move: the move typed (parsed by the variant), not in ``moves``.
+    :param moves: the legal moves.
+    :returns: one short line naming the rule it breaks ("W3 is occupied",
+        "a Pointing Fence cannot move backwards"), or ``None`` when the plugin
+        cannot tell (the kernel's default; ``th play`` then says only that the
+        move is not legal here).  First result: a house rule that changes
+        what is legal may explain its own rule with ``tryfirst=True``.
+    """
+
+
 @hookspec
 def treehouse_step_statistics(before, after, step, move, mover, face):
     """Count what a variant's playtest report should add up.

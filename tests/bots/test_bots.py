@@ -103,13 +103,13 @@ def test_specs_parse():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("mcts(iterations=abc)", "unknown bot 'mcts'; known: greedy, perfect, random, search"),
+        ("alphazero(iterations=abc)", "unknown bot 'alphazero'; known: greedy, mcts, perfect, random, search"),
         ("search(depth=abc)", "bad value 'abc' for option 'depth' of bot 'search' in 'search(depth=abc)': expected int, e.g. depth=0"),
         ("search(iterations=400)", "bot 'search' has no option 'iterations'; its options: depth, width, nodes, seconds"),
         ("search(depth)", "bad option 'depth' in bot 'search(depth)': expected key=value"),
         ("search(depth=2, depth=3)", "option 'depth' is given twice"),
-        ("search(depth=-1)", "depth must be at least 1"),
-        ("search(width=0)", "width must be at least 1"),
+        ("search(depth=-1)", "search: depth is from 0 to 5"),
+        ("search(width=0)", "search: width is from 1 to 64, not 0"),
         ("greedy(x=1)", "bot 'greedy' has no option 'x'; its options: (none)"),
         ("search(depth=2", "bad bot 'search(depth=2': expected NAME or NAME(key=value, ...)"),
     ],

@@ -66,9 +66,9 @@ def test_a_classic_game_to_the_end_with_mistakes_typed_at_the_prompt(tmp_path):
     # each mistake is one line and the prompt comes again
     assert "✗ there is no move 0: type a number from 1 to" in out
     assert "✗ there is no move 99: type a number from 1 to" in out
-    assert "✗ cannot read 'hpo L^' (unknown action 'hpo'; known: aim, dig, hop, swap, tip)" in out
-    assert "✗ 'hop L^/M^/S^' is not one of your moves with this roll" in out
-    assert "Ctrl-C or end of input" in out  # ? shows the help
+    assert "✗ cannot read 'hpo L^': unknown action 'hpo'; known: aim, dig, hop, swap, tip" in out
+    assert "✗ hop L^/M^/S^: " in out  # the rule it breaks follows
+    assert "take back: go back to your previous decision" in out  # ? shows the help
     assert "rules.dig_in_place" in out  # r shows the rules in force
     assert "Saved to" in out  # s saves
     # the screen: whose turn, the board, the roll and what it means, numbered moves in words
@@ -330,7 +330,7 @@ def test_bot_fills_the_seats_left_out(tmp_path):
         (["--bot", "search(depth=x)"], ["bad value 'x' for option 'depth' of bot 'search'"]),
         (["--bot", "human"], ["unknown bot 'human'"]),
         (["--seat", "human", "--seat", "search(iterations=2)"], ["bot 'search' has no option 'iterations'"]),
-        (["--seat", "human", "--seat", "mcts(depth=2)"], ["unknown seat kind 'mcts'", "human", "search"]),
+        (["--seat", "human", "--seat", "alphazero(depth=2)"], ["unknown seat kind 'alphazero'", "human", "search"]),
         (["--seat", "search(depth=1"], ["bad bot 'search(depth=1'"]),
     ],
 )

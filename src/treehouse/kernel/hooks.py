@@ -242,6 +242,10 @@ class KernelDefaults:
     def treehouse_resolve(self, state, before, step, move):
         return state
 
+    @hookimpl(trylast=True)
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        return None  # no reason known: th play says the move is not legal here
+
 
 # --------------------------------------------------------------------------
 # one game's hooks, bound

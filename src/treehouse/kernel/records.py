@@ -13,6 +13,12 @@ Format (one JSON object per line, seats numbered from 1 as players say them)::
     {"event": "move", "turn": 1, "seat": 1, "step": "act", "move": "<move notation>"}
     ...
     {"event": "end", "turn": 31, "winners": [2], "reason": "...", "position": "..."}
+
+Moves a person took back (``th play``'s ``u``) stay in the record where they
+were played, marked ``"undone": N`` (the N-th takeback of the game); replaying
+and resuming skip them, ``th replay`` shows them::
+
+    {"event": "move", "turn": 5, "seat": 1, "step": "act", "move": "...", "undone": 1}
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ class Record:
     #: ("roll", turn, seat, step_name, face) / ("move", turn, seat, step_name, move)
     events: list[tuple] = field(default_factory=list)
     footer: dict[str, Any] | None = None
+    #: Taken-back events: (where they stood in ``events``, the events), one block per takeback, in order.
+    undone: list[tuple[int, list[tuple]]] = field(default_factory=list)
     _variant: Any = None
 
     # -- written by the engine --------------------------------------------
@@ -78,13 +86,27 @@ class Record:
         if self.header is None:
             raise RecordError("the record has no start event")
         yield self.header
-        for kind, turn, seat, step, value in self.events:
-            event = {"event": kind, "turn": turn, "seat": seat + 1, "step": step}
+
+        def line(event: tuple, undone: int = 0) -> dict[str, Any]:
+            kind, turn, seat, step, value = event
+            out = {"event": kind, "turn": turn, "seat": seat + 1, "step": step}
             if kind == "roll":
-                event["face"] = value
+                out["face"] = value
             else:
-                event["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
-            yield event
+                out["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
+            if undone:
+                out["undone"] = undone
+            return out
+
+        blocks = sorted(((at, number, events) for number, (at, events) in enumerate(self.undone, start=1)), key=lambda b: (b[0], b[1]))
+        pending = 0
+        for index, event in enumerate(self.events):
+            while pending < len(blocks) and blocks[pending][0] <= index:
+                yield from (line(e, blocks[pending][1]) for e in blocks[pending][2])
+                pending += 1
+            yield line(event)
+        for _at, number, events in blocks[pending:]:
+            yield from (line(e, number) for e in events)
         if self.footer is not None:
             yield self.footer
 
@@ -122,7 +144,12 @@ class Record:
                 elif kind in ("roll", "move"):
                     _check_fields(event, {**_STEP_FIELDS, ("face" if kind == "roll" else "move"): _TEXT}, required=True)
                     value = event["face"] if kind == "roll" else Notation(event["move"])
-                    record.events.append((kind, event["turn"], event["seat"] - 1, event["step"], value))
+                    step = (kind, event["turn"], event["seat"] - 1, event["step"], value)
+                    if "undone" in event:
+                        _check_fields(event, _UNDONE_FIELDS)
+                        record.take_back(event["undone"], len(record.events), step)
+                    else:
+                        record.events.append(step)
                 elif kind == "end":
                     _check_fields(event, _END_FIELDS)
                     record.footer = event
@@ -137,6 +164,12 @@ class Record:
         if record.header is None:
             raise RecordError(f"{source}: damaged record: no start event")
         return record
+
+    def take_back(self, number: int, at: int, event: tuple) -> None:
+        """File a taken-back ``event`` under takeback ``number`` (1-based), cut at ``at``."""
+        while len(self.undone) < number:
+            self.undone.append((at, []))
+        self.undone[number - 1][1].append(event)
 
     @classmethod
     def read(cls, path: str | Path) -> Record:
@@ -192,6 +225,7 @@ _META_FIELDS = {"seats": (_texts, "a list of seat kinds")}
 #: the fields that may be null (the others, when present, must be what they say)
 _NULLABLE = frozenset({"rules", "house_rules", "turn_cap", "meta"})
 _STEP_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "seat": (_whole(1), "a whole number from 1"), "step": _TEXT}
+_UNDONE_FIELDS = {"undone": (_whole(1), "the number of the takeback, from 1")}
 _END_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "winners": (_wholes, "a list of seat numbers"), "reason": _TEXT, "position": _TEXT}
 
 

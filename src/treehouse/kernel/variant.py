@@ -96,6 +96,14 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    def split_choice(self, state, move) -> tuple[str, str] | None:
+        """For a move a person picks in two questions, ``(first, second)``: the
+        words of the first answer (moves with the same first words are one
+        choice) and of the second.  Fences splits a WILD move into its action
+        and the Stack's order, so 359 moves become about 30 actions, then a few
+        orders.  ``None`` (the default): the move is one choice."""
+        return None
+
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
     def render_text(self, text: str, console_width: int = 80) -> Any:

@@ -197,6 +197,12 @@ class Fences(Variant):
             return str(getattr(move, "value", move))
         return describe_move(move)
 
+    def split_choice(self, state, move):
+        """WILD: the action first, then the order (see :meth:`Variant.split_choice`)."""
+        from treehouse.variants.fences.moves import split_choice
+
+        return split_choice(state, move) if isinstance(move, FencesMove) else None
+
     def successors(self, text, face, hooks=None):
         """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
         has no roll: its placements are listed whatever the face."""
@@ -312,6 +318,12 @@ class Fences(Variant):
         turn = state.turn + (1 if state.phase != 0 else 0)
         phase = PLACE_PHASE if state.stacks[seat] and state.square_of(seat) is None else 0  # start: chosen: its first turn places it
         return state._replace(to_move=seat, phase=phase, turn=turn)
+
+    @hookimpl
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        from treehouse.variants.fences.explain import why_illegal
+
+        return why_illegal(state, step, face, move, moves, self.rules, dig_restores_any(step))
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):

@@ -23,6 +23,7 @@ left empty is out at once.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from treehouse.kernel.pieces import Direction, Pyramid
@@ -69,19 +70,22 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     return found
 
 
-def lines(board) -> list[Line]:
+@lru_cache(maxsize=1 << 14)
+def lines(board) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack.
 
     Looks outward from each Stack along its row and column to the first
     piece (:func:`first_pieces`), and keeps it if it is a Fence pointing
-    back: a few squares per Stack, whatever else moved.
+    back: a few squares per Stack, whatever else moved.  Cached by board:
+    a check compares the board before a move with the one after, and the
+    bots try many moves from one board (and many that end on the same one).
     """
     found = []
     for square, seat in stacks_on(board):
         for d, n, cell in first_pieces(board, square):
             if type(cell) is not int and cell.direction is d.opposite:
                 found.append(Line(n, cell, square, seat))
-    return found
+    return tuple(found)
 
 
 def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = frozenset(), every_check: bool = False) -> list[Hit]:
