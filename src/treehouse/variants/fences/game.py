@@ -323,7 +323,7 @@ class Fences(Variant):
     def treehouse_explain_illegal(self, state, step, face, move, moves):
         from treehouse.variants.fences.explain import why_illegal
 
-        return why_illegal(state, step, face, move, moves, self.rules, dig_restores_any(step))
+        return why_illegal(state, step, face, move, moves, self.rules)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):
