@@ -319,6 +319,10 @@ CASES = [
     (("play", "--resume", "{dir}/saved.jsonl", "--seed", "0"), "leave out --seed", 2),
     (("play", "--resume", "{dir}/saved.jsonl", "--players", "0"), "leave out --players", 2),
     (("play", "--resume", "{dir}/folder"), "is a directory", 2),
+    # records: an existing file is not overwritten unasked
+    (("play", "-v", "classic", "--watch", "--delay", "0", "--record", "{dir}/saved.jsonl"), "saved.jsonl already exists; add --force to overwrite it", 2),
+    (("play", "-v", "classic", "--watch", "--delay", "0", "--record", "{dir}/over.jsonl"), "over.jsonl already exists", 2),
+    (("play", "--resume", "{dir}/saved.jsonl", "--record", "{dir}/finished.jsonl"), "finished.jsonl already exists", 2),
 ]
 
 

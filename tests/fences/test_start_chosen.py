@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from treehouse.cli import app
 from treehouse.errors import IllegalPositionError, NotationError
-from treehouse.kernel.engine import Game
+from treehouse.kernel.engine import Game, play_move
 from treehouse.testing import check_variant
 from treehouse.variants.fences.board import BY_NAME, INSIDE, NAMES, OUTSIDE
 from treehouse.variants.fences.game import PLACE, STEPS
@@ -38,7 +38,7 @@ def place(variant, state, square):
     """Play one whole place turn: the step, its (empty) check, the hand-on."""
     move = variant.parse_move(f"place {square}")
     assert move in variant.treehouse_legal_moves(state, PLACE, None)
-    after = variant.treehouse_resolve(variant.treehouse_apply_move(state, PLACE, move), state, PLACE, move)
+    after, _events = play_move(variant, state, PLACE, move)
     return variant.treehouse_end_turn(after)
 
 
@@ -108,7 +108,7 @@ def test_placing_makes_no_hit_and_changes_only_the_board(chosen):
     state = chosen.parse_position(SEAT_2_PLACES)
     move = chosen.parse_move("place e5")
     assert chosen.hits(state, PLACE, move) == []
-    after = chosen.treehouse_resolve(chosen.treehouse_apply_move(state, PLACE, move), state, PLACE, move)
+    after = play_move(chosen, state, PLACE, move)[0]
     assert after == state._replace(board=after.board)
     assert after.board[BY_NAME["e5"]] == 1
     assert chosen.treehouse_outcome(after, 1) is None
@@ -144,7 +144,7 @@ def test_every_position_of_the_placing_turns_round_trips(chosen, players):
         while state.phase == PLACE_PHASE:
             assert chosen.parse_position(chosen.format_position(state)) == state
             move = rng.choice(chosen.treehouse_legal_moves(state, PLACE, None))
-            after = chosen.treehouse_resolve(chosen.treehouse_apply_move(state, PLACE, move), state, PLACE, move)
+            after = play_move(chosen, state, PLACE, move)[0]
             assert chosen.parse_position(chosen.format_position(after)) == after
             state = chosen.treehouse_end_turn(after)
         assert chosen.parse_position(chosen.format_position(state)) == state

@@ -105,7 +105,7 @@ def test_a_move_may_be_typed_in_notation(tmp_path):
     listed = [line.split() for line in first.stdout.splitlines() if re.match(r"\s*\d+\. ", line)]
     last = listed[-1]
     notation = " ".join(last[-2:]) if last[-1] != "pass" else "pass"
-    result = th(*args, input=f"{notation}\nq\n")
+    result = th(*args, "--force", input=f"{notation}\nq\n")
     assert_clean(result)
     moves = [e for e in lines_of(path) if e["event"] == "move"]
     assert moves[0]["turn"] == 1 and moves[0]["seat"] == 1

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Control
+from treehouse.kernel.engine import PASS, REROLL, Control, play_move
 
 #: Scores of finished games, far beyond any evaluation.
 WIN = 1e9
@@ -52,8 +52,7 @@ class Model:
     def play(self, state: Any, step: Any, move: Any) -> tuple[Any, Any]:
         """The position after ``move`` (applied and resolved) and the outcome, if the game ended."""
         hooks = self.hooks
-        after = state if move is PASS else hooks.treehouse_apply_move(state, step, move)
-        after = hooks.treehouse_resolve(after, state, step, move)
+        after, _events = play_move(hooks, state, step, move)
         return after, hooks.treehouse_outcome(after, state.to_move)
 
     def remaining_steps(self, state: Any, step: Any) -> tuple:

@@ -34,6 +34,7 @@ from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
+from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
 
@@ -487,7 +488,7 @@ class Session:
         if self.kinds[mover] == HUMAN and moves and (len(moves) > 1 or not self.auto_forced):
             self.decisions.append(len(game.record.events) if game.record is not None else 0)
 
-    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any) -> None:
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
         forced, self.forced_move = self.forced_move, None
         if not self.live:
@@ -582,6 +583,7 @@ def play(
     watch: Annotated[bool, typer.Option("--watch", help="Bots in every seat; you watch.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game's record here (default: a new file in your data directory).", dir_okay=False)] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="Continue the game saved in this record.", dir_okay=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --record overwrite a file that exists.")] = False,
     plain: Annotated[bool, typer.Option("--plain", help="Print a plain transcript instead of redrawing one screen per move (for screen readers; pipes get it anyway).")] = False,
     ask_forced: Annotated[bool, typer.Option("--ask-forced", help="Ask even when there is only one move (by default it plays itself, announced in one line).")] = False,
     show_odds: Annotated[bool, typer.Option("--show-odds", help="Two-player classic: print each player's exact winning chance after every turn (needs th solve's table).")] = False,
@@ -595,6 +597,33 @@ def play(
     """
     if delay is None:
         delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0
+    locks = run_guarded(claim_records, record, resume, force)
+    try:
+        _play(variant, players, seats, bot, seed, config, overrides, delay, watch, record, resume, plain, ask_forced, show_odds)
+    finally:
+        for lock in locks:
+            lock.release()
+
+
+def claim_records(record: Path | None, resume: Path | None, force: bool) -> list[FileLock]:
+    """Lock the records this game reads and writes against a second ``th play``,
+    and refuse to overwrite an existing file unasked (``--force``)."""
+    locks: list[FileLock] = []
+    try:
+        if resume is not None:
+            locks.append(lock_file(resume, RecordError, "record"))
+        if record is not None and (resume is None or os.path.realpath(record) != os.path.realpath(resume)):
+            locks.append(lock_file(record, RecordError, "record"))
+            if (record.is_file() or record.is_symlink()) and not force:
+                raise RecordError(f"{record} already exists; add --force to overwrite it, or continue its game with th play --resume {record}")
+    except RecordError:
+        for lock in locks:
+            lock.release()
+        raise
+    return locks
+
+
+def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, record, resume, plain, ask_forced, show_odds) -> None:
     if resume is not None:
         given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--bot", bot), ("--seed", seed), ("--config", config), ("--set", overrides)) if value not in (None, [])]
         if watch:

@@ -32,7 +32,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Outcome, Step
+from treehouse.kernel.engine import PASS, REROLL, Outcome, Step, play_move
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
 
@@ -185,8 +185,7 @@ class GameFlow:
             after = node._replace(kind=CHANCE, face=None, moves=(), decisions=decisions)
             return self._capped(after)
         hooks, before, step = self.hooks, node.position, node.steps[0]
-        after = before if move is PASS else self._call(hooks.treehouse_apply_move, before, step, move)
-        after = self._call(hooks.treehouse_resolve, after, before, step, move)
+        after, _events = self._call(play_move, hooks, before, step, move)
         outcome = self._call(hooks.treehouse_outcome, after, node.mover)
         if outcome is not None:
             return Node(TERMINAL, after, mover=node.mover, turn=node.turn, decisions=decisions, outcome=outcome)

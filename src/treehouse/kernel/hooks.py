@@ -239,7 +239,7 @@ class KernelDefaults:
         return seat.choose(state, step, face, moves, rng)
 
     @hookimpl(trylast=True)
-    def treehouse_resolve(self, state, before, step, move):
+    def treehouse_resolve(self, state, before, step, move, effect):
         return state
 
     @hookimpl(trylast=True)

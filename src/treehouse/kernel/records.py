@@ -1,5 +1,9 @@
 """Game records: every roll, choice and outcome as an event, as JSON lines.
 
+A ``resolved`` line follows a step whose resolution reported events (a Hit,
+a loss, a player out: see ``treehouse_resolve``), with each event's words; a
+replay derives the events again and checks them against these words.
+
 A record is enough to replay a game exactly: :func:`treehouse.kernel.replay.replay`
 plays the recorded faces and moves back through the same engine and hooks,
 checking each move is legal, and compares the final position.
@@ -11,6 +15,7 @@ Format (one JSON object per line, seats numbered from 1 as players say them)::
      "turn_cap": 1000, "position": "<variant notation>", "meta": {...}}
     {"event": "roll", "turn": 1, "seat": 1, "step": "act", "face": "HOP"}
     {"event": "move", "turn": 1, "seat": 1, "step": "act", "move": "<move notation>"}
+    {"event": "resolved", "turn": 1, "seat": 1, "step": "act", "happened": ["<words>", ...]}
     ...
     {"event": "end", "turn": 31, "winners": [2], "reason": "...", "position": "..."}
 
@@ -46,6 +51,9 @@ class Record:
     meta: dict[str, Any] = field(default_factory=dict)
     header: dict[str, Any] | None = None
     #: ("roll", turn, seat, step_name, face) / ("move", turn, seat, step_name, move)
+    #: / ("resolved", turn, seat, step_name, events): the events a step's
+    #: resolution reported (the values themselves in a live game's record,
+    #: their words in one read from a file)
     events: list[tuple] = field(default_factory=list)
     footer: dict[str, Any] | None = None
     #: Taken-back events: (where they stood in ``events``, the events), one block per takeback, in order.
@@ -92,6 +100,8 @@ class Record:
             out = {"event": kind, "turn": turn, "seat": seat + 1, "step": step}
             if kind == "roll":
                 out["face"] = value
+            elif kind == "resolved":
+                out["happened"] = happened(value)
             else:
                 out["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
             if undone:
@@ -150,6 +160,14 @@ class Record:
                         record.take_back(event["undone"], len(record.events), step)
                     else:
                         record.events.append(step)
+                elif kind == "resolved":
+                    _check_fields(event, {**_STEP_FIELDS, "happened": (_texts, "a list of words")}, required=True)
+                    step = (kind, event["turn"], event["seat"] - 1, event["step"], tuple(event["happened"]))
+                    if "undone" in event:
+                        _check_fields(event, _UNDONE_FIELDS)
+                        record.take_back(event["undone"], len(record.events), step)
+                    else:
+                        record.events.append(step)
                 elif kind == "end":
                     _check_fields(event, _END_FIELDS)
                     record.footer = event
@@ -174,6 +192,13 @@ class Record:
     @classmethod
     def read(cls, path: str | Path) -> Record:
         return cls.loads(read_text(path, RecordError, "record"), source=str(path))
+
+
+def happened(events: Iterable[Any]) -> list[str]:
+    """The words of a step's events (words read from a file stay as they are)."""
+    from treehouse.kernel.engine import describe_event
+
+    return [event if isinstance(event, str) else describe_event(event) for event in events]
 
 
 # --------------------------------------------------------------------------

@@ -118,7 +118,7 @@ class Variant:
         each legal move applied and resolved (declining is not a position).
         ``hooks`` are the game's (with its house rules; default: this
         variant's own); ``face`` must be an outcome of their chance node."""
-        from treehouse.kernel.turn import Control
+        from treehouse.kernel.engine import Control, play_move
 
         hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)
@@ -131,7 +131,7 @@ class Variant:
         for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
             if isinstance(move, Control):
                 continue
-            after = hooks.treehouse_resolve(hooks.treehouse_apply_move(state, steps[0], move), state, steps[0], move)
+            after, _events = play_move(hooks, state, steps[0], move)
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 

@@ -42,8 +42,8 @@ class NoColourImmunity:
         self.variant = variant
 
     @hookimpl(tryfirst=True)
-    def treehouse_resolve(self, state, before, step, move):
-        return self.variant.resolve(state, before, step, move, colour_immunity=False)
+    def treehouse_resolve(self, state, before, step, move, effect):
+        return self.variant.resolve(state, before, step, move, effect, colour_immunity=False)
 
     @hookimpl(tryfirst=True)
     def treehouse_evaluate(self, state, seat):
