@@ -195,3 +195,21 @@ def test_without_dask_one_line_says_what_to_install(monkeypatch):
     result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", "10", "--cluster", "local"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: --cluster needs Dask: pip install 'treehouse[cluster]'"
+
+
+def test_tune_on_the_cluster_gives_the_same_trials_and_best_rule_set(dask_cluster, tmp_path):
+    pytest.importorskip("optuna")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "rule_set: fences\nseats: [random, random]\n"
+        "options: {stack_height_2p: {low: 2, high: 5}, line_hits: [new, every_check]}\n"
+        "targets: {first_seat_win_rate: 0.5 ± 0.05, mean_turns: [4, 6]}\n"
+        "games: {first: 10, factor: 3, rungs: 2}\nchunk: 10\n"
+    )
+    folders = {}
+    for name, extra in (("local", []), ("cluster", ["--cluster", dask_cluster.address])):
+        folders[name] = tmp_path / name
+        result = CliRunner().invoke(app, ["tune", str(spec), "--budget-games", "200", "--seed", "6", "--out", str(folders[name]), *extra])
+        assert result.exit_code == 0, result.output
+    for file in ("trials.csv", "best-1.yaml", "best-2.yaml", "best-3.yaml"):
+        assert (folders["cluster"] / file).read_text() == (folders["local"] / file).read_text()

@@ -34,6 +34,7 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("OpenSpiel is not installed: pip install 'treehouse[openspiel]'") from error
 
+import numpy as np
 from pydantic import ValidationError
 
 from treehouse.config import resolve, shipped_rulesets
@@ -242,7 +243,7 @@ class TreehouseObserver:
 
     def __init__(self, game: TreehouseGame) -> None:
         self.observation = game.observation
-        self.tensor = __import__("numpy").zeros(self.observation.size, "float32")
+        self.tensor = np.zeros(self.observation.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TreehouseState, player: int) -> None:
