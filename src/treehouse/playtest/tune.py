@@ -444,14 +444,22 @@ class Search:
     trials: list[Trial] = field(default_factory=list)
     games_played: int = 0
     stopped_by: str = ""
+    exit_code: int = 0
     seconds: float = 0.0
 
     def cost(self, trial: Trial, games: int) -> int:
         return (games - trial.games) * (2 if self.spec.skill is not None else 1)
 
     def ranked(self) -> list[Trial]:
-        """Evaluated trials, best first: the most games, then the lowest loss, then the earliest."""
-        return sorted((t for t in self.trials if t.games), key=lambda t: (-t.games, t.loss, t.number))
+        """Evaluated trials, best first: the most games, then the lowest loss, then the
+        earliest; values asked again appear once (their first trial with the most games)."""
+        seen, found = set(), []
+        for trial in sorted((t for t in self.trials if t.games), key=lambda t: (-t.games, t.loss, t.number)):
+            values = repr(sorted(trial.params.items()))
+            if values not in seen:
+                seen.add(values)
+                found.append(trial)
+        return found
 
 
 def run_search(
@@ -550,8 +558,9 @@ def run_search(
                 # Every value the sampler asked for had been played: in a small
                 # space of choices it has nothing new left to try.
                 search.stopped_by = "a bracket of values all played before (the options' space is exhausted)"
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupted:  # Ctrl-C, or SIGTERM/SIGHUP through the runner
         search.stopped_by = "Ctrl-C"
+        search.exit_code = getattr(interrupted, "exit_code", 130)
     search.trials = [t for t in search.trials if t.games]
     search.seconds = time.monotonic() - began
     return search
@@ -600,7 +609,7 @@ def best_rule_set(search: Search, trial: Trial, rank: int, out: Path) -> str:
     """A ready-to-use rule set: ``extends`` the base and sets the trial's values."""
     spec = search.spec
     lines = [
-        f"# th tune {spec.path.name} --seed {search.seed}: rank {rank} of {len(search.trials)} trials (trial {trial.number}, {trial.games} games on the same seeds)",
+        f"# th tune {spec.path.name} --seed {search.seed}: rank {rank} of {len(search.ranked())} rule sets tried (trial {trial.number}, {trial.games} games on the same seeds)",
         f"# seats: {', '.join(spec.seats)}; loss {trial.loss:.4f}",
     ]
     for target in spec.targets:
