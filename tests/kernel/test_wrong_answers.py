@@ -22,7 +22,7 @@ def wrapper(hook: str, answer):
     """A house rule whose ``hook`` wraps the variant's and gives ``answer(result)`` instead."""
     names = {
         "treehouse_setup": "variant, players, rng",
-        "treehouse_roll": "state, step, die, rng",
+        "treehouse_roll": "state, step, chance, rng",
         "treehouse_legal_moves": "state, step, face",
         "treehouse_apply_move": "state, step, move",
         "treehouse_outcome": "state, mover",
@@ -64,7 +64,7 @@ WRONG = [
 
 def plugins_with(rule):
     module = types.ModuleType("bad_rule")
-    module.treehouse_register_house_rules = hookimpl(lambda register: register("bad", rule, "classic", "misbehaves"))
+    module.treehouse_register_house_rules = hookimpl(lambda register: register("bad", lambda variant, options: rule, "classic", description="misbehaves"))
     return load_plugins(extra=[("bad-rule", module)])
 
 
@@ -121,7 +121,7 @@ _raising_render = _Raising.treehouse_render
 def test_a_hook_that_raises_outside_a_simulation_is_one_line(monkeypatch, tmp_path, hook, function, args):
     from typer.testing import CliRunner
 
-    import treehouse.plugins as plugins_module
+    import treehouse.kernel.hooks as plugins_module
     from treehouse.cli import app
     from treehouse.variants.classic.game import Classic
 

@@ -138,11 +138,11 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
-        from treehouse.plugins import KERNEL_PLUGIN, every_answer
+        from treehouse.kernel.hooks import KERNEL_PLUGIN, every_answer
 
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = every_answer(hook.treehouse_step_statistics)
+            self.stats_hook = every_answer(hook.treehouse_step_statistics)  # every plugin's counters, added up below
         evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
@@ -206,7 +206,7 @@ class Observer:
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for answer in self.stats_hook(before, after, step, move, mover):
+            for answer in self.stats_hook(before, after, step, move, mover, face):
                 if answer:
                     for key, value in answer.items():
                         counters[key] = counters.get(key, 0) + value
