@@ -22,7 +22,7 @@ def wrapper(hook: str, answer):
     """A house rule whose ``hook`` wraps the variant's and gives ``answer(result)`` instead."""
     names = {
         "treehouse_setup": "variant, players, rng",
-        "treehouse_roll": "state, step, chance, rng",
+        "treehouse_roll": "state, step, outcomes, rng",
         "treehouse_legal_moves": "state, step, face",
         "treehouse_apply_move": "state, step, move",
         "treehouse_outcome": "state, mover",
@@ -51,7 +51,7 @@ def _raise():
 
 WRONG = [
     (wrapper("treehouse_setup", lambda r: None), "treehouse_setup returned None (NoneType), expected a position whose to_move is a seat"),
-    (wrapper("treehouse_roll", lambda r: "SEVEN"), "treehouse_roll returned 'SEVEN' (str), expected a face of the die (TIP, SWAP"),
+    (wrapper("treehouse_roll", lambda r: "SEVEN"), "treehouse_roll returned 'SEVEN' (str), expected one of the chance node's outcomes (TIP, SWAP"),
     (wrapper("treehouse_legal_moves", lambda r: None), "treehouse_legal_moves gave an answer that is not a tuple of moves (TypeError"),
     (wrapper("treehouse_apply_move", lambda r: None), "treehouse_apply_move returned None (NoneType), expected the position after the move"),
     (wrapper("treehouse_outcome", lambda r: Outcome((7,), "seven wins")), "treehouse_outcome returned Outcome(winners=(7,), reason='seven wins')"),

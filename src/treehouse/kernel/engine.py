@@ -251,8 +251,8 @@ class Game:
                 else:  # the chance node, then one outcome drawn from it
                     chance = hooks.treehouse_chance(state, step)
                     face = hooks.treehouse_roll(state, step, chance, self.dice_rng)
-                    if face not in chance.faces:  # a plugin's roll (only then: the kernel's is on the die)
-                        raise hooks.wrong_answer("treehouse_roll", face, f"a face of the die ({', '.join(chance.faces)})")
+                    if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
+                        raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
                 if events is not None:
                     events.append(("roll", self.turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
