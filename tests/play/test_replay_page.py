@@ -95,6 +95,16 @@ def test_the_page_shows_the_recorded_position_at_each_step(tmp_path, variant, se
             frame = frames[step - 1]
             assert text_of(html, "roll") == (", then ".join(frame.rolls) or "-")
             assert frame.words in text_of(html, "move")
+    # a step that set something off (a Hit, a loss) lists it
+    from treehouse.cli.happened import describe_event
+
+    eventful = next((i for i, frame in enumerate(frames, start=1) if frame.events), None)
+    if eventful is not None:
+        html = dom(f"{page.as_uri()}#step={eventful}", tmp_path)
+        listed = re.search(r'<ul id="events">(.*?)</ul>', html, re.S).group(1)
+        from html import unescape
+
+        assert [unescape(item) for item in re.findall(r"<li>(.*?)</li>", listed)] == [describe_event(e) for e in frames[eventful - 1].events]
     assert text_of(dom(f"{page.as_uri()}#step={len(frames)}", tmp_path), "result").endswith(".")
 
 

@@ -61,6 +61,7 @@ def results(folder: Path) -> dict[str, str]:
 def test_same_spec_and_seed_give_the_same_trials_for_any_jobs(spec_file, tmp_path):
     code, stdout, stderr = tune_cli(str(spec_file), "--budget-games", "300", "--seed", "4", "--out", str(tmp_path / "one"))
     assert code == 0, stderr
+    assert f"Wrote 6 files to {tmp_path / 'one'}: best-1.yaml, best-2.yaml, best-3.yaml, trials.csv, report.html, tune.json" in stderr
     code, _, stderr = tune_cli(str(spec_file), "--budget-games", "300", "--seed", "4", "--out", str(tmp_path / "two"), "--jobs", "2")
     assert code == 0, stderr
     one, two = results(tmp_path / "one"), results(tmp_path / "two")
@@ -71,7 +72,6 @@ def test_same_spec_and_seed_give_the_same_trials_for_any_jobs(spec_file, tmp_pat
     # another seed asks other trials
     code, _, _ = tune_cli(str(spec_file), "--budget-games", "300", "--seed", "5", "--out", str(tmp_path / "three"))
     assert results(tmp_path / "three")["trials.csv"] != one["trials.csv"]
-    assert "wrote 6 files into" in stdout
 
 
 def test_the_best_rule_set_is_ready_to_use(spec_file, tmp_path, plugins):
@@ -85,6 +85,8 @@ def test_the_best_rule_set_is_ready_to_use(spec_file, tmp_path, plugins):
     for name, value in top["params"].items():
         assert getattr(effective.rules, name) == value
     assert "extends: fences" in best.read_text()
+    rule_sets = [resolve(plugins, config=tmp_path / "out" / f"best-{rank}.yaml").rules for rank in (1, 2, 3)]
+    assert len({repr(r) for r in rule_sets}) == 3  # three different rule sets, not one asked three times
     # and th simulate plays it
     result = CliRunner().invoke(app, ["simulate", "--config", str(best), "--games", "5", "--json"])
     assert result.exit_code == 0, result.output
@@ -148,9 +150,22 @@ def test_a_small_space_ends_when_every_value_was_played(tmp_path, plugins):
     path.write_text("rule_set: fences\noptions: {line_hits: [new, every_check]}\ntargets: {mean_turns: [4, 6]}\ngames: {first: 10, factor: 2, rungs: 2}\nchunk: 10\n")
     spec = tuning.load_spec(path, plugins)
     search = tuning.run_search(spec, 1, 100_000, lambda batch, games, first: run(batch, games, plugins=plugins, chunk=10, first=first).sides[0])
-    assert "exhausted" in search.stopped_by
+    assert search.stopped_by == "every rule set of the options' space was played"
     assert search.games_played <= 2 * 20  # each of the two values played once to each rung, never again
     assert {tuple(t.params.items()) for t in search.trials} == {(("line_hits", "new"),), (("line_hits", "every_check"),)}
+
+
+def test_a_finite_space_is_played_whole_before_the_search_ends(tmp_path, plugins):
+    path = tmp_path / "eight.yaml"
+    path.write_text(
+        "rule_set: fences\noptions: {stack_height_2p: {low: 2, high: 5}, line_hits: [new, every_check]}\n"
+        "targets: {mean_turns: [4, 6]}\ngames: {first: 5, factor: 3, rungs: 2}\nchunk: 5\n"
+    )
+    spec = tuning.load_spec(path, plugins)
+    assert len(tuning.combinations(spec)) == 8
+    search = tuning.run_search(spec, 1, 100_000, lambda batch, games, first: run(batch, games, plugins=plugins, chunk=5, first=first).sides[0])
+    assert search.stopped_by == "every rule set of the options' space was played"
+    assert len(search.ranked()) == 8
 
 
 def test_ctrl_c_keeps_the_trials_played(spec_file, plugins):

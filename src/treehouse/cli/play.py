@@ -14,6 +14,7 @@ import os
 import random
 import secrets
 import sys
+import textwrap
 import time
 from datetime import datetime
 from pathlib import Path
@@ -35,6 +36,7 @@ from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
+from treehouse.plugins import hook_failure
 from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
@@ -313,7 +315,7 @@ class Session:
         console, width = self.console, self.width
         board = self._board()
         board_lines = self._board_lines(board)
-        message_lines = message.splitlines() if message else []
+        message_lines = [part for line in message.splitlines() for part in (textwrap.wrap(line, width, subsequent_indent="  ") or [""])] if message else []
         roll_lines = -(-len(self._roll_line(step, face, menu)) // width)
         self._extra_roll_lines = roll_lines - 1
         recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
@@ -328,10 +330,13 @@ class Session:
             message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
         pages = paginate(texts, width, rows)
         menu.page = min(menu.page, len(pages) - 1)
-        for line in page_lines(texts, pages[menu.page], width, rows):
+        # a reply too long even without the recent moves hides the page's last rows for this once
+        overflow = 1 + board_lines + roll_lines + recent + rows + len(message_lines) + 1 - self.console.height
+        shown = max(1, rows - max(0, overflow))
+        for line in page_lines(texts, pages[menu.page], width, rows)[:shown]:
             console.print(line, markup=False, soft_wrap=False)
         for line in message_lines:
-            console.print(fit(line, width), markup=False, style="red" if line.startswith("✗") else None)
+            console.print(fit(line, width), markup=False, style="red" if message.startswith("✗") else None)
 
     def _header(self, seat: int, step: Any) -> str:
         steps = "" if step.name == "act" else f" · {step.name}"
@@ -767,6 +772,12 @@ def _run(session: Session) -> None:
         if os.environ.get("TREEHOUSE_DEBUG"):
             raise
         raise fail(str(error)) from None
+    except Exception as error:  # a plugin's hook failed while drawing (treehouse_render, say): one line, the game kept
+        failure = hook_failure(error)
+        if failure is None or os.environ.get("TREEHOUSE_DEBUG"):
+            raise
+        fail(str(failure))
+        raise typer.Exit(_saved(session, 2)) from None
     path = run_guarded(session.save)
     out.print(f"Record: {_escape(path)}  (th replay {_escape(path)})", highlight=False)
 

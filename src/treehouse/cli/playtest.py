@@ -25,10 +25,10 @@ from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path, warned
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
-from treehouse.playtest import html, metrics
+from treehouse.playtest import html, metrics, skill
 from treehouse.playtest.metrics import differences, first_seat_differences, summary
 from treehouse.playtest.stats import SPRT
 from treehouse.playtest.sweep import grid, overrides as point_overrides
@@ -178,8 +178,8 @@ def _rule_set(reference: str, overrides: list[str]) -> EffectiveRules:
     """A rule set named on the command line: a YAML file, or a variant / shipped rule set name."""
     path = Path(reference)
     if path.suffix in (".yaml", ".yml") or path.is_file():
-        return resolve(plugins(), config=path, overrides=overrides)
-    return resolve(plugins(), variant=reference, overrides=overrides)
+        return warned(resolve(plugins(), config=path, overrides=overrides))
+    return warned(resolve(plugins(), variant=reference, overrides=overrides))
 
 
 @contextmanager
@@ -315,6 +315,15 @@ def _print_simulate(result: dict) -> None:
     out.print(table)
     if any(metric["value"] is None for metric in result["metrics"].values()):
         out.print("* n/a: the variant has no treehouse_evaluate hook to tell who leads")
+    if "skill" in result:
+        data = result["skill"]
+        table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
+        for column in ("stronger", "weaker", "score", "95% interval", "edge"):
+            table.add_column(column, justify="right")
+        for pair in data["pairs"]:
+            table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
+        out.print(table)
+        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {escape(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
 
 
 def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
@@ -345,21 +354,58 @@ def simulate(
     variant: VariantOption = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
+    measure_skill: Annotated[bool, typer.Option("--skill", help="Also play the bot ladder on the same seeds: each stronger bot against each weaker, and SkillTrace.")] = False,
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per pair of bots with --skill.")] = 200,
+    skill_bots: Annotated[Optional[str], typer.Option("--skill-bots", help="The ladder with --skill, weakest first, e.g. random,greedy,search (default: every bot that can play it, by strength).")] = None,
     *,
     run: RunOptions,
 ) -> None:
     """Play many games between bots and report outcomes, lengths, the die and the metrics."""
-    run_guarded(_simulate, variant, config, overrides, run)
+    run_guarded(_simulate, variant, config, overrides, (measure_skill, skill_games, skill_bots), run)
 
 
-def _simulate(variant, config, overrides, run: RunOptions) -> None:
+def _skill_ladder(effective: EffectiveRules, players: int, games: int, names: str | None) -> tuple[str, ...]:
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"--skill-games must be from 1 to {MAX_GAMES}, not {games}")
+    given = None
+    if names is not None:
+        given = tuple(check_bot_spec(plugins(), name) for name in names.split(",") if name.strip())
+    bots = skill.ladder(plugins(), effective.variant(), players, given)
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise ConfigError(f"--skill-bots needs at least two different bots, weakest first (e.g. random,greedy,search), not {names!r}")
+    return bots
+
+
+def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
-    effective = resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
+    effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
+    measure_skill, skill_games, skill_bots = skill_options
+    ladder = _skill_ladder(effective, len(kinds), skill_games, skill_bots) if measure_skill else ()
     began = time.perf_counter()
-    with chunk_pool(run) as pool, _progress(run.games, f"simulate {effective.name}") as progress:
-        total, stopped = _play(batch, run.games, run, progress, pool)
+    with chunk_pool(run) as pool:
+        with _progress(run.games, f"simulate {effective.name}") as progress:
+            total, stopped = _play(batch, run.games, run, progress, pool)
+        skill_result = None
+        if ladder and stopped is None:
+            spec = batch.rule_sets[0]
+            pairs = skill.pairs(ladder)
+            with _progress(skill_games * len(pairs), "skill ladder") as progress:
+                done = []
+
+                def play_pair(pair_batch: Batch, games: int):
+                    offset = len(done) * games
+                    done.append(1)
+                    return play(pair_batch, games, run.jobs, plugins=plugins(), progress=lambda n: progress(offset + n), pool=pool).sides[0]
+
+                try:
+                    skill_result = skill.measure(spec, ladder, len(kinds), skill_games, run.seed, play_pair)
+                except Interrupted as interrupted:
+                    err.print("interrupted during the skill ladder: it is left out", markup=False)
+                    stopped = interrupted
     result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
+    if skill_result is not None:
+        result["skill"] = skill_result
     if run.records is not None:
         _wrote("every game's record", run.records)
     if stopped is not None:
@@ -536,6 +582,8 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
+    if resolved:
+        warned(resolved[0])  # the house rules are the same at every point: say it once
     batches = []
     for point, effective in zip(points, resolved):
         spec = RuleSpec.from_effective(effective)

@@ -21,6 +21,7 @@ from typing import Any, Callable
 
 from rich.console import Console
 
+from treehouse.cli.happened import describe_event
 from treehouse.kernel.records import Record
 
 GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_LEFT, GRAPH_BOTTOM = 640, 180, 56, 36
@@ -33,12 +34,8 @@ def _text_drawing(hooks: Any, position: Any) -> str:
 
 
 def _events(frame: Any) -> list[str]:
-    """The words of what a step set off, where the walk knows them."""
-    found = []
-    for event in getattr(frame, "events", ()) or ():
-        describe = getattr(event, "describe", None)
-        found.append(str(describe() if callable(describe) else event))
-    return found
+    """The words of what a step set off (the events its resolution reported)."""
+    return [describe_event(event) for event in frame.events]
 
 
 def steps_data(walked: Any, record: Record, hooks: Any, who: Callable[[int], str], taken_back: dict[int, list[str]], chances: list[float] | None) -> list[dict]:

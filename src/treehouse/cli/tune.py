@@ -101,17 +101,25 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster,
 
         search = tuning.run_search(spec, seed, budget_games, play_games, budget_seconds, progress)
     if not search.trials:
+        if search.exit_code:
+            err.print("interrupted before any trial was played; nothing written", markup=False)
+            return search.exit_code
         raise ConfigError("no trial was played to the end of its first rung; nothing to write")
     result = tuning.result_json(search, best)
     written = _write_results(search, result, out_dir, best)
+    if overwrite:  # an earlier run's best-N.yaml beyond this run's distinct rule sets would mislead
+        for name in _planned_files(best):
+            if name.startswith("best-") and out_dir / name not in written:
+                (out_dir / name).unlink(missing_ok=True)
     if as_json:
         typer.echo(json.dumps({**result, "written": [str(p) for p in written]}))
     else:
         _print(search, result)
-        out.print(f"wrote {len(written)} files into {escape(shown_path(str(out_dir)))}: {escape(', '.join(p.name for p in written))}")
-    if search.stopped_by == "Ctrl-C":
+    # Where the files went, on standard error (standard output may be a table or JSON in a pipe), as the other commands say it.
+    err.print(f"Wrote {len(written)} files to {shown_path(str(out_dir))}: {', '.join(p.name for p in written)}", markup=False, highlight=False)
+    if search.exit_code:
         err.print("interrupted: the results of the trials played so far are written", markup=False)
-        return 130
+        return search.exit_code
     return 0
 
 

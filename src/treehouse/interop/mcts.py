@@ -41,9 +41,6 @@ class RolloutEvaluator(mcts.Evaluator):
         self.flow = game.flow
         self.rollouts = rollouts
         self.random_state = random_state
-        outcomes = self.flow.die.outcomes()
-        self.faces = [face for face, _ in outcomes]
-        self.cumulative = np.cumsum([float(p) for _, p in outcomes])
 
     def evaluate(self, state) -> np.ndarray:
         flow, draw = self.flow, self.random_state
@@ -54,8 +51,10 @@ class RolloutEvaluator(mcts.Evaluator):
                 if node.kind == DECISION:
                     node = flow.play(node, node.moves[draw.randint(len(node.moves))])
                 elif node.kind == CHANCE:
-                    index = int(np.searchsorted(self.cumulative, draw.random_sample() * self.cumulative[-1], side="right"))
-                    node = flow.roll(node, self.faces[min(index, len(self.faces) - 1)])
+                    outcomes = flow.chance_outcomes(node)
+                    cumulative = np.cumsum([float(p) for _, p in outcomes])
+                    index = int(np.searchsorted(cumulative, draw.random_sample() * cumulative[-1], side="right"))
+                    node = flow.roll(node, outcomes[min(index, len(outcomes) - 1)][0])
                 else:
                     node = flow.set_up(node, draw.randint(flow.layouts))
             total += returns(node.outcome, flow.players)

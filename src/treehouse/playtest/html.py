@@ -182,6 +182,17 @@ def simulate_sections(result: dict) -> list[str]:
             "<h2>Variant statistics (per game)</h2>",
             table(["counter", "total", "per game", "low", "high"], [[k, v["total"], v["per_game"], v["low"], v["high"]] for k, v in result["variant_statistics"].items()]),
         ]
+    if result.get("skill"):
+        data = result["skill"]
+        sections += [
+            "<h2>Luck and skill</h2>",
+            f"<p>Each stronger bot against each weaker one, {data['games_per_pair']} games a pair on the same seeds, seats rotated: "
+            f"the stronger bot's score (a win 1, a shared result its share) with its 95% interval.  "
+            f"<b>SkillTrace {fmt(data['SkillTrace'])}</b>: the mean edge over the adjacent rungs of {esc(' < '.join(data['ladder']))} "
+            "(0: the dice decide everything, 1: each step of skill always wins; docs/playtesting.md).</p>",
+            interval_bars([(f"{p['strong']} vs {p['weak']}", p["score"], p["low"], p["high"]) for p in data["pairs"]], colors=PALETTE),
+            table(["stronger", "weaker", "games", "score", "low", "high", "edge"], [[p["strong"], p["weak"], p["games"], p["score"], p["low"], p["high"], p["edge"]] for p in data["pairs"]]),
+        ]
     return sections
 
 

@@ -13,8 +13,6 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
-import dataclasses
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -41,39 +39,10 @@ from treehouse.variants.fences.position import (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class FencesStep(Step):
-    """A step of a Fences turn, with the two switches its house rules turn
-    (:mod:`treehouse.variants.fences.house_rules`).  The switches travel with
-    the step through every hook, so the rules stay pure functions of their
-    arguments; a plain kernel :class:`Step` reads as the defaults."""
-
-    #: A Hit does not Damage a Stack whose top colour matches it (the seed's rule).
-    colour_immunity: bool = True
-    #: A Dig may put a destroyed small back at any height, not only under a lone small.
-    dig_restores_any: bool = False
-
-
-@lru_cache(maxsize=64)
-def switched(step: Step, **switches: bool) -> FencesStep:
-    """``step`` with some of its :class:`FencesStep` switches turned."""
-    if not isinstance(step, FencesStep):
-        step = FencesStep(step.name, step.rolls)
-    return dataclasses.replace(step, **switches)
-
-
-def colour_immunity(step: Step) -> bool:
-    return getattr(step, "colour_immunity", True)
-
-
-def dig_restores_any(step: Step) -> bool:
-    return getattr(step, "dig_restores_any", False)
-
-
-STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
+STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
 #: ``start: chosen``: each player's first turn is this one step, placing their Stack.
-PLACE = FencesStep("place", rolls=False)
+PLACE = Step("place", rolls=False)
 PLACING = (PLACE,)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
@@ -238,13 +207,13 @@ class Fences(Variant):
 
         return split_choice(state, move) if isinstance(move, FencesMove) else None
 
-    def successors(self, text, face):
+    def successors(self, text, face, hooks=None):
         """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
         has no roll: its placements are listed whatever the face."""
         state = self.parse_position(text)
         self.die.face(face)
         if state.phase != PLACE_PHASE:
-            return super().successors(text, face)
+            return super().successors(text, face, hooks)
         found = {}
         for move in place_moves(state, state.to_move):
             after = self.treehouse_apply_move(state, PLACE, move).state  # placing is not checked
@@ -271,7 +240,7 @@ class Fences(Variant):
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
-            return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
+            return action_moves(state, seat, face, self.rules.uniform_dig)
         if name == "place":
             return place_moves(state, seat)
         return stack_moves(state, seat, self.rules.outside_attempts)
@@ -283,21 +252,26 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
+        return self.resolve(state, before, step, move, effect)
+
+    def resolve(self, state, before, step, move, effect, colour_immunity: bool = True):
+        """The check after a step and its Damage (``colour_immunity=False``:
+        the house rule ``no-colour-immunity``)."""
         if step.name == "place":
             return state  # placing is setup, not a move: no check (docs/rules/fences.md, Setup step 5)
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check)
+        after, events = resolve_damage(state, self.check_hits(state, before, step, effect, colour_immunity), check)
         return Resolved(after, events) if events else after
 
-    def check_hits(self, state, before, step, effect) -> list:
+    def check_hits(self, state, before, step, effect, colour_immunity: bool = True) -> list:
         """The Hits of the check after a move took ``before`` to ``state``:
         the attempt Hits the move made (``effect``, from apply; ``None`` for
         a declined step) and the line Hits, one per piece and Stack (unless
-        ``one_hit_per_piece`` is off).  Without colour immunity (the step's
-        switch) every Hit loses its colour, so it Damages whatever the top
-        colour, as a Swap with an Outside Fence does."""
+        ``one_hit_per_piece`` is off).  Without colour immunity (the house
+        rule ``no-colour-immunity``) every Hit loses its colour, so it
+        Damages whatever the top colour, as a Swap with an Outside Fence does."""
         if effect is None:
             attempts, bounced = (), frozenset()
         else:
@@ -305,14 +279,14 @@ class Fences(Variant):
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
         if self.rules.one_hit_per_piece:
             hits = one_per_piece(hits)
-        if not colour_immunity(step):
+        if not colour_immunity:
             hits = [ignoring_colour(hit) for hit in hits]
         return hits
 
-    def hits(self, before, step, move):
+    def hits(self, before, step, move, colour_immunity: bool = True):
         """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
         applied = self.treehouse_apply_move(before, step, move)
-        return self.check_hits(applied.state, before, step, applied.effect)
+        return self.check_hits(applied.state, before, step, applied.effect, colour_immunity)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
@@ -350,7 +324,7 @@ class Fences(Variant):
     def treehouse_explain_illegal(self, state, step, face, move, moves):
         from treehouse.variants.fences.explain import why_illegal
 
-        return why_illegal(state, step, face, move, moves, self.rules, dig_restores_any(step))
+        return why_illegal(state, step, face, move, moves, self.rules)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):
