@@ -104,6 +104,13 @@ class Variant:
         orders.  ``None`` (the default): the move is one choice."""
         return None
 
+    def move_notes(self, state, step, moves, hooks) -> dict:
+        """Warnings to show beside some of ``moves`` in ``th play``'s list
+        (Fences: "⚠ you lose 2 smalls" for a move that Damages the mover's
+        own Stack), as ``{move: words}``, worked out through the game's
+        ``hooks`` (house rules included).  Default: none."""
+        return {}
+
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
     def render_text(self, text: str, console_width: int = 80) -> Any:
