@@ -36,6 +36,7 @@ from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
+from treehouse.plugins import hook_failure
 from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
@@ -775,6 +776,12 @@ def _run(session: Session) -> None:
         if os.environ.get("TREEHOUSE_DEBUG"):
             raise
         raise fail(str(error)) from None
+    except Exception as error:  # a plugin's hook failed while drawing (treehouse_render, say): one line, the game kept
+        failure = hook_failure(error)
+        if failure is None or os.environ.get("TREEHOUSE_DEBUG"):
+            raise
+        fail(str(failure))
+        raise typer.Exit(_saved(session, 2)) from None
     path = run_guarded(session.save)
     out.print(f"Record: {_escape(path)}  (th replay {_escape(path)})", highlight=False)
 

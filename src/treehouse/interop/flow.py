@@ -160,12 +160,15 @@ class GameFlow:
         return self._begin_turn(position, 0, 0)
 
     def chance_outcomes(self, node: Node) -> tuple[tuple[Any, Fraction], ...]:
-        """The outcomes of a chance node with their exact probabilities (the die's faces)."""
-        return self.die_outcomes
+        """The outcomes of a chance node with their exact probabilities: the
+        game's ``treehouse_chance`` hook (a house rule's die, if one changes it)."""
+        if node.kind != CHANCE:
+            return self.die_outcomes
+        return self._call(self.hooks.treehouse_chance, node.position, node.steps[0])
 
     def draw(self, node: Node, rng: random.Random) -> Any:
         """An outcome of the chance node drawn from ``rng`` as the engine draws it (the roll hook)."""
-        return self._call(self.hooks.treehouse_roll, node.position, node.steps[0], self.die, rng)
+        return self._call(self.hooks.treehouse_roll, node.position, node.steps[0], self.chance_outcomes(node), rng)
 
     def roll(self, node: Node, face: Any) -> Node:
         """The node after ``face`` was rolled at a ``CHANCE`` node."""

@@ -20,56 +20,22 @@ engine itself knows no game.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, NamedTuple, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
-from treehouse.hookspecs import hookimpl
+from treehouse.kernel.hooks import KernelDefaults, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.seats import Seat, seat_in
+from treehouse.kernel.turn import ONE_ROLLED_STEP, PASS, REROLL, Control, Outcome, Step
 from treehouse.kernel.variant import Variant
+
+__all__ = [
+    "Applied", "Control", "Game", "GameObserver", "KernelDefaults", "MAX_ROLLS_PER_STEP", "ONE_ROLLED_STEP", "Outcome", "PASS", "REROLL",
+    "Resolved", "Step", "describe_event", "format_move", "parse_move", "play_move",
+]
 
 #: Rolls in a row that may give nothing to do before the engine calls the variant broken.
 MAX_ROLLS_PER_STEP = 1000
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a turn.  ``rolls`` says whether the die is rolled first."""
-
-    name: str
-    rolls: bool = True
-
-
-#: The default turn: one step, roll then move.
-ONE_ROLLED_STEP = (Step("act", rolls=True),)
-
-
-class Control(StrEnum):
-    """Choices that are not moves on the board; the engine handles them itself."""
-
-    #: Decline: end the step without moving (only where the rules allow it).
-    PASS = "pass"
-    #: Decline and roll the die again (the same player, the same step).
-    REROLL = "reroll"
-
-
-PASS = Control.PASS
-REROLL = Control.REROLL
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended.  ``winners`` are 0-based seats: one is a win,
-    several a tie among them, none a draw (``reason`` says why)."""
-
-    winners: tuple[int, ...]
-    reason: str
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
 
 
 class Applied(NamedTuple):
@@ -157,34 +123,6 @@ class GameObserver(Protocol):
     def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any, events: tuple) -> None: ...
 
 
-class KernelDefaults:
-    """The kernel's answers to the game hooks, used when no plugin gives one."""
-
-    @hookimpl(trylast=True)
-    def treehouse_turn_steps(self, state):
-        return ONE_ROLLED_STEP
-
-    @hookimpl(trylast=True)
-    def treehouse_roll(self, state, step, die, rng):
-        return die.roll(rng)
-
-    @hookimpl(trylast=True)
-    def treehouse_choose_move(self, state, step, face, moves, seat, rng):
-        return seat.choose(state, step, face, moves, rng)
-
-    @hookimpl(trylast=True)
-    def treehouse_resolve(self, state, before, step, move, effect):
-        return state
-
-    @hookimpl(trylast=True)
-    def treehouse_explain_illegal(self, state, step, face, move, moves):
-        return None  # no reason known: th play says the move is not legal here
-
-    @hookimpl(trylast=True)
-    def treehouse_render_svg(self, state):
-        return None  # no picture: th replay --html shows the terminal drawing as text
-
-
 class Game:
     """One game of one variant between seats, driven by one seeded ``random.Random``.
 
@@ -205,8 +143,6 @@ class Game:
         hooks: Any = None,
         observer: GameObserver | None = None,
     ) -> None:
-        from treehouse.plugins import game_hooks, plugin_name  # the factory lives with the other plugin code
-
         lo, hi = variant.player_range()
         if not lo <= len(seats) <= hi:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
@@ -224,13 +160,14 @@ class Game:
             raise
         except Exception as error:  # a plugin's bug (or a stub not written yet): name it in one line
             raise self.hooks.blame(error) from error
+        self._check_position(self.state, "treehouse_setup")
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
         self.observer = observer
         self._bind_defaults()
         if record is not None:
-            record.start(variant, self.seats, self.state, turn_cap, [plugin_name(h) for h in house_rules])
+            record.start(variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
             seat_in(seat, self, index)
 
@@ -248,7 +185,10 @@ class Game:
         """Play one whole turn and return the outcome if the game ended."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
-        mover = self.state.to_move
+        try:
+            mover = self.state.to_move
+        except AttributeError:  # checked here, where it costs nothing until it fails
+            raise self.hooks.wrong_answer("treehouse_end_turn", self.state, "a position with to_move") from None
         self.turn += 1
         try:
             for step in self._default_steps or self.hooks.treehouse_turn_steps(self.state):
@@ -289,6 +229,10 @@ class Game:
             seat = self.seats[mover]
             if _raised_in(error, type(seat).choose):
                 raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
+            if locals().get("after", 0) is None:  # a hook tripped over a missing position: blame the one that gave it
+                applied = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)  # hooks are pure: asking again is safe
+                hook = "treehouse_apply_move" if applied is None else "treehouse_resolve"
+                raise self.hooks.wrong_answer(hook, None, "the position after the move") from error
             raise self.hooks.blame(error) from error
         if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
@@ -304,8 +248,11 @@ class Game:
             if step.rolls:
                 if self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
-                else:
-                    face = hooks.treehouse_roll(state, step, self.variant.die, self.dice_rng)
+                else:  # the chance node, then one outcome drawn from it
+                    chance = hooks.treehouse_chance(state, step)
+                    face = hooks.treehouse_roll(state, step, chance, self.dice_rng)
+                    if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
+                        raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
                 if events is not None:
                     events.append(("roll", self.turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
@@ -325,6 +272,8 @@ class Game:
                 events.append(("move", self.turn, mover, step.name, move))
             if move is not REROLL:
                 return move
+        if not isinstance(moves, (tuple, list)):
+            raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
         raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
 
     def _bind_defaults(self) -> None:
@@ -333,12 +282,24 @@ class Game:
         hooks, inline = self.hooks, self.hooks.kernel_only
         self._default_steps = ONE_ROLLED_STEP if "treehouse_turn_steps" in inline else None
         self._resolve = None if "treehouse_resolve" in inline else hooks.treehouse_resolve
-        self._die_roll = self.variant.die.roll if "treehouse_roll" in inline else None
+        # The die's own chance node and roll: the die rolls itself, as the kernel's default would.
+        self._die_roll = self.variant.die.roll if {"treehouse_chance", "treehouse_roll"} <= inline else None
         self._seat_chooses = "treehouse_choose_move" in inline
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None
 
+    def _check_position(self, state: Any, hook: str) -> None:
+        """Once per game: a position the kernel can use (it reads ``to_move``)."""
+        to_move = getattr(state, "to_move", None)
+        if type(to_move) is not int or not 0 <= to_move < len(self.seats):
+            raise self.hooks.wrong_answer(hook, state, f"a position whose to_move is a seat from 0 to {len(self.seats) - 1}")
+
     def _finish(self, outcome: Outcome) -> Outcome:
+        winners = getattr(outcome, "winners", None)
+        if not isinstance(winners, tuple) or not isinstance(getattr(outcome, "reason", None), str) or any(
+            type(seat) is not int or not 0 <= seat < len(self.seats) for seat in winners
+        ):
+            raise self.hooks.wrong_answer("treehouse_outcome", outcome, f"an Outcome whose winners are seats from 0 to {len(self.seats) - 1}")
         self.outcome = outcome
         if self.record is not None:
             self.record.end(self.turn, outcome, self.state)

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
 from treehouse.bots.options import bot_factory
-from treehouse.errors import TreehouseError
+from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import TRACE_ENV
@@ -138,11 +138,11 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
-        from treehouse.plugins import KERNEL_PLUGIN, every_answer
+        from treehouse.kernel.hooks import KERNEL_PLUGIN, every_answer
 
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = every_answer(hook.treehouse_step_statistics)
+            self.stats_hook = every_answer(hook.treehouse_step_statistics)  # every plugin's counters, added up below
         evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
@@ -206,7 +206,7 @@ class Observer:
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for answer in self.stats_hook(before, after, step, move, mover):
+            for answer in self.stats_hook(before, after, step, move, mover, face):
                 if answer:
                     for key, value in answer.items():
                         counters[key] = counters.get(key, 0) + value
@@ -276,10 +276,33 @@ def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None 
     record = Record(meta={"seed": batch.seed, "game": index, "rule_set": table.spec.name}) if record_path else None
     game = Game(table.variant, seats, game_rng(batch.seed, group), turn_cap=table.spec.turn_cap, house_rules=table.house_rules, record=record)
     observer = Observer(game)
-    game.play()
+    try:
+        game.play()
+        summary = observer.summary(game)
+    except TreehouseError:
+        raise
+    except Exception as error:  # the observer tripped over a hook's answer: one line naming the hook, not a traceback
+        raise _blame_observed(game, error) from None
     if record is not None:
         record.write(record_path)
-    return observer.summary(game), entrants
+    return summary, entrants
+
+
+def _blame_observed(game: Game, error: Exception) -> TreehouseError:
+    if game.state is None:
+        return game.hooks.wrong_answer("treehouse_apply_move", None, "the position after the move")
+    culprit = game.hooks.blame(error)
+    if not str(culprit).startswith("a plugin failed"):
+        return culprit
+    from treehouse.kernel.engine import _raised_in
+
+    if _raised_in(error, Observer.on_choice):
+        hook, expected = "treehouse_legal_moves", "a tuple of moves"
+    elif _raised_in(error, Observer._track_lead):
+        hook, expected = "treehouse_evaluate", "a number"
+    else:
+        hook, expected = "treehouse_step_statistics", "a dict of counter name -> number"
+    return PluginError(f"{hook} gave an answer that is not {expected} ({type(error).__name__}: {error}); answered by plugin {game.hooks.answered_by(hook)}")
 
 
 def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game: Callable[[], None] | None = None) -> ChunkResult:

@@ -13,20 +13,19 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
-import dataclasses
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step
+from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step, play_move
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, place_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
-from treehouse.variants.fences.hits import ignoring_colour, line_hits, one_per_piece, resolve_damage
+from treehouse.variants.fences import hookspecs as fences_hookspecs
+from treehouse.variants.fences.hits import HitReport, StackOut, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
     COLOURS,
@@ -41,39 +40,10 @@ from treehouse.variants.fences.position import (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class FencesStep(Step):
-    """A step of a Fences turn, with the two switches its house rules turn
-    (:mod:`treehouse.variants.fences.house_rules`).  The switches travel with
-    the step through every hook, so the rules stay pure functions of their
-    arguments; a plain kernel :class:`Step` reads as the defaults."""
-
-    #: A Hit does not Damage a Stack whose top colour matches it (the seed's rule).
-    colour_immunity: bool = True
-    #: A Dig may put a destroyed small back at any height, not only under a lone small.
-    dig_restores_any: bool = False
-
-
-@lru_cache(maxsize=64)
-def switched(step: Step, **switches: bool) -> FencesStep:
-    """``step`` with some of its :class:`FencesStep` switches turned."""
-    if not isinstance(step, FencesStep):
-        step = FencesStep(step.name, step.rolls)
-    return dataclasses.replace(step, **switches)
-
-
-def colour_immunity(step: Step) -> bool:
-    return getattr(step, "colour_immunity", True)
-
-
-def dig_restores_any(step: Step) -> bool:
-    return getattr(step, "dig_restores_any", False)
-
-
-STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
+STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
 #: ``start: chosen``: each player's first turn is this one step, placing their Stack.
-PLACE = FencesStep("place", rolls=False)
+PLACE = Step("place", rolls=False)
 PLACING = (PLACE,)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
@@ -202,6 +172,8 @@ class Fences(Variant):
     max_players = 4
     default_players = 2
     Rules = FencesRules
+    #: Fences' own hooks (the Fences API for house rules): ``treehouse_fences_hits``.
+    hookspecs = fences_hookspecs
 
     # -- notation --
     def format_position(self, state):
@@ -238,13 +210,13 @@ class Fences(Variant):
 
         return split_choice(state, move) if isinstance(move, FencesMove) else None
 
-    def successors(self, text, face):
+    def successors(self, text, face, hooks=None):
         """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
         has no roll: its placements are listed whatever the face."""
         state = self.parse_position(text)
         self.die.face(face)
         if state.phase != PLACE_PHASE:
-            return super().successors(text, face)
+            return super().successors(text, face, hooks)
         found = {}
         for move in place_moves(state, state.to_move):
             after = self.treehouse_apply_move(state, PLACE, move).state  # placing is not checked
@@ -271,7 +243,7 @@ class Fences(Variant):
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
-            return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
+            return action_moves(state, seat, face, self.rules.uniform_dig)
         if name == "place":
             return place_moves(state, seat)
         return stack_moves(state, seat, self.rules.outside_attempts)
@@ -283,6 +255,10 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
+        return self.resolve(state, before, step, move, effect)
+
+    def resolve(self, state, before, step, move, effect):
+        """The check after a step and its Damage, with what happened as events."""
         if step.name == "place":
             return state  # placing is setup, not a move: no check (docs/rules/fences.md, Setup step 5)
         if move is PASS:
@@ -291,13 +267,12 @@ class Fences(Variant):
         after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check)
         return Resolved(after, events) if events else after
 
-    def check_hits(self, state, before, step, effect) -> list:
-        """The Hits of the check after a move took ``before`` to ``state``:
-        the attempt Hits the move made (``effect``, from apply; ``None`` for
-        a declined step) and the line Hits, one per piece and Stack (unless
-        ``one_hit_per_piece`` is off).  Without colour immunity (the step's
-        switch) every Hit loses its colour, so it Damages whatever the top
-        colour, as a Swap with an Outside Fence does."""
+    def check_hits(self, state, before, step, effect) -> tuple:
+        """The Hits of the check after a move took ``before`` to ``state`` that
+        stand: the attempt Hits the move made (``effect``, from apply; ``None``
+        for a declined step) and the line Hits, one per piece and Stack (unless
+        ``one_hit_per_piece`` is off), passed through the ``treehouse_fences_hits``
+        hook (house rules say there which stand)."""
         if effect is None:
             attempts, bounced = (), frozenset()
         else:
@@ -305,14 +280,55 @@ class Fences(Variant):
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
         if self.rules.one_hit_per_piece:
             hits = one_per_piece(hits)
-        if not colour_immunity(step):
-            hits = [ignoring_colour(hit) for hit in hits]
-        return hits
+        if not hits:
+            return ()
+        return tuple(self.hooks.treehouse_fences_hits(state, before, step, tuple(hits)))
 
     def hits(self, before, step, move):
-        """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
+        """Every Hit a move makes (attempts and lines) that stands, before Damage: for tests and tools."""
         applied = self.treehouse_apply_move(before, step, move)
-        return self.check_hits(applied.state, before, step, applied.effect)
+        return list(self.check_hits(applied.state, before, step, applied.effect))
+
+    @hookimpl
+    def treehouse_fences_hits(self, state, before, step, hits):
+        """Fences' own answer: every Hit found stands (docs/fences-api.md)."""
+        return hits
+
+    @property
+    def house_judges_hits(self) -> bool:
+        """Does a house rule answer ``treehouse_fences_hits``?  Then the bots'
+        evaluation asks the hook which threats stand (otherwise every one does,
+        and the evaluation's cache answers)."""
+        judged = self.__dict__.get("_house_judges_hits")
+        if judged is None:
+            hooks = self.hooks
+            impls = hooks.manager.hook.treehouse_fences_hits.get_hookimpls()
+            judged = self._house_judges_hits = any(impl.plugin is not hooks.variant for impl in impls)
+        return judged
+
+    def bind_hooks(self, hooks) -> None:
+        super().bind_hooks(hooks)
+        self.__dict__.pop("_house_judges_hits", None)
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("_house_judges_hits", None)
+        return state
+
+    def move_notes(self, state, step, moves, hooks):
+        """Moves that Damage the mover's own Stack, with how many smalls it
+        would lose: each move applied and resolved through the game's hooks
+        (the very resolution the engine runs), its losses counted."""
+        seat, notes = state.to_move, {}
+        for move in moves:
+            if not isinstance(move, FencesMove):
+                continue
+            _after, events = play_move(hooks, state, step, move)
+            lost = sum(1 for e in events if isinstance(e, HitReport) and e.lost is not None and e.hit.seat == seat)
+            if lost:
+                out = any(isinstance(e, StackOut) and e.seat == seat for e in events)
+                notes[move] = f"⚠ you lose {lost} small{'s' if lost != 1 else ''}" + (", and are out" if out else "")
+        return notes
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
@@ -350,7 +366,7 @@ class Fences(Variant):
     def treehouse_explain_illegal(self, state, step, face, move, moves):
         from treehouse.variants.fences.explain import why_illegal
 
-        return why_illegal(state, step, face, move, moves, self.rules, dig_restores_any(step))
+        return why_illegal(state, step, face, move, moves, self.rules)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):
@@ -367,7 +383,10 @@ class Fences(Variant):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
         from treehouse.variants.fences.evaluate import evaluate
 
-        return evaluate(state, seat)
+        if not self.house_judges_hits:
+            return evaluate(state, seat)
+        hooks = self.hooks
+        return evaluate(state, seat, stand=lambda hits: hooks.treehouse_fences_hits(state, state, None, hits))
 
     @hookimpl
     def treehouse_render(self, state, console_width):
