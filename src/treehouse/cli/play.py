@@ -22,7 +22,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from platformdirs import user_data_dir
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -423,7 +423,8 @@ class Session:
             table.add_column(column, overflow="fold")
         for key, value, source in self.rows:
             table.add_row(_escape(key), _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
-        self.show_text(table, seat, step, face, menu)
+        guide = self.game.variant.how_to_play()
+        self.show_text(Group(Text(guide), table) if guide else table, seat, step, face, menu)
 
     # -- hints, odds and takeback -------------------------------------------
 

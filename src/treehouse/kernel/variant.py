@@ -104,6 +104,16 @@ class Variant:
         orders.  ``None`` (the default): the move is one choice."""
         return None
 
+    def legend(self) -> str:
+        """What the symbols of the drawn position mean, for ``th play``'s
+        ``?`` (plain text).  Default: nothing."""
+        return ""
+
+    def how_to_play(self) -> str:
+        """A short how-to-play with this object's rule options in force, for
+        ``th play``'s ``r`` above the table of settings.  Default: nothing."""
+        return ""
+
     def move_notes(self, state, step, moves, hooks) -> dict:
         """Warnings to show beside some of ``moves`` in ``th play``'s list
         (Fences: "⚠ you lose 2 smalls" for a move that Damages the mover's

@@ -304,6 +304,16 @@ class Fences(Variant):
         state.pop("_house_judges_hits", None)
         return state
 
+    def legend(self):
+        from treehouse.variants.fences.guide import LEGEND
+
+        return LEGEND
+
+    def how_to_play(self):
+        from treehouse.variants.fences.guide import how_to_play
+
+        return how_to_play(self.rules)
+
     def move_notes(self, state, step, moves, hooks):
         """Moves that Damage the mover's own Stack, with how many smalls it
         would lose: each move applied and resolved through the game's hooks
