@@ -139,5 +139,5 @@ def test_help_has_the_legend_and_rules_a_how_to_play_with_the_options_in_force(t
 
 
 def test_classic_has_no_fences_legend(tmp_path):
-    output = th("play", "--seat", "human", "--seat", "random", "--seed", 3, "--delay", 0, "--record", tmp_path / "c.jsonl", input="?\nq\n")
+    output = th("play", "-v", "classic", "--seat", "human", "--seat", "random", "--seed", 3, "--delay", 0, "--record", tmp_path / "c.jsonl", input="?\nq\n")
     assert "Lr▲  Mb→" not in output and "How to play Fences" not in output
