@@ -6,16 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 LEGEND = """\
-The board
-  a-e, 1-5      the Inside squares (files in the box's borders, ranks beside it): a1 south-west
-  N1-N5 ...     the Outside squares, named on their edge: N north, S south, W west, E east
-  Lr▲  Mb→      a Fence: L large or M medium; colour r o y g b (red orange yellow green blue);
-                ▲ Standing, ↑ → ↓ ← Pointing north, east, south, west
-  1:Rgb         Player 1's Stack, top first: the top small in capitals (red here), then green, blue
-  ·             an empty Inside square
-  * Player 2    whose step it is (under the board; reversed seat number on the board)
-  ⚠ you lose 1  beside a move: it would Damage your own Stack by that many smalls
-Under each step: every Hit, what colour saved, which small was lost, who went out."""
+The board (squares: a1 south-west ... e5; Outside N1-N5, S1-S5, W1-W5, E1-E5)
+  Lr▲  Mb→   Fences: L large, M medium; r o y g b red orange yellow green blue;
+             ▲ Standing, ↑ → ↓ ← Pointing north, east, south, west
+  1:Rgb      Player 1's Stack, top first: the top small in capitals (red)
+  ·          an empty Inside square;  * Player 2: whose step it is
+  ⚠ you lose 1   beside a move: it would Damage your own Stack
+Under each step: every Hit, whether colour saved it, each small lost."""
 
 
 def how_to_play(rules: Any) -> str:
