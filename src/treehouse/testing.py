@@ -74,8 +74,8 @@ class _Checker:
         for move in moves:
             if isinstance(move, Control):
                 continue
-            text = format_move(self.variant, move)
-            if parse_move(self.variant, text) != move:
+            text = format_move(game.variant, move)
+            if parse_move(game.variant, text) != move:
                 self.fail(f"move {text!r} does not round-trip through parse_move")
 
     def on_step(self, game, mover, step, move, before, after, events) -> None:
@@ -83,8 +83,8 @@ class _Checker:
         if not isinstance(step, Step):
             self.fail(f"treehouse_turn_steps gave {step!r}, not a Step")
         if move is not Control.PASS and after == before:
-            self.fail(f"move {format_move(self.variant, move)!r} left the position unchanged: a pass is not a move")
-        self.check_position(after, f"after {format_move(self.variant, move)!r},")
+            self.fail(f"move {format_move(game.variant, move)!r} left the position unchanged: a pass is not a move")
+        self.check_position(after, f"after {format_move(game.variant, move)!r},")
 
 
 def check_variant(
