@@ -150,9 +150,22 @@ def test_a_small_space_ends_when_every_value_was_played(tmp_path, plugins):
     path.write_text("rule_set: fences\noptions: {line_hits: [new, every_check]}\ntargets: {mean_turns: [4, 6]}\ngames: {first: 10, factor: 2, rungs: 2}\nchunk: 10\n")
     spec = tuning.load_spec(path, plugins)
     search = tuning.run_search(spec, 1, 100_000, lambda batch, games, first: run(batch, games, plugins=plugins, chunk=10, first=first).sides[0])
-    assert "exhausted" in search.stopped_by
+    assert search.stopped_by == "every rule set of the options' space was played"
     assert search.games_played <= 2 * 20  # each of the two values played once to each rung, never again
     assert {tuple(t.params.items()) for t in search.trials} == {(("line_hits", "new"),), (("line_hits", "every_check"),)}
+
+
+def test_a_finite_space_is_played_whole_before_the_search_ends(tmp_path, plugins):
+    path = tmp_path / "eight.yaml"
+    path.write_text(
+        "rule_set: fences\noptions: {stack_height_2p: {low: 2, high: 5}, line_hits: [new, every_check]}\n"
+        "targets: {mean_turns: [4, 6]}\ngames: {first: 5, factor: 3, rungs: 2}\nchunk: 5\n"
+    )
+    spec = tuning.load_spec(path, plugins)
+    assert len(tuning.combinations(spec)) == 8
+    search = tuning.run_search(spec, 1, 100_000, lambda batch, games, first: run(batch, games, plugins=plugins, chunk=5, first=first).sides[0])
+    assert search.stopped_by == "every rule set of the options' space was played"
+    assert len(search.ranked()) == 8
 
 
 def test_ctrl_c_keeps_the_trials_played(spec_file, plugins):

@@ -16,7 +16,9 @@ targets with their weights.  The search:
 * stops when the next evaluation would pass the game budget (or the time
   budget, or the trial cap).  Values the sampler asks for a second time are
   not played again: on the same seeds they give the same games, so the
-  first trial's totals are reused, free of the budget.
+  first trial's totals are reused, free of the budget.  When a whole bracket
+  asked only for such values, the rule sets of a finite space it never
+  asked for are queued next; when none is left, the search ends.
 
 The **loss** of a trial is the sum over targets of ``weight * d / scale``,
 ``d`` being how far the target's value lies outside its band (0 inside),
@@ -384,6 +386,28 @@ def _schedule(value: Any, path: Path) -> Schedule:
 # --------------------------------------------------------------------------
 
 
+#: The most rule sets a finite options' space may hold for the search to list them.
+MAX_COMBINATIONS = 10_000
+
+
+def combinations(spec: TuneSpec) -> list[dict[str, Any]] | None:
+    """Every rule set of a finite options' space (choices and whole-number
+    ranges), in a fixed order; ``None`` for a space with a real range or too big."""
+    import itertools
+
+    axes = []
+    for option in spec.options:
+        if option.kind == "choice":
+            axes.append(list(option.choices))
+        elif option.kind == "int":
+            axes.append(list(range(int(option.low), int(option.high) + 1, int(option.step or 1))))
+        else:
+            return None
+    if math.prod(len(axis) for axis in axes) > MAX_COMBINATIONS:
+        return None
+    return [dict(zip((o.name for o in spec.options), values)) for values in itertools.product(*axes)]
+
+
 @dataclass
 class Trial:
     """One set of values: its games so far and what they measured."""
@@ -490,6 +514,7 @@ def run_search(
         raise ConfigError(f"--budget-games {budget_games} is less than one trial's first rung ({first_rung} games); raise it, or lower games.first in the spec")
 
     played: dict[tuple[str, int], tuple[Aggregate, Aggregate | None]] = {}
+    asked_values: set[str] = set()
 
     def evaluate(trial: Trial, rung: int) -> bool:
         games = schedule.games(rung)
@@ -535,6 +560,7 @@ def run_search(
             for _ in range(size):
                 asked = study.ask(distributions)
                 trial = Trial(asked.number, dict(asked.params), trial_rules(spec, asked.number, dict(asked.params)))
+                asked_values.add(repr(sorted(trial.params.items())))
                 bracket.append((asked, trial))
                 search.trials.append(trial)
             alive = [t for _, t in bracket]
@@ -555,9 +581,17 @@ def run_search(
                 else:  # the budget ran out before it was played
                     study.tell(asked, state=optuna.trial.TrialState.FAIL)
             if search.games_played == before and not search.stopped_by:
-                # Every value the sampler asked for had been played: in a small
-                # space of choices it has nothing new left to try.
-                search.stopped_by = "a bracket of values all played before (the options' space is exhausted)"
+                # Every value the sampler asked for had been played.  In a finite
+                # space, try the rule sets it never asked for (in a fixed order);
+                # when none is left, or the space is not finite, stop.
+                unplayed = [p for p in combinations(spec) or () if repr(sorted(p.items())) not in asked_values]
+                if unplayed:
+                    for params in unplayed[: schedule.bracket]:
+                        study.enqueue_trial(params)
+                else:
+                    search.stopped_by = (
+                        "every rule set of the options' space was played" if combinations(spec) is not None else "a bracket of values all played before"
+                    )
     except KeyboardInterrupt as interrupted:  # Ctrl-C, or SIGTERM/SIGHUP through the runner
         search.stopped_by = "Ctrl-C"
         search.exit_code = getattr(interrupted, "exit_code", 130)
