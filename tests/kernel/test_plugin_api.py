@@ -606,3 +606,14 @@ def test_faces_are_described_through_the_hooks():
     assert classic.treehouse_describe_face("TIP") == "tip an upright stack or piece over, left or right"
     fences = load_plugins().variant("fences")
     assert "Standing Fence in your Stack's row or column" in game_hooks(fences()).treehouse_describe_face("TIP")
+
+
+def test_perfect_plays_as_search_when_a_house_rule_changes_the_game(loaded, random_bot):
+    """Its table is solved for the plain rules: with a house rule (say, no Wild face) it would be wrong."""
+    from treehouse.bots.perfect import PerfectBot
+    from treehouse.bots.search import SearchBot
+
+    effective = resolve(loaded, variant="classic", overrides=["house_rules=[no-wild]"])
+    bot = PerfectBot()
+    effective.new_game(loaded, [bot, random_bot()], random.Random(0))
+    assert isinstance(bot.fallback, SearchBot)

@@ -171,3 +171,33 @@ def test_the_kit_runs_every_installed_house_rule_and_replays_in_a_fresh_process(
     """As a plugin author runs it: the installed plugins, each fitting house rule in turn, records replayed anew."""
     report = check_variant("fences", games=1, players=[2], turn_cap=120)
     assert "wild-repair" in report.house_rules
+
+
+# -- the issue's done-when, smaller: th compare with records, each replayed by th replay in a fresh process
+
+
+def _compare_and_replay(tmp_path, set_b: str, extra: list[str]) -> int:
+    folder = tmp_path / "records"
+    th = [sys.executable, "-m", "treehouse"]
+    done = subprocess.run(
+        [*th, "compare", "fences", "--set-b", set_b, *extra, "--games", "12", "--seat", "greedy", "--seat", "greedy", "--records", str(folder), "--jobs", "2"],
+        capture_output=True, text=True, timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    records = sorted(folder.glob("*.jsonl"))
+    assert len(records) == 24  # a- and b- of each game
+    for path in records:
+        replayed = subprocess.run([*th, "replay", str(path), "--all"], capture_output=True, text=True, timeout=300)
+        assert replayed.returncode == 0, f"{path.name}: {replayed.stderr}"
+    return len(records)
+
+
+@pytest.mark.parametrize("extra", [[], ["--set", "line_hits=every_check"]], ids=["default", "every_check"])
+def test_compare_records_replay_in_fresh_processes_with_wild_repair(tmp_path, extra):
+    assert _compare_and_replay(tmp_path, 'house_rules=["wild-repair(max=2)"]', extra) == 24
+
+
+@pytest.mark.parametrize("extra", [[], ["--set", "line_hits=every_check"]], ids=["default", "every_check"])
+def test_compare_records_replay_in_fresh_processes_with_large_fences_only(plugins, tmp_path, extra):
+    needs_hits_hook(plugins)
+    assert _compare_and_replay(tmp_path, "house_rules=[large-fences-only]", extra) == 24
