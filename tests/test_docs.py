@@ -35,3 +35,14 @@ def test_the_hooks_page_is_written_from_the_contracts_in_markdown():
     prose = "\n".join(line for line in text.splitlines() if not line.startswith("```"))
     for rest in (":param ", ":returns:", "``", ":class:`", ":func:`", ":mod:`", ":data:`"):
         assert rest not in prose
+
+
+def test_the_fences_api_page_documents_the_hook_and_every_cause():
+    from treehouse.variants.fences import hookspecs as fences_hookspecs
+    from treehouse.variants.fences.hits import Cause
+
+    text = (DOCS / "fences-api.md").read_text()
+    hooks = [name for name in vars(fences_hookspecs) if name.startswith("treehouse_")]
+    assert hooks == ["treehouse_fences_hits"]
+    assert all(f"`{name}(" in text for name in hooks)
+    assert [cause.name for cause in Cause if f"`{cause.name}`" not in text] == []

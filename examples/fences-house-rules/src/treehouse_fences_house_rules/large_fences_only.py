@@ -24,4 +24,4 @@ class LargeFencesOnly:
     @hookimpl(wrapper=True)
     def treehouse_fences_hits(self, state, before, step, hits):
         standing = yield
-        return [hit for hit in standing if not medium_fence(hit)]
+        return tuple(hit for hit in standing if not medium_fence(hit))
