@@ -65,8 +65,9 @@ class ConformanceReport:
     games: int = 0
     steps: int = 0
     outcomes: Counter = field(default_factory=Counter)
-    #: the installed house rules it also played with
+    #: the installed house rules it also played with, and the games it played with them
     house_rules: list[str] = field(default_factory=list)
+    house_rule_games: int = 0
     #: what it could not try, one line each (a house rule whose options have no defaults)
     skipped: list[str] = field(default_factory=list)
 
@@ -212,7 +213,7 @@ def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, override
     for kind in seat_kinds:
         for count in counts:
             for index in range(games):
-                records.append(_play_checked(effective, plugins, kind, count, seed + 1000 * count + index, report, ""))
+                records.append(_play_checked(effective, plugins, kind, count, seed + 1000 * count + index, report, "", main=True))
     if house_rules:
         named = {spec.partition("(")[0] for spec in effective.house_rules}
         for info in plugins.house_rules_for(cls):
@@ -233,7 +234,7 @@ def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, override
     return report
 
 
-def _play_checked(effective, plugins, kind, count, game_seed, report, label) -> str:
+def _play_checked(effective, plugins, kind, count, game_seed, report, label, main=False) -> str:
     """Play one game under every check; its record's text."""
     factory = plugins.bot(kind).factory
     checker = _Checker(effective.variant(), count, f"{count} players, {kind} seats, seed {game_seed}{label}")
@@ -247,9 +248,12 @@ def _play_checked(effective, plugins, kind, count, game_seed, report, label) -> 
     again = replay(Record.loads(text), plugins)
     if again.state != game.state or again.outcome != game.outcome:
         checker.fail("the record does not replay to the same final position and outcome")
-    report.games += 1
-    report.steps += checker.steps
-    report.outcomes[outcome.reason] += 1
+    if main:  # the games of the rule set asked for; the house rules' own are counted apart
+        report.games += 1
+        report.steps += checker.steps
+        report.outcomes[outcome.reason] += 1
+    else:
+        report.house_rule_games += 1
     return text
 
 
