@@ -85,7 +85,7 @@ def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple
 
 def format_move(variant: Variant, move: Any) -> str:
     """A move's notation; control choices are written as their names."""
-    return move.value if isinstance(move, Control) else variant.format_move(move)
+    return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)
 
 
 def parse_move(variant: Variant, text: str) -> Any:
@@ -94,7 +94,10 @@ def parse_move(variant: Variant, text: str) -> Any:
     for control in Control:
         if stripped == control.value:
             return control
-    return variant.parse_move(text)
+    move = variant.hooks.treehouse_parse_move(text)
+    if move is None:
+        return variant.parse_move(text)  # no plugin took it: the variant's own words on what it expected
+    return move
 
 
 def _raised_in(error: BaseException, function: Any) -> bool:
@@ -146,9 +149,11 @@ class Game:
         lo, hi = variant.player_range()
         if not lo <= len(seats) <= hi:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
-        self.variant = variant
         self.seats = tuple(seats)
         self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
+        # The variant object the hooks hold, so that what it is asked directly
+        # (notation, descriptions) goes through the game's hooks, house rules included.
+        self.variant = getattr(self.hooks, "variant", None) or variant
         self.turn_cap = turn_cap
         # Each seat gets its own stream, drawn first; the setup and then the dice
         # use ``rng`` itself.  So what a bot draws never shifts the dice.
@@ -160,13 +165,14 @@ class Game:
             raise
         except Exception as error:  # a plugin's bug (or a stub not written yet): name it in one line
             raise self.hooks.blame(error) from error
+        self._check_position(self.state, "treehouse_setup")
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
         self.observer = observer
         self._bind_defaults()
         if record is not None:
-            record.start(variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
+            record.start(self.variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
             seat_in(seat, self, index)
 
@@ -184,7 +190,10 @@ class Game:
         """Play one whole turn and return the outcome if the game ended."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
-        mover = self.state.to_move
+        try:
+            mover = self.state.to_move
+        except AttributeError:  # checked here, where it costs nothing until it fails
+            raise self.hooks.wrong_answer("treehouse_end_turn", self.state, "a position with to_move") from None
         self.turn += 1
         try:
             for step in self._default_steps or self.hooks.treehouse_turn_steps(self.state):
@@ -225,6 +234,10 @@ class Game:
             seat = self.seats[mover]
             if _raised_in(error, type(seat).choose):
                 raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
+            if locals().get("after", 0) is None:  # a hook tripped over a missing position: blame the one that gave it
+                applied = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)  # hooks are pure: asking again is safe
+                hook = "treehouse_apply_move" if applied is None else "treehouse_resolve"
+                raise self.hooks.wrong_answer(hook, None, "the position after the move") from error
             raise self.hooks.blame(error) from error
         if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
@@ -241,7 +254,10 @@ class Game:
                 if self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
                 else:  # the chance node, then one outcome drawn from it
-                    face = hooks.treehouse_roll(state, step, hooks.treehouse_chance(state, step), self.dice_rng)
+                    chance = hooks.treehouse_chance(state, step)
+                    face = hooks.treehouse_roll(state, step, chance, self.dice_rng)
+                    if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
+                        raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
                 if events is not None:
                     events.append(("roll", self.turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
@@ -261,6 +277,8 @@ class Game:
                 events.append(("move", self.turn, mover, step.name, move))
             if move is not REROLL:
                 return move
+        if not isinstance(moves, (tuple, list)):
+            raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
         raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
 
     def _bind_defaults(self) -> None:
@@ -275,7 +293,18 @@ class Game:
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None
 
+    def _check_position(self, state: Any, hook: str) -> None:
+        """Once per game: a position the kernel can use (it reads ``to_move``)."""
+        to_move = getattr(state, "to_move", None)
+        if type(to_move) is not int or not 0 <= to_move < len(self.seats):
+            raise self.hooks.wrong_answer(hook, state, f"a position whose to_move is a seat from 0 to {len(self.seats) - 1}")
+
     def _finish(self, outcome: Outcome) -> Outcome:
+        winners = getattr(outcome, "winners", None)
+        if not isinstance(winners, tuple) or not isinstance(getattr(outcome, "reason", None), str) or any(
+            type(seat) is not int or not 0 <= seat < len(self.seats) for seat in winners
+        ):
+            raise self.hooks.wrong_answer("treehouse_outcome", outcome, f"an Outcome whose winners are seats from 0 to {len(self.seats) - 1}")
         self.outcome = outcome
         if self.record is not None:
             self.record.end(self.turn, outcome, self.state)
