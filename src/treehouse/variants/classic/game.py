@@ -24,6 +24,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.variant import Rules, Variant, chance_outcome
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
 OWN = "own"
@@ -324,12 +325,15 @@ class Classic(Variant):
     def evaluate_seats(self, state):
         """``treehouse_evaluate`` for every seat at once (the playtest's lead
         tracking): the distances are looked up once, not once per seat."""
-        away = self._distances(state)
+        house, trios, _ = state
+        rules = self.rules
+        away = distances_to(trios, house, rules.dig_in_place, rules.mirror_matches)
+        if len(away) == 2:  # _score for two seats, inline: the common table, after every step
+            a, b = away
+            return [100.0 if a == 0 else -100.0 if b == 0 else float(b - a), 100.0 if b == 0 else -100.0 if a == 0 else float(a - b)]
         return [_score(away, seat) for seat in range(len(away))]
 
     def _distances(self, state):
-        from treehouse.variants.classic.distance import distances_to
-
         house, trios, _ = state
         return distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
 
