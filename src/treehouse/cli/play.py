@@ -582,8 +582,10 @@ def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     from treehouse.kernel.engine import parse_move
 
     def words(value: Any) -> str:
+        """A taken-back move in words where its notation alone says them (classic's words
+        come from the legal moves, which a taken-back branch is not replayed for), else its notation."""
         try:
-            return describe(variant, parse_move(variant, value))
+            return describe(variant, parse_move(variant, value)) or str(value)
         except TreehouseError:
             return str(value)
 

@@ -174,6 +174,8 @@ class Fences(Variant):
     Rules = FencesRules
     #: Fences' own hooks (the Fences API for house rules): ``treehouse_fences_hits``.
     hookspecs = fences_hookspecs
+    #: ``th moves`` lists every move of the step a position is at (fence, act, stack, place).
+    lists_step_moves = True
 
     # -- notation --
     def format_position(self, state):
@@ -209,19 +211,6 @@ class Fences(Variant):
         from treehouse.variants.fences.moves import split_choice
 
         return split_choice(state, move) if isinstance(move, FencesMove) else None
-
-    def successors(self, text, face, hooks=None):
-        """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
-        has no roll: its placements are listed whatever the face."""
-        state = self.parse_position(text)
-        self.die.face(face)
-        if state.phase != PLACE_PHASE:
-            return super().successors(text, face, hooks)
-        found = {}
-        for move in place_moves(state, state.to_move):
-            after = self.treehouse_apply_move(state, PLACE, move).state  # placing is not checked
-            found.setdefault(self.format_position(after), self.describe_move(move))
-        return sorted(found.items())
 
     # -- game hooks --
     @hookimpl
