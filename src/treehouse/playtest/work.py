@@ -170,8 +170,9 @@ class Observer:
         if self.pending:  # the choice before this one was a REROLL
             if self.pending_face is not None:
                 self._face(self.pending_face)[REROLLED] += 1
-        counts = self._face(face) if face is not None else None
-        if counts is not None:
+        counts = None
+        if face is not None:
+            counts = self.faces.get(face) or self._face(face)
             counts[ROLLED] += 1
         n = len(moves)
         if n == 0:

@@ -80,7 +80,7 @@ def _targets(dig_in_place: bool, mirror_matches: bool) -> tuple[tuple[int, ...],
 
 
 @lru_cache(maxsize=8)
-def _targets_by_id(dig_in_place: bool, mirror_matches: bool) -> dict[int, dict[int, int]]:
+def targets_by_id(dig_in_place: bool, mirror_matches: bool) -> dict[int, dict[int, int]]:
     """:func:`_targets` keyed by the ids of the interned trios (House, then trio):
     two dictionary lookups per distance, no rank lookups (the playtest's lead
     tracking asks after every step).  The interned trios live for the whole
@@ -92,7 +92,7 @@ def _targets_by_id(dig_in_place: bool, mirror_matches: bool) -> dict[int, dict[i
 
 def distances_to(trios, house: Trio, dig_in_place: bool = True, mirror_matches: bool = False) -> list[int]:
     """:func:`distance` for each trio, against one House (the bots' hot path)."""
-    row = _targets_by_id(dig_in_place, mirror_matches).get(id(house))
+    row = targets_by_id(dig_in_place, mirror_matches).get(id(house))
     if row is not None:
         away = [row.get(id(t)) for t in trios]
         if None not in away:
