@@ -58,18 +58,6 @@ DEFAULT_DELAY = 0.6
 #: The longest pause --delay takes (an hour; more is surely a typo).
 MAX_DELAY = 3600
 
-#: What a face of the Treehouse die means in classic Treehouse (a variant may
-#: say it itself with ``describe_face(face)``).
-CLASSIC_FACES = {
-    "TIP": "tip an upright stack or piece over, left or right",
-    "SWAP": "swap two pieces",
-    "HOP": "hop an upright piece, with what is on it, to a gap or onto a stack",
-    "DIG": "stand a lying piece up: in place, in a gap, or under a stack",
-    "AIM": "aim a single piece another way",
-    "WILD": "any of the five actions",
-}
-
-
 # --------------------------------------------------------------------------
 # choosing the seats
 # --------------------------------------------------------------------------
@@ -262,13 +250,8 @@ class Session:
         del self.recent[:-RECENT_KEPT]
 
     def face_meaning(self, face: str) -> str:
-        variant = self.game.variant
-        describe_face = getattr(variant, "describe_face", None)
-        if describe_face is not None:
-            return describe_face(face) or ""
-        if variant.name == "classic":
-            return CLASSIC_FACES.get(face, "")
-        return ""
+        """What the face lets the player do, as the game's hooks say (the variant, or a house rule)."""
+        return self.game.hooks.treehouse_describe_face(face) or ""
 
     def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
         earlier = self.faces[:-1] if face is not None else self.faces
@@ -582,8 +565,10 @@ def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     from treehouse.kernel.engine import parse_move
 
     def words(value: Any) -> str:
+        """A taken-back move in words where its notation alone says them (classic's words
+        come from the legal moves, which a taken-back branch is not replayed for), else its notation."""
         try:
-            return describe(variant, parse_move(variant, value))
+            return describe(variant, parse_move(variant, value)) or str(value)
         except TreehouseError:
             return str(value)
 

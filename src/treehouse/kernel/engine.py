@@ -85,7 +85,7 @@ def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple
 
 def format_move(variant: Variant, move: Any) -> str:
     """A move's notation; control choices are written as their names."""
-    return move.value if isinstance(move, Control) else variant.format_move(move)
+    return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)
 
 
 def parse_move(variant: Variant, text: str) -> Any:
@@ -94,7 +94,10 @@ def parse_move(variant: Variant, text: str) -> Any:
     for control in Control:
         if stripped == control.value:
             return control
-    return variant.parse_move(text)
+    move = variant.hooks.treehouse_parse_move(text)
+    if move is None:
+        return variant.parse_move(text)  # no plugin took it: the variant's own words on what it expected
+    return move
 
 
 def _raised_in(error: BaseException, function: Any) -> bool:
@@ -146,9 +149,11 @@ class Game:
         lo, hi = variant.player_range()
         if not lo <= len(seats) <= hi:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
-        self.variant = variant
         self.seats = tuple(seats)
         self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
+        # The variant object the hooks hold, so that what it is asked directly
+        # (notation, descriptions) goes through the game's hooks, house rules included.
+        self.variant = getattr(self.hooks, "variant", None) or variant
         self.turn_cap = turn_cap
         # Each seat gets its own stream, drawn first; the setup and then the dice
         # use ``rng`` itself.  So what a bot draws never shifts the dice.
@@ -167,7 +172,7 @@ class Game:
         self.observer = observer
         self._bind_defaults()
         if record is not None:
-            record.start(variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
+            record.start(self.variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
             seat_in(seat, self, index)
 

@@ -9,10 +9,11 @@ rules and is itself the plugin that answers a game's hooks; see
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from treehouse.hookspecs import hookimpl
 from treehouse.kernel.die import TREEHOUSE_DIE, Die
 
 
@@ -96,6 +97,30 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    def describe_face(self, face: str) -> str:
+        """What rolling ``face`` lets a player do, in plain words (``""``: nothing to say)."""
+        return ""
+
+    # -- the same, as the game hooks a house rule may answer first ----------
+    # The variant answers last (trylast), so a house rule that adds a move
+    # kind answers for its own moves and returns None for the rest.
+
+    @hookimpl(trylast=True)
+    def treehouse_format_move(self, move):
+        return self.format_move(move)
+
+    @hookimpl(trylast=True)
+    def treehouse_parse_move(self, text):
+        return self.parse_move(text)
+
+    @hookimpl(trylast=True)
+    def treehouse_describe_move(self, move):
+        return self.describe_move(move)
+
+    @hookimpl(trylast=True)
+    def treehouse_describe_face(self, face):
+        return self.describe_face(face)
+
     def split_choice(self, state, move) -> tuple[str, str] | None:
         """For a move a person picks in two questions, ``(first, second)``: the
         words of the first answer (moves with the same first words are one
@@ -142,6 +167,43 @@ class Variant:
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 
+    #: What ``th moves`` lists: ``False`` (the default), the distinct positions
+    #: one roll leads to (:meth:`successors`); ``True``, every move of the step
+    #: the position is at (:meth:`step_moves`), for variants whose positions
+    #: name their step (Fences).
+    lists_step_moves: ClassVar[bool] = False
+
+    def step_moves(self, text: str, face: str | None = None, hooks: Any = None) -> list[StepMove]:
+        """Every legal move of the step the position ``text`` is at (the first
+        step its turn still has), each applied and resolved: a
+        :class:`StepMove` per move, in the variant's order.  For a step that
+        rolls, the moves of ``face``, or of every face of its chance node
+        when ``face`` is ``None``; a face given for a step that does not roll
+        is ignored.  Different moves that lead to the same position stay
+        separate rows.  ``hooks`` as in :meth:`successors`."""
+        from treehouse.kernel.engine import Control, play_move
+
+        hooks = hooks if hooks is not None else self.hooks
+        state = self.parse_position(text)
+        steps = tuple(hooks.treehouse_turn_steps(state))
+        if face is not None:
+            self.die.face(face)  # refuse a face that is no face, whatever the step
+        if not steps:
+            return []
+        step = steps[0]
+        faces: list = [None]
+        if step.rolls:
+            outcomes = hooks.treehouse_chance(state, step)
+            faces = [chance_outcome(outcomes, face)] if face is not None else [outcome for outcome, _p in outcomes]
+        rows = []
+        for rolled in faces:
+            for move in hooks.treehouse_legal_moves(state, step, rolled) or ():
+                if isinstance(move, Control):
+                    continue
+                after, _events = play_move(hooks, state, step, move)
+                rows.append(StepMove(step.name, rolled, self.format_move(move), self.describe_move(move), self.format_position(after)))
+        return rows
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_hooks"] = None  # a game's hooks are rebuilt where the object lands, never pickled
@@ -149,6 +211,18 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules!r})"
+
+
+class StepMove(NamedTuple):
+    """One row of :meth:`Variant.step_moves`: the step, the face rolled
+    (``None`` for a step that does not roll), the move's notation and
+    words, and the position it leads to once resolved."""
+
+    step: str
+    face: str | None
+    move: str
+    words: str
+    position: str
 
 
 def chance_outcome(outcomes: Any, name: str) -> str:

@@ -163,6 +163,17 @@ def _score(away: list[int], seat: int) -> float:
     return float(theirs - mine)
 
 
+#: What a face of the Treehouse die means in classic Treehouse (``th play`` says it after a roll).
+FACE_WORDS = {
+    "TIP": "tip an upright stack or piece over, left or right",
+    "SWAP": "swap two pieces",
+    "HOP": "hop an upright piece, with what is on it, to a gap or onto a stack",
+    "DIG": "stand a lying piece up: in place, in a gap, or under a stack",
+    "AIM": "aim a single piece another way",
+    "WILD": "any of the five actions",
+}
+
+
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
@@ -207,6 +218,10 @@ class Classic(Variant):
         face = chance_outcome(hooks.treehouse_chance(own, ONE_ROLLED_STEP[0]), face)
         moves = action_moves(trio, face, OWN, self.rules.dig_in_place)
         return sorted((format_trio(m.result), m.words) for m in moves)
+
+    def describe_face(self, face):
+        """What a face of the Treehouse die lets a player do in classic Treehouse."""
+        return FACE_WORDS.get(face, "")
 
     def describe_move(self, move):
         if not isinstance(move, ClassicMove):

@@ -164,6 +164,17 @@ def advance(state: FencesPosition, step: Step) -> FencesPosition:
     return state._replace(phase=index)
 
 
+#: What a face lets the player do in step 2, for ``th play`` (docs/rules/fences.md, Actions).
+FACE_WORDS = {
+    "TIP": "tip a Standing Fence in your Stack's row or column to point along it; it slides to the last empty Inside square",
+    "SWAP": "swap your Stack with a Fence in its row or column (an Outside Fence Hits your Stack instead)",
+    "HOP": "hop your Stack over an adjacent Inside Fence, or an adjacent Fence over your Stack",
+    "DIG": "move your Stack's top small to the bottom (a lone small: put a destroyed one under it)",
+    "AIM": "turn one or more Fences next to your Stack to stand or point another way",
+    "WILD": "reorder your Stack as you like, then do any one of the five actions",
+}
+
+
 class Fences(Variant):
     name = "fences"
     aliases = ("fence",)
@@ -174,6 +185,8 @@ class Fences(Variant):
     Rules = FencesRules
     #: Fences' own hooks (the Fences API for house rules): ``treehouse_fences_hits``.
     hookspecs = fences_hookspecs
+    #: ``th moves`` lists every move of the step a position is at (fence, act, stack, place).
+    lists_step_moves = True
 
     # -- notation --
     def format_position(self, state):
@@ -204,24 +217,15 @@ class Fences(Variant):
             return str(getattr(move, "value", move))
         return describe_move(move)
 
+    def describe_face(self, face):
+        """What a face lets a Stack do in step 2 (docs/rules/fences.md, Actions)."""
+        return FACE_WORDS.get(face, "")
+
     def split_choice(self, state, move):
         """WILD: the action first, then the order (see :meth:`Variant.split_choice`)."""
         from treehouse.variants.fences.moves import split_choice
 
         return split_choice(state, move) if isinstance(move, FencesMove) else None
-
-    def successors(self, text, face, hooks=None):
-        """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
-        has no roll: its placements are listed whatever the face."""
-        state = self.parse_position(text)
-        self.die.face(face)
-        if state.phase != PLACE_PHASE:
-            return super().successors(text, face, hooks)
-        found = {}
-        for move in place_moves(state, state.to_move):
-            after = self.treehouse_apply_move(state, PLACE, move).state  # placing is not checked
-            found.setdefault(self.format_position(after), self.describe_move(move))
-        return sorted(found.items())
 
     # -- game hooks --
     @hookimpl
