@@ -23,6 +23,7 @@ import random
 from typing import Any, NamedTuple, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
+from treehouse.kernel.die import Die
 from treehouse.kernel.hooks import KernelDefaults, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.seats import Seat, seat_in
@@ -248,10 +249,13 @@ class Game:
         return the seat's choice; ``None`` when a step without a roll has no move."""
         hooks, events, observer = self.hooks, self._events, self.observer
         seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
+        fair_faces, dice_random = self._fair_faces, self.dice_rng.random
         for _ in range(MAX_ROLLS_PER_STEP):
             face = None
             if step.rolls:
-                if self._die_roll is not None:
+                if fair_faces is not None:  # the fair die's roll (Die.roll), inline: the hot loop
+                    face = fair_faces[int(dice_random() * len(fair_faces))]
+                elif self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
                 else:  # the chance node, then one outcome drawn from it
                     chance = hooks.treehouse_chance(state, step)
@@ -289,6 +293,8 @@ class Game:
         self._resolve = None if "treehouse_resolve" in inline else hooks.treehouse_resolve
         # The die's own chance node and roll: the die rolls itself, as the kernel's default would.
         self._die_roll = self.variant.die.roll if {"treehouse_chance", "treehouse_roll"} <= inline else None
+        die = self.variant.die if self._die_roll is not None else None
+        self._fair_faces = die.faces if type(die) is Die and die.weights is None else None  # Die.roll's fair case, inlined
         self._seat_chooses = "treehouse_choose_move" in inline
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None
