@@ -15,6 +15,8 @@ games for each player count and seat kind, and after every step checks that:
   (every move changes the position; only the explicit ``PASS`` declines);
 * the hooks return what their contracts promise (steps, the player to move,
   outcomes naming real seats);
+* the events ``treehouse_resolve`` reports are hashable values, each with
+  one line of words (``describe()``);
 * every game ends, by a result or the turn cap;
 * every game's record replays to the same final position and outcome, in
   this process and in a fresh one (a plugin that keeps state between hook
@@ -51,7 +53,7 @@ from pathlib import Path
 
 from treehouse.config import resolve
 from treehouse.kernel.die import chance_problem
-from treehouse.kernel.engine import Control, Outcome, Step, format_move, parse_move, play_move
+from treehouse.kernel.engine import Control, Outcome, Step, describe_event, format_move, parse_move, play_move
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import Plugins, load_plugins
@@ -130,6 +132,21 @@ class _Checker:
             if not isinstance(words, str):
                 self.fail(f"treehouse_describe_move ({_answering(game.hooks, 'treehouse_describe_move', (move,))}) gave {words!r} for {text!r}, not text")
 
+    def check_events(self, game, move, events) -> None:
+        """What treehouse_resolve reported: a tuple of hashable values, each
+        with one line of words (its ``describe()``)."""
+        where = f"treehouse_resolve ({_answering(game.hooks, 'treehouse_resolve', None)}) after {format_move(game.variant, move)!r}"
+        if not isinstance(events, tuple):
+            self.fail(f"{where} reported events as {type(events).__name__}, not a tuple")
+        for event in events:
+            try:
+                hash(event)
+            except TypeError:
+                self.fail(f"{where} reported {event!r}: events must be immutable, hashable values")
+            words = describe_event(event)
+            if not isinstance(words, str) or not words.strip() or "\n" in words:
+                self.fail(f"{where} reported {event!r}, whose describe() gave {words!r}: one line of words")
+
     def on_step(self, game, mover, step, move, before, after, events) -> None:
         self.steps += 1
         if not isinstance(step, Step):
@@ -143,6 +160,7 @@ class _Checker:
                 hooks = "treehouse_apply_move/treehouse_resolve"
                 owners = f"{_answering(game.hooks, 'treehouse_apply_move', (before, step, move))}; {_answering(game.hooks, 'treehouse_resolve', None)}"
                 self.fail(f"{hooks} ({owners}) gave another position for {format_move(game.variant, move)!r} when asked again: hooks must be pure")
+        self.check_events(game, move, events)
         self.twice(game, "treehouse_outcome", after, mover)
         if any(impl.plugin_name != "kernel" for impl in game.hooks.manager.hook.treehouse_evaluate.get_hookimpls()):
             for seat in range(self.players):

@@ -266,3 +266,21 @@ def test_play_move_applies_and_resolves_as_the_engine_does(plugins):
 def test_describe_event_uses_describe_else_str():
     assert describe_event(Said("a Hit")) == "a Hit"
     assert describe_event(42) == "42"
+
+
+def test_the_conformance_kit_refuses_events_without_words(plugins):
+    from treehouse.testing import _Checker
+
+    class Mute:
+        __hash__ = None
+
+        def describe(self):
+            return ""
+
+    game = Game(plugins.variant("classic")(), [Picks(), Picks()], random.Random(3))
+    checker = _Checker(game.variant, 2, "test")
+    checker.check_events(game, PASS, (Said("a Hit"),))
+    with pytest.raises(AssertionError, match="must be immutable, hashable values"):
+        checker.check_events(game, PASS, (Mute(),))
+    with pytest.raises(AssertionError, match="not a tuple"):
+        checker.check_events(game, PASS, [Said("a Hit")])
