@@ -10,8 +10,16 @@ called once, by :func:`treehouse.plugins.load_plugins`, and hand a
 **Game hooks** make up one turn.  Each game gets its own plugin manager,
 holding only the kernel's defaults, the game's variant object and the house
 rules its rule set names (:func:`treehouse.plugins.game_hooks`).  The engine
-(:mod:`treehouse.kernel.engine`) calls them in this order, for each step of a
-turn::
+(:mod:`treehouse.kernel.engine`) calls them in this order.  First, once, the
+setup phase (only for a variant that has one)::
+
+    treehouse_setup_step            the next setup step, until None
+      treehouse_roll                its chance node (steps that roll)
+      treehouse_legal_moves         the moves for that outcome
+      treehouse_choose_move         the seat picks one
+      treehouse_apply_move          the move's own effect
+
+then, for each step of a turn::
 
     treehouse_turn_steps            which steps make up this turn
       treehouse_roll                the chance node (steps that roll)
@@ -112,6 +120,28 @@ def treehouse_setup(variant, players, rng):
         fixed setup ignores it.
     :returns: the initial immutable position, with ``to_move`` the seat that
         plays first.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_setup_step(state):
+    """The next step of the setup phase, or ``None`` when the setup is over.
+
+    A setup phase is a series of steps before the first turn in which seats
+    make choices (Fences: each player draws a small blind and places it).
+    The engine asks this hook before the first turn, again after every setup
+    step, and stops at the first ``None``.  Each step is played by the seat
+    ``state.to_move`` as a turn's step is: its chance node is rolled when the
+    step rolls, the seat chooses one of the legal moves, and
+    :func:`treehouse_apply_move` plays it, which also says who plays the next
+    setup step (``to_move``).  Setup steps are recorded (as turn 0), replayed
+    and resumed like any move; they are not resolved, the outcome is not
+    checked, and they count as no turn.
+
+    :param state: the position so far.
+    :returns: a :class:`~treehouse.kernel.engine.Step` (mark it
+        ``setup=True`` so bots and observers can tell), or ``None``.  The
+        kernel's default is ``None``: no setup phase.  First result.
     """
 
 

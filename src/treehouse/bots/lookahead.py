@@ -39,8 +39,11 @@ class Model:
         return 0.0 if score is None else float(score)
 
     def play(self, state: Any, step: Any, move: Any) -> tuple[Any, Any]:
-        """The position after ``move`` (applied and resolved) and the outcome, if the game ended."""
+        """The position after ``move`` (applied and resolved) and the outcome, if the game ended.
+        A setup step's move is only applied, as the engine's setup phase does."""
         hooks = self.hooks
+        if getattr(step, "setup", False):
+            return hooks.treehouse_apply_move(state, step, move), None
         after = state if move is PASS else hooks.treehouse_apply_move(state, step, move)
         after = hooks.treehouse_resolve(after, state, step, move)
         return after, hooks.treehouse_outcome(after, state.to_move)

@@ -199,7 +199,7 @@ class Session:
         game, console = self.game, self.console
         steps = "" if step.name == "act" else f" · {step.name}"
         console.print()
-        console.rule(f"Turn {game.turn}{steps} · {self.who(seat)} to move", style="dim")
+        console.rule(f"{when(game.turn)}{steps} · {self.who(seat)} to move", style="dim")
         self.board()
         console.print()
         earlier = self.faces[:-1] if face is not None else self.faces
@@ -207,7 +207,8 @@ class Session:
             console.print(f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again.", markup=False)
         if face is not None:
             meaning = self.face_meaning(face)
-            console.print(f"Rolled [bold]{face}[/bold]" + (f": {_escape(meaning)}." if meaning else "."), soft_wrap=False)
+            verb = "Drew" if getattr(step, "setup", False) else "Rolled"
+            console.print(f"{verb} [bold]{_escape(face)}[/bold]" + (f": {_escape(meaning)}." if meaning else "."), soft_wrap=False)
         else:
             console.print(f"No roll in this step ({step.name}).", markup=False)
         self.show_moves(moves)
@@ -274,7 +275,8 @@ class Session:
         rolled = ", then ".join(faces)
         words = describe(game.variant, move)
         steps = "" if step.name == "act" else f" ({step.name})"
-        line = f"Turn {game.turn}{steps} · {self.who(mover)}" + (f" rolled {rolled}: {words}" if rolled else f": {words}")
+        verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
+        line = f"{when(game.turn)}{steps} · {self.who(mover)}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
         self.console.print(line, markup=False, soft_wrap=False)
         if self.delay and self.kinds[mover] != HUMAN:
             time.sleep(self.delay)
@@ -298,6 +300,12 @@ class Session:
             self.console.print(f"[bold]{_escape(names)} {verb}[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
         else:
             self.console.print(f"[bold]A draw[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+
+
+def when(turn: int) -> str:
+    """A step's place in the game for people: its turn, or the setup (turn 0,
+    the kernel's setup phase, before the first turn)."""
+    return f"Turn {turn}" if turn else "Setup"
 
 
 def _first_word(rows: list[tuple[str, str, str]]) -> str:
@@ -488,7 +496,7 @@ def replay(
         else:
             frame = frames[index - 1]
             steps = "" if frame.step == "act" else f" · {frame.step}"
-            out.rule(f"Turn {frame.turn}{steps} · step {index} of {last}", style="dim")
+            out.rule(f"{when(frame.turn)}{steps} · step {index} of {last}", style="dim")
             rolled = ", then ".join(frame.rolls)
             line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
             out.print(line, markup=False)

@@ -138,6 +138,8 @@ class Observer:
         return counts
 
     def on_choice(self, game, mover, step, face, moves) -> None:
+        if getattr(step, "setup", False):
+            return  # the setup phase (Fences' draws) is not play: its draws are not die faces, its choices not turns
         if self.pending:  # the choice before this one was a REROLL
             if self.pending_face is not None:
                 self._face(self.pending_face)[REROLLED] += 1
@@ -159,6 +161,8 @@ class Observer:
         self.pending_face = face
 
     def on_step(self, game, mover, step, move, before, after) -> None:
+        if getattr(step, "setup", False):
+            return
         if move is PASS and self.pending_face is not None:
             self._face(self.pending_face)[PASSED] += 1
         self.pending = False

@@ -22,9 +22,10 @@ With ``colour_immunity=False`` (the house rule ``no-colour-immunity``) a
 Fence of the top colour is a threat like any other and never a square to
 step onto.
 
-A Stack not placed yet (``start: chosen``) is worth its smalls alone, so
-a placing player weighs the squares on offer by the threats, shields and
-room each would give.
+During the setup (``start: chosen``) a seat that has drawn nothing yet is
+not out, and counts for nothing: a placing player is scored against the
+Stacks already placed, so it weighs the squares on offer by the threats,
+shields and room each would give its one small.
 
 The score is the seat's own Stack value minus the best live opponent's
 (opponents' damage counts for the seat): 1000 for the last Stack standing,
@@ -55,8 +56,6 @@ def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) 
         return 0.0
     board = state.board
     square = state.square_of(seat)
-    if square is None:
-        return SMALL * len(stack)  # not placed yet (start: chosen): only its smalls count
     top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
     value = SMALL * len(stack)
     for d, _n, cell in first_pieces(board, square):
@@ -84,6 +83,9 @@ def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) 
 
 def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
+    if state.setting_up:  # nobody is out yet; those still to draw count for nothing
+        others = [stack_value(state, s, colour_immunity) for s in state.live() if s != seat]
+        return stack_value(state, seat, colour_immunity) - max(others, default=0.0)
     if not state.stacks[seat]:
         return -WON
     others = [s for s in state.live() if s != seat]

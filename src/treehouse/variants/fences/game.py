@@ -2,6 +2,10 @@
 
 A turn is three steps (:data:`STEPS`): ``fence`` (move a Fence, no roll),
 ``act`` (roll the die and act) and ``stack`` (move the Stack, no roll).
+Before the first turn, under ``start: chosen`` (the seed's setup), the
+kernel's setup phase plays :data:`PLACE` and :data:`DRAW` steps: each is a
+blind draw from the bag (a chance node, :meth:`Fences.treehouse_chance`)
+and the drawer's placing of that small.
 After every step :meth:`Fences.treehouse_resolve` checks for Hits and
 resolves the Damage simultaneously (:mod:`treehouse.variants.fences.hits`).
 The position records the step to play next, so a position can be shown or
@@ -11,6 +15,8 @@ explored between steps.  See docs/rules/fences.md.
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
+from fractions import Fraction
 from functools import lru_cache
 from typing import Literal
 
@@ -21,16 +27,19 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS, Outcome, Step
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
-from treehouse.variants.fences.actions import action_moves, fence_moves, perform, place_moves, stack_moves
+from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences.hits import apply_damage, ignoring_colour, line_hits
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
+    COLOUR_OF,
     COLOURS,
     COPIES,
+    DRAW_PHASE,
     FENCE_SIZES,
     PLACE_PHASE,
     FencesPosition,
+    drawn,
     fence,
     format_position,
     parse_position,
@@ -69,9 +78,11 @@ def dig_restores_any(step: Step) -> bool:
 
 STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
-#: ``start: chosen``: each player's first turn is this one step, placing their Stack.
-PLACE = FencesStep("place", rolls=False)
-PLACING = (PLACE,)
+#: The setup's steps (``start: chosen``), played by the kernel's setup phase
+#: before the first turn.  Each draws a small blind from the bag (the chance
+#: node), then the drawer places it: to start the Stack, or on top of it.
+PLACE = FencesStep("place", rolls=True, setup=True)
+DRAW = FencesStep("draw", rolls=True, setup=True)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
     2: ("a1", "e5"),
@@ -90,10 +101,11 @@ class FencesRules(Rules):
         "random",
         description="random: blind draws from the bag in turn order; distinct: as random, but no Stack gets a colour twice.",
     )
-    start: Literal["corners", "random", "chosen"] = Field(
-        "corners",
-        description="Where Stacks start: the corners, random Inside squares (3-4 players; 2 always use opposite corners),"
-        " or chosen: each player's first turn places their Stack (2 players: opposite corners, seat 1 picks).",
+    start: Literal["chosen", "corners", "random"] = Field(
+        "chosen",
+        description="chosen (the seed's setup): in turn order each player draws a small blind and places it on an empty"
+        " Inside square (2 players: opposite corners, seat 1 picks), then the draws go on round the table onto the Stacks;"
+        " corners: Stacks drawn at once, in the corners; random: on random Inside squares (3-4 players; 2 use corners).",
     )
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
@@ -160,26 +172,45 @@ def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
     board = [None] * 49
     for square, piece in zip(RING, fences):
         board[square] = piece
-    phase = 0
     if rules.start == "chosen":
-        squares = []  # the players place their Stacks: each one's first turn is a place step
-        phase = PLACE_PHASE
-    elif players == 2 or rules.start == "corners":
+        # the seed's setup: the smalls stay in the bag; the kernel's setup phase draws and places them
+        bag = sort_colours(c for c in COLOURS for _ in range(COPIES))
+        return FencesPosition(tuple(board), ((),) * players, ((),) * players, bag, (0,) * players, 0, PLACE_PHASE, 0)
+    if players == 2 or rules.start == "corners":
         squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
     else:
         squares = rng.sample(sorted(INSIDE), players)
     for seat, square in enumerate(squares):
         board[square] = seat
     stacks, aside = _draft(rules, players, rng)
-    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, phase, 0)
+    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, 0, 0)
+
+
+def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Fraction], ...]:
+    """The setup's blind draw for the seat to move: each colour left in the
+    bag, as likely as its count.  ``distinct`` (``draft: distinct``) leaves out
+    the colours the drawer's Stack already has, unless only those are left."""
+    counts = Counter(state.aside)
+    if distinct:
+        fresh = Counter({c: n for c, n in counts.items() if c not in state.stacks[state.to_move]})
+        counts = fresh or counts
+    total = sum(counts.values())
+    return tuple((colour, Fraction(counts[colour], total)) for colour in COLOURS if counts[colour])
+
+
+def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
+    """After a setup step: the next seat round the table draws, or, once
+    every Stack is ``height`` high, the first turn begins with seat 1 and
+    the smalls left in the bag are set aside."""
+    count = drawn(state)
+    if count == state.players * height:
+        return state._replace(to_move=0, phase=0)
+    seat = count % state.players
+    return state._replace(to_move=seat, phase=DRAW_PHASE if state.stacks[seat] else PLACE_PHASE)
 
 
 def advance(state: FencesPosition, step: Step) -> FencesPosition:
-    """Mark ``step`` as played: the next step, and a completed turn after the
-    last.  A place step is a whole turn on its own; the position stays at it
-    (the Stack now on the board) until :meth:`Fences.treehouse_end_turn`."""
-    if step.name == "place":
-        return state
+    """Mark the turn's ``step`` as played: the next step, and a completed turn after the last."""
     index = STEP_INDEX[step.name] + 1
     if index == len(STEPS):
         return state._replace(phase=0, turn=state.turn + 1)
@@ -209,6 +240,12 @@ class Fences(Variant):
         if not lo <= state.players <= hi:
             raise IllegalPositionError(f"{state.players} seats in the position: {self.name} is played by {lo} to {hi} players")
         height = self.rules.height(state.players)
+        if state.setting_up:
+            if drawn(state) >= state.players * height:
+                raise IllegalPositionError(
+                    f"the setup is over once every Stack is {height} high ({state.players} players): this position is not in it"
+                )
+            return state
         for seat, (stack, destroyed) in enumerate(zip(state.stacks, state.destroyed)):
             if len(stack) + len(destroyed) != height:
                 raise IllegalPositionError(
@@ -229,16 +266,20 @@ class Fences(Variant):
         return describe_move(move)
 
     def successors(self, text, face):
-        """What ``th moves`` lists.  A ``place`` position (``start: chosen``)
-        has no roll: its placements are listed whatever the face."""
+        """What ``th moves`` lists.  A setup position (``place`` or ``draw``)
+        draws a small instead of rolling: ``face`` is the colour drawn."""
         state = self.parse_position(text)
-        self.die.face(face)
-        if state.phase != PLACE_PHASE:
+        if not state.setting_up:
             return super().successors(text, face)
+        step = self.treehouse_setup_step(state)
+        chances = dict(self.treehouse_chance(state, step))
+        colour = COLOUR_OF.get(face.strip().lower(), face.strip().lower())
+        if colour not in chances:
+            names = ", ".join(chances)
+            raise IllegalPositionError(f"{face!r} cannot be drawn here: a setup step draws a small, one of {names}")
         found = {}
-        for move in place_moves(state, state.to_move):
-            after = self.treehouse_resolve(self.treehouse_apply_move(state, PLACE, move), state, PLACE, move)
-            found.setdefault(self.format_position(after), self.describe_move(move))
+        for move in setup_moves(state, state.to_move, colour):
+            found.setdefault(self.format_position(self.treehouse_apply_move(state, step, move)), self.describe_move(move))
         return sorted(found.items())
 
     # -- the effect of a move, shared by apply and resolve --
@@ -256,33 +297,49 @@ class Fences(Variant):
         return setup_position(self.rules, players, rng)
 
     @hookimpl
+    def treehouse_setup_step(self, state):
+        """The seed's setup, one draw at a time (``start: chosen``); ``None`` once it is over."""
+        if not state.setting_up:
+            return None
+        return PLACE if state.phase == PLACE_PHASE else DRAW
+
+    @hookimpl
+    def treehouse_chance(self, state, step):
+        """A setup step draws a small blind from the bag; the turn's steps roll the die (the kernel's answer)."""
+        if getattr(step, "setup", False):
+            return draw_chances(state, self.rules.draft == "distinct")
+        return None
+
+    @hookimpl
     def treehouse_turn_steps(self, state):
-        if state.phase == PLACE_PHASE:
-            return PLACING
+        if state.setting_up:
+            return ()  # the setup's steps are the kernel's setup phase, not a turn
         return STEPS[state.phase :]
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
         seat = state.to_move
-        if not state.stacks[seat]:
-            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
         name = step.name
+        if not state.stacks[seat] and name != "place":
+            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
             return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
-        if name == "place":
-            return place_moves(state, seat)
+        if name in ("place", "draw"):
+            return setup_moves(state, seat, face)
         return stack_moves(state, seat, self.rules.outside_attempts)
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
+        if state.setting_up:
+            return advance_setup(self.effect(state, move).state, self.rules.height(state.players))
         return advance(self.effect(state, move).state, step)
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move):
-        if step.name == "place":
-            return state  # placing is setup, not a move: no check (docs/rules/fences.md, Setup step 5)
+        if before.setting_up:
+            return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
@@ -309,6 +366,8 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
+        if state.setting_up:
+            return None  # Stacks not drawn yet are not out
         live = state.live()
         if len(live) == 1:
             return Outcome(live, "last stack standing")
@@ -336,8 +395,7 @@ class Fences(Variant):
                 seat = candidate
                 break
         turn = state.turn + (1 if state.phase != 0 else 0)
-        phase = PLACE_PHASE if state.stacks[seat] and state.square_of(seat) is None else 0  # start: chosen: its first turn places it
-        return state._replace(to_move=seat, phase=phase, turn=turn)
+        return state._replace(to_move=seat, phase=0, turn=turn)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):

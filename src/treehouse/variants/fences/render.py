@@ -74,18 +74,18 @@ def render_position(state: FencesPosition, console_width: int = 80) -> Text:
         marker = "*" if seat == state.to_move else " "
         text.append(f"{marker} Player {seat + 1}  ", style="bold")
         if not stack:
-            text.append(f"out (check {state.out[seat]})", style="dim")
+            text.append("nothing drawn yet" if state.setting_up else f"out (check {state.out[seat]})", style="dim")
         else:
-            where = state.square_of(seat)
-            text.append(f"{'not placed yet' if where is None else NAMES[where]}  {len(stack)} high  top first: ")
+            text.append(f"{NAMES[state.square_of(seat)]}  {len(stack)} high  top first: ")
             for depth, colour in enumerate(reversed(stack)):
                 text.append((colour.upper() if depth == 0 else colour) + " ", style=STYLE[colour])
         lost = state.destroyed[seat]
         text.append(f"  destroyed: {''.join(LETTER[c] for c in lost) or '-'}\n", style="dim")
     aside = "".join(LETTER[c] for c in state.aside) or "-"
-    if state.phase == PLACE_PHASE:
-        doing = "to place their Stack (their first turn)"
-    else:
-        doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
+    if state.setting_up:
+        doing = "to draw a small and place it" if state.phase == PLACE_PHASE else "to draw a small onto their Stack"
+        text.append(f"Setup: Player {state.to_move + 1} {doing}; in the bag: {aside}\n", style="dim")
+        return text
+    doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
     text.append(f"Turn {state.turn + 1}, Player {state.to_move + 1} {doing}; set aside: {aside}\n", style="dim")
     return text
