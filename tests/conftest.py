@@ -48,7 +48,7 @@ def random_bot(plugins):
 @pytest.fixture(scope="session")
 def solved_classic(classic_class):
     """The exact table of two-player classic under its default rules, solved
-    once per test session into the session's private cache (about 2 minutes),
+    once per test session into the session's private cache (about 30 s of CPU),
     where the perfect bot and the luck-adjusted matches find it."""
     from treehouse.bots.solver import solve_classic
 

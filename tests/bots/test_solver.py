@@ -163,3 +163,33 @@ def test_tables_are_cached_by_rules(tmp_path, monkeypatch):
 
 def test_house_is_in_the_reduced_set():
     assert parse_trio("L< S^ M>") in SUBSET
+
+
+#: A mirror-closed game: three single pieces in the order L S M or its mirror M S L.
+MIRRORED = [t for t in all_trios() if len(t) == 3 and "".join(s[0].size.value for s in t) in ("LSM", "MSL")]
+
+
+@pytest.mark.parametrize("name", ["classic", "mirror"])
+def test_the_mirror_symmetry_is_checked_and_changes_no_value(name):
+    """Classic's rules have the left-right symmetry (every action and the match
+    table map onto themselves), so a sweep computes one House of each mirror
+    pair; solving with every House computed gives the same table."""
+    import dataclasses
+
+    from treehouse.bots.solver import _plan, _symmetry
+
+    game = classic_game(RULE_SETS[name], trios=MIRRORED)
+    assert _symmetry(game) is not None and len(_plan(game).houses) < game.size
+    halved = value_iteration(game).table
+    full = value_iteration(dataclasses.replace(game, mirror=None)).table
+    assert np.max(np.abs(halved - full)) < 1e-9
+    check_bellman(value_iteration(game), MIRRORED, RULE_SETS[name], samples=100)
+
+
+def test_a_claimed_mirror_that_is_not_a_symmetry_is_not_used():
+    import dataclasses
+
+    from treehouse.bots.solver import _symmetry
+
+    assert _symmetry(dataclasses.replace(race(0.5), mirror=(2, 1, 0))) is None  # 0 -> 1 is not 2 -> 1
+    assert _symmetry(dataclasses.replace(race(0.5), mirror=(1, 1, 1))) is None  # not even a permutation

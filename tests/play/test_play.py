@@ -330,7 +330,7 @@ def test_bot_fills_the_seats_left_out(tmp_path):
         (["--bot", "search(depth=x)"], ["bad value 'x' for option 'depth' of bot 'search'"]),
         (["--bot", "human"], ["unknown bot 'human'"]),
         (["--seat", "human", "--seat", "search(iterations=2)"], ["bot 'search' has no option 'iterations'"]),
-        (["--seat", "human", "--seat", "mcts(depth=2)"], ["unknown seat kind 'mcts'", "human", "search"]),
+        (["--seat", "human", "--seat", "alphazero(depth=2)"], ["unknown seat kind 'alphazero'", "human", "search"]),
         (["--seat", "search(depth=1"], ["bad bot 'search(depth=1'"]),
     ],
 )

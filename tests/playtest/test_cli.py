@@ -202,7 +202,7 @@ def test_compare_and_sweep_take_bot_specs_too(tmp_path):
         ("search(iterations=3)", "bot 'search' has no option 'iterations'; its options: depth, width, nodes, seconds"),
         ("search(depth=2", "bad bot 'search(depth=2': expected NAME or NAME(key=value, ...)"),
         ("search(width=0)", "width must be at least 1"),
-        ("mcts(depth=2)", "unknown bot 'mcts'; known: "),
+        ("alphazero(depth=2)", "unknown bot 'alphazero'; known: "),
     ],
 )
 def test_a_bad_bot_spec_is_one_line(command, spec, words):

@@ -6,6 +6,7 @@ Strengths rank the ladder: greedy < search < perfect (docs/bots.md).
 
 from __future__ import annotations
 
+from treehouse.errors import TreehouseError
 from treehouse.hookspecs import hookimpl
 
 
@@ -37,7 +38,30 @@ def _perfect_ready(variant, players) -> bool:
     return PerfectBot.ready(variant, players)
 
 
+def _perfect_prepare(variant, players, announce, progress=None) -> None:
+    """Solve and cache the table the bot will need, if it is not cached yet:
+    ``announce(message)`` first, then ``progress(sweep, change)`` during the solve."""
+    from treehouse.bots.solver import solve_classic, table_path
+    from treehouse.variants.classic.game import Classic
+
+    if not isinstance(variant, Classic) or players != 2 or _perfect_ready(variant, players):
+        return  # nothing to solve: a table is cached, or the bot plays as search here
+    announce(f"no solved table for these rules yet: solving it now, once (it is saved to {table_path(variant.rules)})")
+    solve_classic(variant.rules, progress=progress)
+
+
 perfect.ready = _perfect_ready  # th play seats it by default only when its table is cached
+perfect.prepare = _perfect_prepare  # th play runs it first, with the solve's progress on screen
+
+
+def mcts(simulations: int = 400, uct_c: float = 2.0, rollouts: int = 1, evaluator: str = "random", scale: float = 4.0):
+    """OpenSpiel's MCTS through treehouse.interop: ``simulations`` per decision, exploration ``uct_c``,
+    leaves valued by ``rollouts`` random playouts (``evaluator='random'``) or the variant's evaluation (``'heuristic'``)."""
+    try:
+        from treehouse.interop.mcts import MCTSSeat
+    except ImportError:
+        raise TreehouseError("the mcts bot needs OpenSpiel: pip install 'treehouse[openspiel]'") from None
+    return MCTSSeat(simulations=simulations, uct_c=uct_c, rollouts=rollouts, evaluator=evaluator, scale=scale)
 
 
 @hookimpl
@@ -50,3 +74,9 @@ def treehouse_register_bots(register):
         strength=20,
     )
     register("perfect", perfect, "two-player classic from the exact solved table (th solve)", strength=30)
+    register(
+        "mcts",
+        mcts,
+        "OpenSpiel's MCTS (the openspiel extra); options simulations=400, uct_c=2.0, rollouts=1, evaluator=random|heuristic",
+        strength=15,
+    )

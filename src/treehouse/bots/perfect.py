@@ -6,7 +6,7 @@ a result that matches the House wins outright; declining by ``pass`` is
 worth what the position is worth to the opponent, taken from 1; declining by
 ``reroll`` is worth the position itself.  The table is the one
 ``th solve`` saves for the rules in force; if it is not cached yet, the bot
-solves it first (about two minutes, once) and says so on standard error.
+solves it first (about half a minute of CPU, once) and says so on standard error.
 
 There is no table for other games (Fences, or classic with more than two
 players): there the bot plays as the ``search`` bot with its default options,
@@ -73,7 +73,7 @@ class PerfectBot:
         solution = load_cached(game.variant.rules)
         if solution is None:
             print(
-                f"perfect: solving classic for these rules (once; about two minutes), saving to {table_path(game.variant.rules)}",
+                f"perfect: solving classic for these rules (once; about half a minute of CPU), saving to {table_path(game.variant.rules)}",
                 file=sys.stderr,
             )
             solution = solve_classic(game.variant.rules)

@@ -79,6 +79,8 @@ class SolverGame:
     wild: tuple[bool, ...]
     match: np.ndarray = field(compare=False)
     decline: str = "pass"
+    #: a candidate left-right mirror map of the trios (checked before use: :func:`_symmetry`)
+    mirror: tuple[int, ...] | None = field(default=None, compare=False)
 
     @property
     def size(self) -> int:
@@ -169,20 +171,13 @@ def classic_game(rules: Any = None, trios: Sequence | None = None, die: Die | No
         wild=tuple(face == "WILD" for face in faces),
         match=match,
         decline=rules.house_decline,
+        mirror=tuple(index[mirror(t)] for t in universe) if all(mirror(t) in index for t in universe) else None,
     )
 
 
 # --------------------------------------------------------------------------
 # value iteration
 # --------------------------------------------------------------------------
-
-
-def _row_max(source: np.ndarray, successors: Sequence[int], out: np.ndarray, axis: int) -> None:
-    """``out = max over s in successors of source[s]`` along ``axis`` (0 or 1)."""
-    take = (lambda s: source[s]) if axis == 0 else (lambda s: source[:, s, :])
-    np.copyto(out, take(successors[0]))
-    for s in successors[1:]:
-        np.maximum(out, take(s), out=out)
 
 
 def _union_faces(game: SolverGame, f: int) -> list[int] | None:
@@ -196,94 +191,164 @@ def _union_faces(game: SolverGame, f: int) -> list[int] | None:
     return plain
 
 
+def _symmetry(game: SolverGame) -> np.ndarray | None:
+    """``game.mirror`` as an index array if the game really has that symmetry:
+    an involution that maps every face's successors and the match table onto
+    themselves, so that ``V(own, opp, house) = V(m(own), m(opp), m(house))``.
+    Checked here rather than assumed, so a game without it is solved in full."""
+    if game.mirror is None:
+        return None
+    m = np.asarray(game.mirror, dtype=np.intp)
+    if m.shape != (game.size,) or not np.array_equal(m[m], np.arange(game.size)):
+        return None
+    for table in (game.own, game.house):
+        for row in table:
+            if any(set(row[m[t]]) != {int(m[s]) for s in row[t]} for t in range(game.size)):
+                return None
+    if not np.array_equal(game.match[np.ix_(m, m)], game.match):
+        return None
+    return m
+
+
+@dataclass
+class _Face:
+    """What a sweep reuses for one face: its successor lists, gathered for numpy."""
+
+    probability: float
+    wild: bool
+    #: the trios the face fits (rows of the slab), their successors concatenated, and where each trio's run starts
+    own_rows: np.ndarray
+    own_successors: np.ndarray
+    own_starts: np.ndarray
+    fits_own: np.ndarray  # [trio] bool
+    house: tuple[tuple[int, ...], ...]
+
+
 @dataclass
 class _Plan:
-    """What every iteration reuses: which faces fit which trios, and the wild shortcut."""
+    """What every sweep reuses: the faces, the rerolls, the finished positions, the symmetry."""
 
-    has_own: list[np.ndarray]
-    has_house: list[np.ndarray]
-    #: per wild face: the plain faces whose results it is the union of (or None)
-    union: dict[int, list[int] | None]
-    #: the plain faces whose maxima the wild shortcut needs
-    keep: set[int]
-    #: (house, trio) index pairs where the trio matches the House
-    matched: tuple[np.ndarray, np.ndarray]
+    faces: list[_Face]
+    #: the wild faces whose results are the union of the plain faces' (their maximum is the plain maxima's)
+    union_wild: list[_Face]
+    #: [house, own]: 1 / (1 - the probability of a face with nothing to do), 0 where nothing ever is
+    scale: np.ndarray
+    stuck: np.ndarray  # [house, own]: no face does anything (worth 1/2)
+    #: per House: the trios that match it
+    matched: list[np.ndarray]
+    #: the houses a sweep computes (one of each mirror pair) and the mirror map, if the game has the symmetry
+    houses: list[int]
+    mirror: np.ndarray | None
 
 
 def _plan(game: SolverGame) -> _Plan:
-    union = {f: _union_faces(game, f) for f in range(len(game.faces)) if game.wild[f]}
-    return _Plan(
-        has_own=[np.array([bool(s) for s in game.own[f]]) for f in range(len(game.faces))],
-        has_house=[np.array([bool(s) for s in game.house[f]]) for f in range(len(game.faces))],
-        union=union,
-        keep=set().union(*(u for u in union.values() if u)) if union else set(),
-        matched=np.nonzero(game.match.T),
-    )
-
-
-def bellman(game: SolverGame, V: np.ndarray, Q: np.ndarray | None = None, plan: _Plan | None = None) -> np.ndarray:
-    """One value-iteration update of ``V`` (``[house, own, opp]``): the new table.
-
-    Finished positions (a trio matches the House) get their fixed values:
-    0 where the opponent matches, else 1 where the player to move matches.
-    """
     n = game.size
-    plan = plan or _plan(game)
-    if Q is None:
-        Q = np.empty_like(V)
-    # Q[h, x, y]: the value of (x, y, h) to the player who just made it and whose turn ends.
-    np.subtract(1.0, V.transpose(0, 2, 1), out=Q)
-    hs, ts = plan.matched
-    Q[hs, :, ts] = 0.0  # the opponent matches: lost
-    Q[hs, ts, :] = 1.0  # the mover matches: won, even when both match
-    total = np.zeros_like(V)
-    reroll = np.zeros((n, n))  # [house, own]: the probability of a face with nothing to do
-    own_best = np.empty_like(V)
-    house_best = np.empty_like(V)
-    wild_own = wild_house = None
-    decline_pass = game.decline == "pass"
-    order = sorted(range(len(game.faces)), key=lambda f: game.wild[f])  # plain faces first
-    for f in order:
-        p = game.probabilities[f]
-        if game.wild[f] and plan.union[f] is not None and wild_own is not None:
-            np.maximum(wild_own, wild_house, out=own_best)
-            total += p * own_best
-            continue
-        own_best.fill(_NONE)
-        house_best.fill(_NONE)
-        has_own, has_house = plan.has_own[f], plan.has_house[f]
-        for a, successors in enumerate(game.own[f]):
-            if successors:
-                _row_max(Q, successors, own_best[:, a, :], axis=1)
-        for h, successors in enumerate(game.house[f]):
-            if successors:
-                _row_max(Q, successors, house_best[h], axis=0)
-        if f in plan.keep:
-            if wild_own is None:
-                wild_own, wild_house = own_best.copy(), house_best.copy()
-            else:
-                np.maximum(wild_own, own_best, out=wild_own)
-                np.maximum(wild_house, house_best, out=wild_house)
-        if game.wild[f]:
-            np.maximum(own_best, house_best, out=own_best)
-            if not has_own.all() or not has_house.all():
-                own_best[own_best < 0] = 0.0
-                reroll += p * (~has_own[None, :] & ~has_house[:, None])
-            total += p * own_best
-            continue
-        # the House (or declining) only where the face does not fit one's own trio
-        np.maximum(house_best, Q if decline_pass else V, out=house_best)
-        total += p * np.where(has_own[None, :, None], own_best, np.where(has_house[:, None, None], house_best, 0.0))
-        reroll += p * (~has_own[None, :] & ~has_house[:, None])
+    faces, union_wild = [], []
+    reroll = np.zeros((n, n))
+    for f in range(len(game.faces)):
+        fits_own = np.array([bool(s) for s in game.own[f]], dtype=bool)
+        rows = np.flatnonzero(fits_own)
+        successors = [s for t in rows for s in game.own[f][t]]
+        starts = np.cumsum([0] + [len(game.own[f][t]) for t in rows[:-1]]) if len(rows) else np.zeros(0, dtype=np.intp)
+        face = _Face(
+            probability=game.probabilities[f],
+            wild=game.wild[f],
+            own_rows=rows,
+            own_successors=np.asarray(successors, dtype=np.intp),
+            own_starts=np.asarray(starts, dtype=np.intp),
+            fits_own=fits_own,
+            house=game.house[f],
+        )
+        fits_house = np.array([bool(s) for s in game.house[f]], dtype=bool)
+        reroll += face.probability * (~fits_house[:, None] & ~fits_own[None, :])
+        if face.wild and _union_faces(game, f) is not None:
+            union_wild.append(face)
+        else:
+            faces.append(face)
     # A position where no face does anything can never end (it does not occur in
     # classic; a reduced game may have one): it is worth 1/2 to both sides.
     stuck = reroll >= 1.0 - 1e-12
-    total /= np.where(stuck, 1.0, 1.0 - reroll)[:, :, None]
+    scale = np.where(stuck, 0.0, 1.0 / np.where(stuck, 1.0, 1.0 - reroll))
+    mirror = _symmetry(game)
+    houses = [h for h in range(n) if mirror is None or mirror[h] >= h]
+    matched = [np.flatnonzero(game.match[:, h]) for h in range(n)]
+    return _Plan(faces, union_wild, scale, stuck, matched, houses, mirror)
+
+
+def _store(plan: _Plan, h: int, new: np.ndarray, V: np.ndarray, Q: np.ndarray) -> None:
+    """Write slab ``new`` as House ``h``'s values, fixing the finished positions, into ``V`` and ``Q``.
+
+    ``V[h, own, opp]``: 1 where the player to move matches, 0 where the opponent
+    does (even when both do: the House move that made it was the opponent's).
+    ``Q[h, x, y]``, the value of ``(x, y, h)`` to the player who just made it:
+    ``1 - V[h, y, x]``, and 1 where they match, even when both do."""
+    ts = plan.matched[h]
+    V_h, Q_h = V[h], Q[h]
+    if V_h is not new:
+        np.copyto(V_h, new)
+    if len(ts):
+        V_h[ts, :] = 1.0
+        V_h[:, ts] = 0.0
+    np.subtract(1.0, V_h.T, out=Q_h)
+    if len(ts):
+        Q_h[ts, :] = 1.0
+
+
+def _update_slab(game: SolverGame, plan: _Plan, V: np.ndarray, Q: np.ndarray, h: int, out: np.ndarray, best: np.ndarray, wild: np.ndarray) -> None:
+    """The Bellman update of every position with House ``h``, into ``out[own, opp]``.
+
+    ``Q[h', x, y]`` is the value of ``(x, y, h')`` to the player who just made
+    it; a move on one's own trio stays in slab ``h``, a House move goes to
+    another slab.  ``best`` and ``wild`` are scratch slabs."""
+    out.fill(0.0)
+    Q_h = Q[h]
+    wild.fill(_NONE)
+    need_wild = bool(plan.union_wild)
+    decline = Q_h if game.decline == "pass" else V[h]
+    for face in plan.faces:
+        p = face.probability
+        # moves on one's own trio: a maximum over each fitting trio's successors (rows of Q_h)
+        own = None
+        if len(face.own_rows):
+            own = np.maximum.reduceat(Q_h[face.own_successors], face.own_starts, axis=0)
+        # moves on the House: a maximum over the successor slabs
+        house_successors = face.house[h]
+        if house_successors:
+            np.copyto(best, Q[house_successors[0]])
+            for s in house_successors[1:]:
+                np.maximum(best, Q[s], out=best)
+        if face.wild:  # any move on either trio; no decline, no obligation
+            if house_successors:
+                if own is not None:
+                    best[face.own_rows] = np.maximum(best[face.own_rows], own)
+            else:
+                best.fill(_NONE)
+                if own is not None:
+                    best[face.own_rows] = own
+            np.maximum(best, 0.0, out=best)  # rows with nothing to do count 0 (and reroll)
+            out += p * best
+            continue
+        if need_wild:
+            if house_successors:
+                np.maximum(wild, best, out=wild)
+            if own is not None:
+                wild[face.own_rows] = np.maximum(wild[face.own_rows], own)
+        if house_successors:
+            # the House (or declining) only where the face does not fit one's own trio
+            np.maximum(best, decline, out=best)
+            if own is not None:
+                best[face.own_rows] = own
+            out += p * best
+        elif own is not None:
+            out[face.own_rows] += p * own
+    if need_wild:
+        np.maximum(wild, 0.0, out=wild)  # rows with nothing to do count 0 (and reroll)
+        for face in plan.union_wild:
+            out += face.probability * wild
+    out *= plan.scale[h][:, None]
+    stuck = plan.stuck[h]
     if stuck.any():
-        total[stuck] = 0.5
-    total[hs, ts, :] = 1.0
-    total[hs, :, ts] = 0.0
-    return total
+        out[stuck] = 0.5
 
 
 def value_iteration(
@@ -292,19 +357,42 @@ def value_iteration(
     max_iterations: int = DEFAULT_MAX_ITERATIONS,
     progress: Callable[[int, float], None] | None = None,
 ) -> Solution:
-    """Iterate :func:`bellman` from 1/2 everywhere until the largest change is below ``tolerance``."""
+    """Solve the Bellman equation by Gauss-Seidel sweeps from 1/2 everywhere,
+    until no value moves by more than ``tolerance`` in a whole sweep.
+
+    A sweep updates one House's slab at a time, in place, so later slabs
+    already use the new values (it converges in fewer sweeps than updating
+    all at once, to the same fixed point).  Only two tables are held, ``V``
+    and its view from the other side ``Q`` (see :func:`_update_slab`), plus
+    three slabs of scratch.  Where the game has a left-right mirror symmetry
+    (:func:`_symmetry`), only one House of each mirror pair is computed and
+    the other slab is its image.
+    """
     began = time.perf_counter()
     n = game.size
+    plan = _plan(game)
     V = np.full((n, n, n), 0.5)
     Q = np.empty_like(V)
-    plan = _plan(game)
+    for h in range(n):
+        _store(plan, h, V[h], V, Q)
+    new, best, wild = np.empty((n, n)), np.empty((n, n)), np.empty((n, n))
+    m = plan.mirror
     residual = float("inf")
     iterations = 0
     while iterations < max_iterations:
-        new = bellman(game, V, Q, plan)
+        residual = 0.0
+        for h in plan.houses:
+            _update_slab(game, plan, V, Q, h, new, best, wild)
+            ts = plan.matched[h]
+            if len(ts):  # finished positions keep their values (see _store)
+                new[ts, :] = 1.0
+                new[:, ts] = 0.0
+            np.subtract(new, V[h], out=best)
+            residual = max(residual, float(np.max(np.abs(best, out=best))))
+            _store(plan, h, new, V, Q)
+            if m is not None and m[h] != h:
+                _store(plan, int(m[h]), new[np.ix_(m, m)], V, Q)
         iterations += 1
-        residual = float(np.max(np.abs(new - V)))
-        V = new
         if progress is not None:
             progress(iterations, residual)
         if residual < tolerance:

@@ -27,7 +27,7 @@ from rich.text import Text
 
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
 from treehouse.cli.human import HumanSeat, QuitGame
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
@@ -114,6 +114,21 @@ def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool,
     while len(kinds) < count:
         kinds.append(filler or best_bot(variant, count))
     return kinds
+
+
+def prepare_bots(variant: Any, kinds: list[str]) -> None:
+    """Let a bot that is not ready for this game (``perfect`` with no solved table)
+    prepare before play starts: say so, and show its progress rather than freeze."""
+    from treehouse.bots.solver import DEFAULT_TOLERANCE
+    from treehouse.cli.solving import solve_progress
+
+    for name in dict.fromkeys(bot_name(kind) for kind in kinds if kind != HUMAN):
+        factory = plugins().bots[name].factory
+        prepare = getattr(factory, "prepare", None)
+        if prepare is None:
+            continue
+        with solve_progress(DEFAULT_TOLERANCE) as progress:
+            prepare(variant, len(kinds), lambda message, name=name: err.print(f"{name}: {message}", markup=False), progress)
 
 
 def build_seat(kind: str, table: Any, console: Console, humans: int, index: int) -> Any:
@@ -372,6 +387,7 @@ def _new_session(variant_name, players, seats, bot, seed, config, overrides, del
     session = Session(
         out, kinds=kinds, rule_set=effective.name, description=effective.description, rows=effective.rows(), delay=delay, watch=watch, record_path=path
     )
+    prepare_bots(variant, kinds)
     humans = kinds.count(HUMAN)
     live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(kinds)]
     meta = {"seed": seed, "rule_set": effective.name, "seats": kinds, "treehouse": __version__}

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, run_guarded
 
 
 def solve(
@@ -30,22 +30,19 @@ def solve(
         raise fail(f"th solve solves only classic, not {effective.variant_class.name}")
     if players != 2:
         raise fail(f"th solve solves only 2 players, not {players} (the table would be 204**{players + 1} positions)")
-    from treehouse.bots.solver import solve_classic, start_value
+    from treehouse.bots.solver import DEFAULT_TOLERANCE, solve_classic, start_value
+    from treehouse.cli.solving import solve_progress
 
     rules = effective.rules
     began = time.perf_counter()
-
-    def progress(iteration: int, change: float) -> None:
-        if not quiet and (iteration % 10 == 0 or change < 1e-9):
-            err.print(f"iteration {iteration}: largest change {change:.1e}", markup=False)
-
-    solution = run_guarded(solve_classic, rules, use_cache=not fresh, progress=progress)
+    with solve_progress(DEFAULT_TOLERANCE, quiet) as progress:
+        solution = run_guarded(solve_classic, rules, use_cache=not fresh, progress=progress)
     seconds = time.perf_counter() - began
     value = start_value(solution)
     out.print(f"rule set: {effective.name}")
     out.print(f"first player wins with probability {value:.6f} under optimal play (second: {1 - value:.6f})")
     if solution.cached:
-        out.print(f"table: {solution.path} (cached; loaded in {seconds:.1f} s; solved in {solution.seconds:.1f} s, {solution.iterations} iterations)")
+        out.print(f"table: {solution.path} (cached; loaded in {seconds:.1f} s; solved in {solution.seconds:.1f} s, {solution.iterations} sweeps)")
     else:
         where = solution.path if solution.path is not None else "(not saved)"
-        out.print(f"table: {where} (solved in {seconds:.1f} s, {solution.iterations} iterations, last change {solution.residual:.1e})")
+        out.print(f"table: {where} (solved in {seconds:.1f} s, {solution.iterations} sweeps, last change {solution.residual:.1e})")
