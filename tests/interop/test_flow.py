@@ -129,7 +129,8 @@ def test_every_legal_move_has_its_own_id(plugins, name, players):
         ("aim Mr@a2:up,Lb@b1:w", "aim n:up,e:w"),
         ("move Mr@b3 c3", "move b3 e"),
         ("step s", "step s"),
-        ("place c3", "place c3"),
+        ("place r c3", "place c3"),
+        ("draw b", "draw"),
         ("wild:yr tip Mr@b3 e", "wild:2134 tip b3 e"),
     ],
 )

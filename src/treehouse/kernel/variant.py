@@ -38,6 +38,10 @@ class Variant:
     #: Players when the user does not say.
     default_players: ClassVar[int] = 2
     die: ClassVar[Die] = TREEHOUSE_DIE
+    #: What the variant's setup steps may draw besides the die's faces (Fences:
+    #: the colours of the smalls), so frameworks that number every chance
+    #: outcome (OpenSpiel) can.  Empty when the setup draws nothing.
+    draws: ClassVar[tuple[str, ...]] = ()
     #: The pydantic model of the rule options (``extra="forbid"``).
     Rules: ClassVar[type[Rules]] = Rules
 

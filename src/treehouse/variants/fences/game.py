@@ -32,9 +32,8 @@ from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences.hits import apply_damage, ignoring_colour, line_hits
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
+    ALL_COLOURS,
     COLOUR_OF,
-    COLOURS,
-    COPIES,
     DRAW_PHASE,
     FENCE_SIZES,
     PLACE_PHASE,
@@ -43,6 +42,8 @@ from treehouse.variants.fences.position import (
     fence,
     format_position,
     parse_position,
+    pieces,
+    sets_of,
     sort_colours,
 )
 
@@ -94,6 +95,11 @@ CORNER_STARTS = {
 class FencesRules(Rules):
     """The rule options of Fences (defaults: the seed as docs/rules/fences.md reads it)."""
 
+    sets: Literal["two-rainbow", "rainbow-xeno"] = Field(
+        "two-rainbow",
+        description="The two Treehouse sets the game needs: two-rainbow: two of one colour scheme, so two of each of five"
+        " colours; rainbow-xeno: a Rainbow and a Xeno set, ten colours, one of each (colour immunity is rarer).",
+    )
     stack_height_2p: int = Field(4, ge=1, le=5, description="Smalls in each Stack with 2 players.")
     stack_height_3p: int = Field(3, ge=1, le=3, description="Smalls in each Stack with 3 players.")
     stack_height_4p: int = Field(2, ge=1, le=2, description="Smalls in each Stack with 4 players.")
@@ -136,8 +142,8 @@ class FencesRules(Rules):
     @model_validator(mode="after")
     def _heights_fit(self):
         for players, height in ((2, self.stack_height_2p), (3, self.stack_height_3p), (4, self.stack_height_4p)):
-            if players * height > len(COLOURS) * COPIES:
-                raise ValueError(f"{players} Stacks of {height} need more than the {len(COLOURS) * COPIES} smalls")
+            if players * height > len(pieces(self.sets)):
+                raise ValueError(f"{players} Stacks of {height} need more than the {len(pieces(self.sets))} smalls")
         return self
 
     def height(self, players: int) -> int:
@@ -147,7 +153,7 @@ class FencesRules(Rules):
 def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
     """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn order."""
     height = rules.height(players)
-    bag = [c for c in COLOURS for _ in range(COPIES)]
+    bag = pieces(rules.sets)
     for _attempt in range(1000):
         pool = list(bag)
         stacks = [[] for _ in range(players)]
@@ -167,14 +173,14 @@ def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
 
 
 def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
-    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in COLOURS for _ in range(COPIES)]
+    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in pieces(rules.sets)]
     rng.shuffle(fences)
     board = [None] * 49
     for square, piece in zip(RING, fences):
         board[square] = piece
     if rules.start == "chosen":
         # the seed's setup: the smalls stay in the bag; the kernel's setup phase draws and places them
-        bag = sort_colours(c for c in COLOURS for _ in range(COPIES))
+        bag = sort_colours(pieces(rules.sets))
         return FencesPosition(tuple(board), ((),) * players, ((),) * players, bag, (0,) * players, 0, PLACE_PHASE, 0)
     if players == 2 or rules.start == "corners":
         squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
@@ -195,7 +201,7 @@ def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Frac
         fresh = Counter({c: n for c, n in counts.items() if c not in state.stacks[state.to_move]})
         counts = fresh or counts
     total = sum(counts.values())
-    return tuple((colour, Fraction(counts[colour], total)) for colour in COLOURS if counts[colour])
+    return tuple((colour, Fraction(counts[colour], total)) for colour in ALL_COLOURS if counts[colour])
 
 
 def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
@@ -225,6 +231,8 @@ class Fences(Variant):
     max_players = 4
     default_players = 2
     Rules = FencesRules
+    #: The setup's blind draws (``start: chosen``) draw a small's colour.
+    draws = ALL_COLOURS
 
     def __init__(self, rules=None) -> None:
         super().__init__(rules)
@@ -236,6 +244,12 @@ class Fences(Variant):
 
     def parse_position(self, text):
         state = parse_position(text)
+        sets = sets_of(state.aside + sum(state.stacks, ()) + sum(state.destroyed, ()))
+        if sets != self.rules.sets:
+            raise IllegalPositionError(
+                f"the position's pieces are those of sets: {sets}, but these rules play with sets: {self.rules.sets}"
+                f" (--set sets={sets})"
+            )
         lo, hi = self.player_range()
         if not lo <= state.players <= hi:
             raise IllegalPositionError(f"{state.players} seats in the position: {self.name} is played by {lo} to {hi} players")
@@ -422,13 +436,20 @@ class Fences(Variant):
 
     # -- integer ids and vectors for other frameworks (treehouse.interop) --
     def action_encoding(self, players):
-        """Every move's id (variants/fences/encoding.py; docs/interop.md)."""
+        """Every move's id (variants/fences/encoding.py; docs/interop.md).  The
+        fixed numbering covers the Rainbow colours; with ``sets: rainbow-xeno``
+        there is none (``None``), and the generic numbering serves."""
         from treehouse.variants.fences.encoding import FencesActions
 
+        if self.rules.sets != "two-rainbow":
+            return None
         return FencesActions(self.rules.height(players))
 
     def observation(self, players):
-        """Positions as numbers for one seat (variants/fences/encoding.py)."""
+        """Positions as numbers for one seat (variants/fences/encoding.py); the
+        Rainbow colours only (``None`` with ``sets: rainbow-xeno``)."""
         from treehouse.variants.fences.encoding import FencesObservation
 
+        if self.rules.sets != "two-rainbow":
+            return None
         return FencesObservation(players, self.rules.height(players))

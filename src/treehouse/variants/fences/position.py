@@ -16,7 +16,8 @@ Notation (seven fields separated by spaces)::
   a to e, ``E``), then the south ring ``S1..S5`` (5 cells).  The corners are
   not squares and are not written.  A cell is ``.`` for an empty square,
   ``1``-``4`` for the Stack of that seat, or a Fence ``SCD``: size ``L``/``M``,
-  colour ``r o y g b``, and ``*`` Standing or ``^ > v <`` Pointing north,
+  colour ``r o y g b`` (with a Xeno set also ``c p w k t``: cyan, purple,
+  white, black, clear), and ``*`` Standing or ``^ > v <`` Pointing north,
   east, south, west.
 * ``STACKS``: per seat, comma-separated, the Stack's colours bottom to top
   (``rgby``), or ``x<check>`` for a seat that is out (``check`` counts the
@@ -45,13 +46,34 @@ from treehouse.errors import IllegalPositionError, NotationError
 from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.variants.fences.board import INSIDE, SIZE, SQUARES, at, square_name
 
+#: The Rainbow colour scheme of a Treehouse set; two sets of one scheme give two of each.
 COLOURS = ("red", "orange", "yellow", "green", "blue")
-LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
+#: The Xeno scheme: a Rainbow set with a Xeno set gives ten colours, one of each (``sets: rainbow-xeno``).
+XENO = ("cyan", "purple", "white", "black", "clear")
+ALL_COLOURS = COLOURS + XENO
+LETTER = {
+    "red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b",
+    "cyan": "c", "purple": "p", "white": "w", "black": "k", "clear": "t",
+}
 COLOUR_OF = {letter: name for name, letter in LETTER.items()}
-RANK = {c: i for i, c in enumerate(COLOURS)}
+LETTERS = " ".join(LETTER.values())
+RANK = {c: i for i, c in enumerate(ALL_COLOURS)}
+#: The two Treehouse sets the game needs (10 large, 10 medium, 10 small), by
+#: rule option ``sets``: each colour and how many pieces of each size have it.
+SETS = {"two-rainbow": {c: 2 for c in COLOURS}, "rainbow-xeno": {c: 1 for c in ALL_COLOURS}}
 FENCE_SIZES = (Size.LARGE, Size.MEDIUM)
-#: Each Fence (size, colour) is in the game twice; so is each small colour.
+#: With two sets of one scheme each Fence (size, colour) is in the game twice; so is each small colour.
 COPIES = 2
+
+
+def sets_of(colours) -> str:
+    """Which two sets pieces of these colours come from: ``rainbow-xeno`` if any is a Xeno colour."""
+    return "rainbow-xeno" if any(c in XENO for c in colours) else "two-rainbow"
+
+
+def pieces(sets: str) -> list[str]:
+    """The colours of one size of piece in ``sets``, each as often as it is there, in order."""
+    return [c for c, n in SETS[sets].items() for _ in range(n)]
 #: The steps a position may be at: a turn's three, then the setup's two
 #: (``start: chosen``): draw a small and place it, draw a small onto the Stack.
 STEP_NAMES = ("fence", "act", "stack", "place", "draw")
@@ -64,7 +86,7 @@ DIRECTION_OF = {g: d for d, g in GLYPH.items()}
 
 #: Fence pieces are interned: one Pyramid object per (size, direction, colour).
 FENCES = {
-    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in COLOURS
+    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in ALL_COLOURS
 }
 
 
@@ -152,7 +174,7 @@ def format_position(state: FencesPosition) -> str:
     )
 
 
-_CELL = re.compile(r"([LM][roygb][*^>v<])|([1-9])|(\.)")
+_CELL = re.compile(r"([LM][roygbcpwkt][*^>v<])|([1-9])|(\.)")
 FIELDS = "BOARD STACKS DESTROYED ASIDE SEAT STEP TURN"
 
 
@@ -161,7 +183,7 @@ def _colours(text: str, what: str) -> tuple[str, ...]:
         return ()
     bad = [ch for ch in text if ch not in COLOUR_OF]
     if bad:
-        raise NotationError(f"bad colour {bad[0]!r} in {what} {text!r}: expected letters from r o y g b, or '-' for none")
+        raise NotationError(f"bad colour {bad[0]!r} in {what} {text!r}: expected letters from {LETTERS}, or '-' for none")
     return tuple(COLOUR_OF[ch] for ch in text)
 
 
@@ -186,7 +208,7 @@ def parse_position(text: str) -> FencesPosition:
             if match is None:
                 raise NotationError(
                     f"bad cell {row[pos:pos + 3]!r} in board row {row_number + 1} ({row!r}): expected '.', a seat digit"
-                    " or a fence like 'Lr*' (size L/M, colour r/o/y/g/b, * ^ > v <)"
+                    f" or a fence like 'Lr*' (size L/M, colour {LETTERS}, * ^ > v <)"
                 )
             cells.append(match)
             pos = match.end()
@@ -257,17 +279,22 @@ def parse_position(text: str) -> FencesPosition:
             raise IllegalPositionError(f"seat {seat + 1} {what} but its digit stands at {square_name(digits[seat][0])}")
 
     fences = Counter((c.size, c.colour) for c in board if isinstance(c, Pyramid))
-    for size in FENCE_SIZES:
-        for colour in COLOURS:
-            if fences[size, colour] != COPIES:
-                raise IllegalPositionError(
-                    f"the board has {fences[size, colour]} {size.name.lower()} {colour} Fences: each size and colour is on the board exactly {COPIES} times"
-                )
     smalls = Counter(c for stack in stacks for c in stack) + Counter(c for d in destroyed for c in d) + Counter(aside)
-    for colour in COLOURS:
-        if smalls[colour] != COPIES:
+    sets = sets_of(list(smalls) + [colour for _size, colour in fences])
+    which = "two sets of one scheme" if sets == "two-rainbow" else "a Rainbow and a Xeno set"
+    for size in FENCE_SIZES:
+        for colour in ALL_COLOURS:
+            wanted = SETS[sets].get(colour, 0)
+            if fences[size, colour] != wanted:
+                raise IllegalPositionError(
+                    f"the board has {fences[size, colour]} {size.name.lower()} {colour} Fences: with {which}"
+                    f" each size and colour is on the board exactly {wanted} times"
+                )
+    for colour in ALL_COLOURS:
+        wanted = SETS[sets].get(colour, 0)
+        if smalls[colour] != wanted:
             raise IllegalPositionError(
-                f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: there are exactly {COPIES} of each colour"
+                f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: with {which} there are exactly {wanted} of each colour"
             )
     state = FencesPosition(
         tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn

@@ -15,7 +15,10 @@ from treehouse.variants.fences.board import FILES, NAMES, at
 from treehouse.variants.fences.position import LETTER, PLACE_PHASE, STEP_NAMES, FencesPosition
 
 GLYPH = {Direction.UP: "▲", Direction.NORTH: "↑", Direction.EAST: "→", Direction.SOUTH: "↓", Direction.WEST: "←"}
-STYLE = {"red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1"}
+STYLE = {
+    "red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1",
+    "cyan": "bold cyan", "purple": "bold medium_purple", "white": "bold bright_white", "black": "bold grey42", "clear": "bold grey82",
+}
 CELL = 7
 
 
