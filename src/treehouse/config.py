@@ -6,7 +6,7 @@ A rule set looks like this (``variants/classic-wiki.yaml``)::
     description: The Icehouse wiki's reading of the rules.
     extends: classic            # another rule set: a name in variants/, or a path
     turn_cap: 1000              # a game still going after this many turns is a draw (1 to 1,000,000)
-    house_rules: []             # house-rule plugins to load (by name)
+    house_rules: []             # house rules to turn on: names, with options as bots take them ("wild-repair(max=1)")
     rules:
       dig_in_place: false
       house_decline: reroll
@@ -39,7 +39,8 @@ from typing import Any, Iterable
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from treehouse.errors import ConfigError, quote, unknown
+from treehouse.errors import ConfigError, TreehouseError, quote, unknown
+from treehouse.kernel.hooks import game_hooks, hook_conflicts
 from treehouse.kernel.variant import Variant
 from treehouse.textfiles import read_text
 
@@ -73,7 +74,10 @@ class EffectiveRules:
     rules: Any
     description: str = ""
     turn_cap: int = DEFAULT_TURN_CAP
+    #: the house rules in force, as canonical specs (``wild-repair(max=1)``), in the rule set's order
     house_rules: list[str] = field(default_factory=list)
+    #: one line for each thing worth a warning (two house rules answering one hook)
+    warnings: list[str] = field(default_factory=list)
     #: key -> where its value came from: "default", a file path, or "--set"
     sources: dict[str, str] = field(default_factory=dict)
     #: the files read, the rule set first and what it extends after
@@ -82,9 +86,10 @@ class EffectiveRules:
     def variant(self) -> Variant:
         return self.variant_class(self.rules)
 
-    def house_rule_plugins(self, plugins: Any) -> list[Any]:
-        """The plugin objects of the house rules in force (checked against the variant)."""
-        return [plugins.house_rule(name, self.variant_class.name) for name in self.house_rules]
+    def house_rule_values(self, plugins: Any) -> list[Any]:
+        """The house rules in force as :class:`~treehouse.kernel.hooks.HouseRule`
+        values (checked against the variant, options validated)."""
+        return [plugins.house_rule(spec, self.variant_class) for spec in self.house_rules]
 
     def new_game(self, plugins: Any, seats: Any, rng: Any, **options: Any) -> Any:
         """A :class:`~treehouse.kernel.engine.Game` played by these rules: the
@@ -92,7 +97,7 @@ class EffectiveRules:
         (``record=``, ``observer=``)."""
         from treehouse.kernel.engine import Game
 
-        return Game(self.variant(), seats, rng, turn_cap=self.turn_cap, house_rules=self.house_rule_plugins(plugins), **options)
+        return Game(self.variant(), seats, rng, turn_cap=self.turn_cap, house_rules=self.house_rule_values(plugins), **options)
 
     def rows(self) -> list[tuple[str, Any, str]]:
         """``(key, value, source)`` for every setting, rule options as ``rules.<key>``."""
@@ -422,9 +427,20 @@ def resolve(
         key = str(error.errors()[0]["loc"][0]) if error.errors()[0]["loc"] else "?"
         raise ConfigError(f"{sources.get(key, DEFAULT)}: {_first_problem(error)}") from None
 
-    effective_house_rules = list(top.house_rules or [])
-    for rule in effective_house_rules:
-        plugins.house_rule(rule, variant_class.name)  # unknown, or for another variant: one clear line
+    where = sources.get("house_rules", DEFAULT)
+    # unknown, for another variant, or bad options: one clear line
+    house_rules = [plugins.house_rule(spec, variant_class) for spec in top.house_rules or []]
+    names = [rule.name for rule in house_rules]
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if twice:
+        raise ConfigError(f"{where}: house_rules: {twice[0]!r} is named twice; name each house rule once")
+    try:
+        game_hooks(variant_class(rules), house_rules)  # a rule's plugin that cannot join a game is refused now, in one line
+        warnings = hook_conflicts(variant_class(rules), house_rules)
+    except ConfigError:
+        raise
+    except TreehouseError as error:
+        raise type(error)(f"{where}: house_rules: {error}") from None
 
     if chain:
         name = chain[0][0].stem
@@ -436,7 +452,8 @@ def resolve(
         rules=rules,
         description=top.description or variant_class.description,
         turn_cap=top.turn_cap or DEFAULT_TURN_CAP,
-        house_rules=effective_house_rules,
+        house_rules=[rule.spec for rule in house_rules],
+        warnings=warnings,
         sources=sources,
         chain=[str(path) for path, _ in chain],
     )

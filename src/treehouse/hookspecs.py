@@ -22,7 +22,8 @@ setup phase (only for a variant that has one)::
 then, for each step of a turn::
 
     treehouse_turn_steps            which steps make up this turn
-      treehouse_roll                the chance node (steps that roll)
+      treehouse_chance              the chance node (steps that roll) ...
+      treehouse_roll                ... and one outcome drawn from it
       treehouse_legal_moves         the moves for that face
       treehouse_choose_move         the seat picks one
       treehouse_apply_move          the move's own effect
@@ -39,6 +40,10 @@ in which plugins were registered.
 
 All game hooks must be pure: they receive immutable values and return new
 ones.  Chance reaches them only through the ``rng`` argument.
+
+A variant may declare hooks of its own (``Variant.hookspecs``, a module or
+class of ``@hookspec`` functions, as pytest's ``pytest_addhooks`` adds
+them); they join these in each game's manager.
 """
 
 from __future__ import annotations
@@ -91,13 +96,29 @@ def treehouse_register_bots(register):
 def treehouse_register_house_rules(register):
     """Register the house rules this plugin provides.
 
-    Called once when the plugins are loaded.  A house rule is a small plugin
-    that changes one rule of one variant by implementing game hooks (usually
-    as wrappers); a rule set turns it on with ``house_rules: [name]``.
+    Called once when the plugins are loaded.  A house rule changes a rule of
+    a variant by implementing game hooks (often as wrappers); a rule set
+    turns it on by name, with options in the bots' spec syntax:
+    ``house_rules: [large-fences-only, "wild-repair(max=1)"]``.
 
-    :param register: call ``register(name, plugin, variant, description)``:
-        ``plugin`` is the object registered in each game's plugin manager,
-        ``variant`` the name of the only variant it may be used with.
+    :param register: call ``register(name, factory, variants=None,
+        options=None, description="", needs=())``:
+
+        * ``factory(variant, options)`` builds the rule's plugin for one
+          game's manager: ``variant`` is that game's variant object, with its
+          validated ``rules``; ``options`` an instance of ``options`` (or
+          ``None`` when the rule takes none).  A class whose ``__init__``
+          takes ``(variant, options)`` is a factory.
+        * ``variants``: the name of the variant it is written for, several
+          names, or ``None`` for any variant that provides the hooks named
+          in ``needs`` (a variant's own hooks, say ``treehouse_fences_hits``).
+        * ``options``: a pydantic model of the rule's options (frozen, so
+          hashable; ``extra="forbid"``; scalar fields), validated when a rule
+          set is loaded.
+        * ``description``: one line for ``th variants``.
+
+        A name already taken is refused with a one-line problem naming both
+        plugins; the first registration stays.
     :returns: nothing.
     """
 
@@ -159,14 +180,36 @@ def treehouse_turn_steps(state):
 
 
 @hookspec(firstresult=True)
-def treehouse_roll(state, step, die, rng):
-    """Roll the die for a step that rolls (the chance node).
+def treehouse_chance(state, step):
+    """The chance node before a step that rolls: what can come up, and how likely.
+
+    Used by the engine (to roll), by the bots that look ahead (their chance
+    nodes), by replay (a recorded face must be one of these) and by
+    ``th moves``, so a house rule that changes the die (no Wild face, say)
+    is honoured everywhere.
+
+    :param state: the position before the roll.
+    :param step: the :class:`~treehouse.kernel.engine.Step` about to be played.
+    :returns: a tuple of ``(outcome, probability)`` pairs: outcomes are
+        distinct strings (a die's faces, or anything else the step draws,
+        such as colours), probabilities positive ``fractions.Fraction``
+        values summing to exactly 1.  The kernel's default is
+        ``variant.die.outcomes()``.  Must depend on the arguments only.
+        First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_roll(state, step, outcomes, rng):
+    """Draw one outcome of the chance node (roll the die).
 
     :param state: the position before the roll.
     :param step: the :class:`~treehouse.kernel.engine.Step` being played.
-    :param die: the variant's :class:`~treehouse.kernel.die.Die`.
+    :param outcomes: the chance node, as :func:`treehouse_chance` gave it.
     :param rng: the game's dice ``random.Random``; the only source of chance.
-    :returns: the face rolled.  The kernel's default is ``die.roll(rng)``.
+    :returns: one of the outcomes.  The kernel's default draws as the die
+        does (``die.roll(rng)`` for the die's own chance node, so seeded
+        games roll the same).  Replays answer it with the recorded faces.
         First result.
     """
 
@@ -257,7 +300,7 @@ def treehouse_end_turn(state):
 
 
 @hookspec
-def treehouse_step_statistics(before, after, step, move, mover):
+def treehouse_step_statistics(before, after, step, move, mover, face):
     """Count what a variant's playtest report should add up.
 
     Called by the playtest runner (never by plain play) after every step.
@@ -267,6 +310,8 @@ def treehouse_step_statistics(before, after, step, move, mover):
     :param step: the step played.
     :param move: the move played (or :data:`~treehouse.kernel.engine.PASS`).
     :param mover: the 0-based seat whose step it was.
+    :param face: the face rolled for the step, or ``None`` for a step that
+        does not roll.
     :returns: a dict of counter name to a number to add (``{"house_moves": 1}``),
         or ``None``.  Every plugin's answer is summed, so a house rule can add
         counters of its own.

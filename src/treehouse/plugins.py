@@ -1,10 +1,11 @@
-"""The plugin-manager factory: entry points, the blocklist, tracing, and per-game hooks.
+"""Finding plugins: entry points, the blocklist, and what each plugin registers.
 
 No plugin manager exists at import time.  :func:`load_plugins` builds the
 registration manager from the ``treehouse`` entry-point group (the built-in
-variants and bots are found there too, exactly like a third party's), and
-:func:`game_hooks` builds one small manager per game holding only the kernel
-defaults, that game's variant and its house rules.
+variants and bots are found there too, exactly like a third party's) and
+records the variants, bots and house rules they register.  Each game's own
+manager (kernel defaults, the variant, its house rules) is built by
+:func:`treehouse.kernel.hooks.game_hooks`, re-exported here.
 
 Environment switches:
 
@@ -19,31 +20,39 @@ still load.
 from __future__ import annotations
 
 import os
-import sys
 from dataclasses import dataclass, field
-from functools import lru_cache
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Callable, Iterable
 
 import pluggy
+from pydantic import BaseModel, ValidationError
 
-from treehouse import hookspecs
-from treehouse.errors import PluginError, unknown
-from treehouse.hookspecs import PROJECT
+from treehouse.errors import ConfigError, PluginError, unknown
+from treehouse.kernel.hooks import (  # the per-game machinery lives in the kernel; re-exported here
+    KERNEL_PLUGIN,
+    REGISTRATION_HOOKS,
+    TRACE_ENV,
+    GameHooks,
+    HouseRule,
+    all_game_hooks,
+    every_answer,
+    game_hooks,
+    hook_conflicts,
+    implemented_hooks,
+    new_manager,
+    plugin_name,
+    unknown_hooks,
+    variant_hookspec_problems,
+)
+from treehouse.specs import format_spec, parse_spec
+
+__all__ = [
+    "BLOCK_ENV", "ENTRY_POINT_GROUP", "KERNEL_PLUGIN", "REGISTRATION_HOOKS", "TRACE_ENV", "BotInfo", "GameHooks", "HouseRule",
+    "HouseRuleInfo", "PluginInfo", "Plugins", "every_answer", "game_hooks", "hook_conflicts", "implemented_hooks", "load_plugins", "plugin_name",
+]
 
 ENTRY_POINT_GROUP = "treehouse"
 BLOCK_ENV = "TREEHOUSE_BLOCK_PLUGINS"
-TRACE_ENV = "TREEHOUSE_TRACE_PLUGINS"
-
-#: The name the kernel's default answers are registered under in a game's manager.
-KERNEL_PLUGIN = "kernel"
-#: The hooks answered at load time; every other hook is a game hook.
-REGISTRATION_HOOKS = ("treehouse_register_variants", "treehouse_register_bots", "treehouse_register_house_rules")
-
-
-def plugin_name(plugin: Any) -> str:
-    """The name a plugin object goes by in records and messages."""
-    return getattr(plugin, "name", None) or getattr(plugin, "__name__", None) or type(plugin).__name__
 
 
 @dataclass
@@ -67,19 +76,40 @@ class PluginInfo:
     provides: list[str] = field(default_factory=list)
 
 
-def implemented_hooks(obj: Any) -> list[str]:
-    """The hooks a plugin object, module or class marks with ``@hookimpl``."""
-    marker = f"{PROJECT}_impl"
-    return sorted(name for name in dir(obj) if name.startswith(f"{PROJECT}_") and hasattr(getattr(obj, name, None), marker))
-
-
 @dataclass
 class HouseRuleInfo:
+    """A registered house rule: its factory, the variants it fits, its options."""
+
     name: str
-    plugin: Any
-    variant: str
+    factory: Callable[[Any, Any], Any]
+    #: lower-case variant names, or ``None``: any variant providing the hooks in ``needs``
+    variants: tuple[str, ...] | None
     description: str
     provider: str
+    #: the pydantic model of its options, or ``None`` when it takes none
+    options: type[BaseModel] | None = None
+    #: hooks a variant must provide (its own, beside the kernel's) for the rule to fit
+    needs: tuple[str, ...] = ()
+
+    def fits(self, variant_class: type) -> bool:
+        """Can this rule be used with ``variant_class``?"""
+        return self.misfit(variant_class) is None
+
+    def misfit(self, variant_class: type) -> str | None:
+        """Why the rule cannot be used with ``variant_class`` (``None``: it can)."""
+        if self.variants is not None and variant_class.name.lower() not in self.variants:
+            return f"house rule {self.name!r} is written for {', '.join(self.variants)}, not {variant_class.name}"
+        missing = [hook for hook in self.needs if hook not in all_game_hooks(variant_class)]
+        if missing:
+            return f"house rule {self.name!r} needs the hook(s) {', '.join(missing)}, which {variant_class.name} does not provide"
+        return None
+
+    @property
+    def fits_text(self) -> str:
+        """For whom it is written, in words (``th plugins``)."""
+        if self.variants is not None:
+            return ", ".join(self.variants)
+        return "any variant" + (f" with {', '.join(self.needs)}" if self.needs else "")
 
 
 @dataclass
@@ -108,15 +138,42 @@ class Plugins:
         except KeyError:
             raise unknown("bot", name, self.bots) from None
 
-    def house_rule(self, name: str, variant: str | None = None) -> Any:
-        """The plugin object of house rule ``name``, checked against ``variant``."""
+    def house_rules_for(self, variant: type | str) -> list[HouseRuleInfo]:
+        """The registered house rules that fit ``variant`` (a class or a name), by name."""
+        cls = self.variant(variant) if isinstance(variant, str) else variant
+        return [info for _name, info in sorted(self.house_rules.items()) if info.fits(cls)]
+
+    def house_rule(self, spec: str, variant: type | str) -> HouseRule:
+        """House rule ``spec`` (``name`` or ``name(key=value, ...)``) turned on
+        for ``variant`` (a class or a name): checked to fit it, its options
+        validated, its spec made canonical (every option written out, so a
+        record rebuilds the same rule even if a default changes)."""
+        cls = self.variant(variant) if isinstance(variant, str) else variant
+        name, given = parse_spec(spec, "house rule", "wild-repair(max=1)")
         info = self.house_rules.get(name)
         if info is None:  # name the ones that would have been right here
-            fitting = [rule for rule, i in self.house_rules.items() if variant is None or i.variant == variant]
-            raise unknown("house rule", name, fitting, f" for {variant}" if variant else "")
-        if variant is not None and info.variant != variant:
-            raise PluginError(f"house rule {name!r} is written for {info.variant}, not {variant}")
-        return info.plugin
+            raise unknown("house rule", name, [i.name for i in self.house_rules_for(cls)], f" for {cls.name}")
+        problem = info.misfit(cls)
+        if problem is not None:
+            raise PluginError(problem)
+        if info.options is None:
+            if given:
+                raise ConfigError(f"house rule {name!r} takes no options, but {spec.strip()!r} gives {', '.join(given)}")
+            return HouseRule(name, info.factory, None, name)
+        try:
+            options = info.options(**given)
+        except ValidationError as error:
+            problem = error.errors()[0]
+            key = ".".join(str(part) for part in problem["loc"]) or "?"
+            if problem["type"] == "extra_forbidden":
+                known = ", ".join(info.options.model_fields) or "(none)"
+                raise ConfigError(f"house rule {name!r} has no option {key!r}; its options: {known}") from None
+            raise ConfigError(f"house rule {name!r}: option {key}: {problem['msg']} (got {problem.get('input')!r})") from None
+        try:
+            hash(options)
+        except TypeError:
+            raise PluginError(f"house rule {name!r}: its options model must be hashable (frozen=True, scalar fields)") from None
+        return HouseRule(name, info.factory, options, format_spec(name, options.model_dump(mode="json")))
 
 
 def _blocked_names(block: Iterable[str] | None) -> set[str]:
@@ -129,24 +186,6 @@ def _entry_points() -> list[EntryPoint]:
     return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
 
 
-def _new_manager() -> pluggy.PluginManager:
-    manager = pluggy.PluginManager(PROJECT)
-    manager.add_hookspecs(hookspecs)
-    if os.environ.get(TRACE_ENV):
-        manager.trace.root.setwriter(sys.stderr.write)
-        manager.enable_tracing()
-    return manager
-
-
-def _unknown_hooks(manager: pluggy.PluginManager, plugin: Any) -> list[str]:
-    """Hooks the plugin implements that no spec declares (a misspelt name, say)."""
-    return [
-        caller.name
-        for caller in manager.get_hookcallers(plugin) or ()
-        if caller.spec is None
-    ]
-
-
 def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, Any]] = ()) -> Plugins:
     """Load every plugin in the entry-point group (less the blocked ones).
 
@@ -154,7 +193,7 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
     use it).  Never raises for a broken plugin: it is left out and described
     in ``problems``.
     """
-    manager = _new_manager()
+    manager = new_manager()
     blocked = _blocked_names(block)
     plugins = Plugins(manager)
     candidates: list[tuple[str, Any, tuple[str, str]]] = []
@@ -175,7 +214,7 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
         except (pluggy.PluginValidationError, ValueError) as error:
             plugins.problems.append(f"plugin {name!r} was refused: {error}")
             continue
-        misspelt = _unknown_hooks(manager, plugin)
+        misspelt = unknown_hooks(manager, plugin)
         if misspelt:
             manager.unregister(plugin)
             plugins.problems.append(f"plugin {name!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
@@ -190,13 +229,20 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
 
     def register_variant(cls: type) -> None:
         names = [cls.name.lower(), *(a.lower() for a in cls.aliases)]
+        problems = variant_hookspec_problems(cls)
+        if problems:
+            plugins.problems.append(f"plugin {name!r}: variant {cls.name}'s {problems[0]}; ignored")
+            return
         taken = [n for n in names if n in plugins.aliases]
         if taken:
             owner = plugins.variant_plugins[plugins.aliases[taken[0]]]
             plugins.problems.append(f"plugin {name!r}: variant name {taken[0]!r} is already taken by plugin {owner!r}; ignored")
             return
         plugins.variants[cls.name.lower()] = cls
-        plugins.loaded[name].provides.append(f"variant {cls.name} ({', '.join(implemented_hooks(cls))})")
+        own = sorted(set(all_game_hooks(cls)) - set(all_game_hooks()))
+        plugins.loaded[name].provides.append(
+            f"variant {cls.name} ({', '.join(implemented_hooks(cls))})" + (f"; its own hooks: {', '.join(own)}" if own else "")
+        )
         plugins.variant_plugins[cls.name.lower()] = name
         for n in names:
             plugins.aliases[n] = cls.name.lower()
@@ -209,14 +255,33 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
         plugins.bots[key] = BotInfo(key, factory, description, name, strength)
         plugins.loaded[name].provides.append(f"bot {key}")
 
-    def register_house_rule(rule_name: str, rule: Any, variant: str, description: str = "") -> None:
-        if rule_name in plugins.house_rules:
+    def register_house_rule(
+        rule_name: str,
+        factory: Callable[[Any, Any], Any],
+        variants: str | Iterable[str] | None = None,
+        options: type[BaseModel] | None = None,
+        description: str = "",
+        needs: Iterable[str] = (),
+    ) -> None:
+        key = rule_name.strip().lower()
+        if key in plugins.house_rules:
             plugins.problems.append(
-                f"plugin {name!r}: house rule {rule_name!r} is already taken by plugin {plugins.house_rules[rule_name].provider!r}; ignored"
+                f"plugin {name!r}: house rule {key!r} is already taken by plugin {plugins.house_rules[key].provider!r}; ignored"
             )
             return
-        plugins.house_rules[rule_name] = HouseRuleInfo(rule_name, rule, variant.lower(), description, name)
-        plugins.loaded[name].provides.append(f"house rule {rule_name} for {variant} ({', '.join(implemented_hooks(rule))})")
+        if not callable(factory) or implemented_hooks(factory) and not isinstance(factory, type):
+            plugins.problems.append(
+                f"plugin {name!r}: house rule {key!r} must be registered with a factory(variant, options) that builds its plugin,"
+                " not a plugin object; ignored"
+            )
+            return
+        if options is not None and not (isinstance(options, type) and issubclass(options, BaseModel)):
+            plugins.problems.append(f"plugin {name!r}: house rule {key!r}: options must be a pydantic model class; ignored")
+            return
+        fits = (variants.lower(),) if isinstance(variants, str) else None if variants is None else tuple(v.lower() for v in variants)
+        info = HouseRuleInfo(key, factory, fits, description, name, options, tuple(needs))
+        plugins.house_rules[key] = info
+        plugins.loaded[name].provides.append(f"house rule {key} for {info.fits_text}" + (f" ({', '.join(implemented_hooks(factory))})" if isinstance(factory, type) else ""))
 
     for hook_name, callback in (
         ("treehouse_register_variants", register_variant),
@@ -230,157 +295,3 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             impl(register=callback)
         except Exception as error:
             plugins.problems.append(f"plugin {name!r} raised in {hook_name}: {type(error).__name__}: {error}")
-
-
-# --------------------------------------------------------------------------
-# Game hooks
-# --------------------------------------------------------------------------
-
-
-class GameHooks:
-    """The game hooks of one game's plugin manager, bound for speed.
-
-    Each attribute is named after its hook and takes the hook's arguments
-    **positionally, in the order of the spec** (``hooks.treehouse_legal_moves(state,
-    step, face)``): the engine calls them a few million times in a simulation.
-    Where no plugin wraps a hook and tracing is off, the attribute calls the
-    implementations directly in pluggy's order (first non-``None`` wins),
-    skipping pluggy's per-call bookkeeping; otherwise it goes through pluggy's
-    own caller, so wrappers and tracing behave exactly as pluggy documents.
-    """
-
-    def __init__(self, manager: pluggy.PluginManager) -> None:
-        self.manager = manager
-        tracing = bool(os.environ.get(TRACE_ENV))
-        kernel_only = set()
-        for caller in manager.hook.__dict__.values():
-            if isinstance(caller, pluggy.HookCaller) and caller.name not in REGISTRATION_HOOKS:
-                setattr(self, caller.name, _through_pluggy(caller) if tracing else _bind(caller))
-                impls = caller.get_hookimpls()
-                if not tracing and impls and all(impl.plugin_name == KERNEL_PLUGIN for impl in impls):
-                    kernel_only.add(caller.name)
-        #: Hooks that only the kernel's defaults answer.  The engine runs those
-        #: defaults inline instead of calling them (it saves a call per hook
-        #: per step on the hot path; the answer is the same).
-        self.kernel_only = frozenset(kernel_only)
-        #: code object of every implementation -> (plugin name, hook name), to blame failures
-        self._owners = {
-            _code(impl.function): (impl.plugin_name, caller.name)
-            for caller in manager.hook.__dict__.values()
-            if isinstance(caller, pluggy.HookCaller)
-            for impl in caller.get_hookimpls()
-        }
-
-    def blame(self, error: BaseException) -> PluginError:
-        """A one-line :class:`PluginError` naming the plugin and hook whose code raised ``error``."""
-        culprit = None
-        traceback = error.__traceback__
-        while traceback is not None:
-            culprit = self._owners.get(traceback.tb_frame.f_code, culprit)
-            traceback = traceback.tb_next
-        what = f"{type(error).__name__}: {error}"
-        if culprit is None:
-            return PluginError(f"a plugin failed: {what}")
-        plugin, hook = culprit
-        return PluginError(f"plugin {plugin!r} failed in {hook}: {what}")
-
-
-def _code(function: Any) -> Any:
-    return getattr(getattr(function, "__func__", function), "__code__", None)
-
-
-def _through_pluggy(caller: pluggy.HookCaller) -> Callable[..., Any]:
-    names = tuple(caller.spec.argnames) if caller.spec else ()
-    return lambda *args: caller(**dict(zip(names, args)))
-
-
-def _bind(caller: pluggy.HookCaller) -> Callable[..., Any]:
-    impls = caller.get_hookimpls()
-    if any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return _through_pluggy(caller)
-    spec_names = tuple(caller.spec.argnames) if caller.spec else ()
-    chain = [_direct(impl, spec_names) for impl in reversed(impls)]  # pluggy calls the last first
-    hook_name = caller.name
-
-    if not chain:
-        def no_answer(*args: Any) -> None:
-            raise PluginError(f"no plugin implements {hook_name}")
-        return no_answer
-
-    if len(chain) == 1:
-        return chain[0]
-
-    def first_result(*args: Any) -> Any:
-        for function in chain:
-            result = function(*args)
-            if result is not None:
-                return result
-        return None
-
-    return first_result
-
-
-def every_answer(caller: pluggy.HookCaller) -> Callable[..., list]:
-    """A hook that is not ``firstresult`` (every answer counts), called with
-    its arguments positionally in the spec's order: the implementations are
-    called directly, in pluggy's order, unless a wrapper or tracing needs
-    pluggy's own caller.  The answers are pluggy's: every non-``None`` one."""
-    impls = caller.get_hookimpls()
-    if os.environ.get(TRACE_ENV) or any(impl.hookwrapper or impl.wrapper for impl in impls):
-        return _through_pluggy(caller)
-    spec_names = tuple(caller.spec.argnames) if caller.spec else ()
-    chain = [_direct(impl, spec_names) for impl in reversed(impls)]
-    if len(chain) == 1:
-        (only,) = chain
-
-        def one_answer(*args: Any) -> list:
-            result = only(*args)
-            return [] if result is None else [result]
-
-        return one_answer
-    return lambda *args: [result for result in (function(*args) for function in chain) if result is not None]
-
-
-def _direct(impl: Any, spec_names: tuple[str, ...]) -> Callable[..., Any]:
-    """Call one implementation with the positional arguments of the hook call."""
-    function, names = impl.function, tuple(impl.argnames)
-    if names == spec_names:
-        return function  # it takes every argument, in the spec's order
-    picks = tuple(spec_names.index(n) for n in names)
-    return lambda *args: function(*[args[i] for i in picks])
-
-
-def game_hooks(variant: Any, house_rules: Iterable[Any] = (), extra: Iterable[Any] = ()) -> GameHooks:
-    """The plugin manager for a game, bound as :class:`GameHooks`.
-
-    It holds the kernel's defaults, ``variant`` (the variant object answers
-    the game hooks itself), the ``house_rules`` plugins, and ``extra`` plugins
-    (the replayer's recorded dice, say).  Games with equal rules share one
-    manager (hooks are pure, so sharing is safe); building one costs about a
-    millisecond, which a simulation of many short games would feel.
-    """
-    house_rules, extra = tuple(house_rules), tuple(extra)
-    if extra or os.environ.get(TRACE_ENV):
-        return _build_game_hooks(variant, house_rules, extra)
-    return _shared_game_hooks(type(variant), variant.rules, house_rules)
-
-
-@lru_cache(maxsize=64)
-def _shared_game_hooks(variant_class: type, rules: Any, house_rules: tuple) -> GameHooks:
-    return _build_game_hooks(variant_class(rules), house_rules, ())
-
-
-def _build_game_hooks(variant: Any, house_rules: tuple, extra: tuple) -> GameHooks:
-    from treehouse.kernel.engine import KernelDefaults
-
-    manager = _new_manager()
-    manager.register(KernelDefaults(), name=KERNEL_PLUGIN)
-    for plugin in (variant, *house_rules, *extra):
-        try:
-            manager.register(plugin, name=plugin_name(plugin) if plugin not in extra else f"{plugin_name(plugin)}@{id(plugin):x}")
-        except (pluggy.PluginValidationError, ValueError) as error:
-            raise PluginError(f"plugin {plugin_name(plugin)!r} was refused: {error}") from None
-        misspelt = _unknown_hooks(manager, plugin)
-        if misspelt:
-            raise PluginError(f"plugin {plugin_name(plugin)!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
-    return GameHooks(manager)

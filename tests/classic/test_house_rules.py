@@ -44,5 +44,19 @@ def test_unknown_and_foreign_house_rules_are_refused(plugins):
     with pytest.raises(UnknownNameError, match="unknown house rule 'gravity' for classic; known: mirror-matches, no-house-moves$"):
         resolve(plugins, variant="classic", overrides=["house_rules=[gravity]"])
     if "fences" in plugins.variants:
-        with pytest.raises(PluginError, match="house rule 'no-house-moves' is written for classic, not fences"):
-            resolve(plugins, variant="fences", overrides=["house_rules=[no-house-moves]"])
+        with pytest.raises(PluginError, match="house rule 'mirror-matches' is written for classic, not fences"):
+            resolve(plugins, variant="fences", overrides=["house_rules=[mirror-matches]"])
+
+
+def test_no_house_moves_fits_any_variant_and_changes_nothing_without_a_house(plugins, random_bot):
+    """It is registered for any variant: where no move acts on a House, it leaves the moves alone."""
+    if "fences" not in plugins.variants:
+        pytest.skip("Fences is not installed")
+    assert plugins.house_rules["no-house-moves"].variants is None
+    games = []
+    for rules in ([], ["house_rules=[no-house-moves]"]):
+        effective = resolve(plugins, variant="fences", overrides=rules)
+        game = effective.new_game(plugins, [random_bot(), random_bot()], random.Random(2), record=Record())
+        game.play()
+        games.append(game)
+    assert games[0].record.events == games[1].record.events

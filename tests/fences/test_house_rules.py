@@ -10,13 +10,12 @@ import pytest
 
 from treehouse.config import resolve
 from treehouse.errors import PluginError
-from treehouse.kernel.engine import Step
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import game_hooks
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.evaluate import evaluate
-from treehouse.variants.fences.game import STEPS, FencesStep, switched
+from treehouse.variants.fences.game import STEPS
 from treehouse.variants.fences.house_rules import DigRestoresAny, NoColourImmunity
 from treehouse.variants.fences.moves import FAIL
 from treehouse.variants.fences.scenario import layout
@@ -31,7 +30,7 @@ def hooks(plugins):
     def build(*house_rules, **options):
         overrides = [f"house_rules=[{','.join(house_rules)}]"] + [f"{k}={v}" for k, v in options.items()]
         effective = resolve(plugins, variant="fences", overrides=overrides)
-        return game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
+        return game_hooks(effective.variant(), effective.house_rule_values(plugins))
 
     return build
 
@@ -70,24 +69,22 @@ def _face_of(move):
 def test_both_are_registered_for_fences_and_only_fences(plugins):
     for name in ("dig-restores-any", "no-colour-immunity"):
         info = plugins.house_rules[name]
-        assert info.variant == "fences" and info.description
+        assert info.variants == ("fences",) and info.description
     with pytest.raises(PluginError, match="house rule 'dig-restores-any' is written for fences, not classic"):
         resolve(plugins, variant="classic", overrides=["house_rules=[dig-restores-any]"])
 
 
-def test_the_wrappers_turn_only_their_own_switch_and_compose(hooks, pos):
+def test_each_sees_the_rules_in_force_and_they_compose(hooks, pos):
     state = pos(layout(c3="1", e1="2"), step="fence")
-    assert hooks().treehouse_turn_steps(state) == STEPS
-    assert hooks("dig-restores-any").treehouse_turn_steps(state)[1] == FencesStep("act", True, dig_restores_any=True)
-    assert hooks("no-colour-immunity").treehouse_turn_steps(state)[1] == FencesStep("act", True, colour_immunity=False)
-    both = hooks("dig-restores-any", "no-colour-immunity").treehouse_turn_steps(state)
-    assert [(s.name, s.dig_restores_any, s.colour_immunity) for s in both] == [
-        ("fence", True, False),
-        ("act", True, False),
-        ("stack", True, False),
-    ]
-    # a plain kernel Step (a tool's, a test's) is switched too
-    assert switched(Step("act"), colour_immunity=False) == FencesStep("act", True, colour_immunity=False)
+    assert hooks().treehouse_turn_steps(state) == STEPS  # the steps are the variant's own, plain kernel Steps
+    both = hooks("dig-restores-any", "no-colour-immunity")
+    assert both.treehouse_turn_steps(state) == STEPS
+    names = {impl.plugin_name for impl in both.manager.hook.treehouse_legal_moves.get_hookimpls()}
+    assert names == {"fences", "dig-restores-any"}
+    # each rule's plugin holds the game's own variant object, so it reads the options in force
+    rule = next(p for n, p in both.manager.list_name_plugin() if n == "dig-restores-any")
+    assert rule.variant is both.variant
+    assert next(p for n, p in hooks("dig-restores-any", uniform_dig="reroll").manager.list_name_plugin() if n == "dig-restores-any").variant.rules.uniform_dig == "reroll"
 
 
 # -- dig-restores-any ---------------------------------------------------------
@@ -200,7 +197,7 @@ def test_the_hits_lose_their_colour(pos, fences):
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgbr,oyyb", step="fence")
     move = fences.parse_move("move Mr@a4 a3")
     assert [h.colour for h in fences.hits(state, STEPS[0], move)] == ["red"]
-    assert [h.colour for h in fences.hits(state, switched(STEPS[0], colour_immunity=False), move)] == [None]
+    assert [h.colour for h in fences.hits(state, STEPS[0], move, colour_immunity=False)] == [None]
 
 
 def test_bots_score_a_fence_of_the_top_colour_as_a_threat(hooks, pos):
@@ -275,10 +272,10 @@ def test_dig_restores_any_changes_the_position_reached(hooks, fences, pos):
     assert after.stacks[0] == ("green", "red", "red")
 
 
-def test_house_rule_objects_are_pure(hooks, pos):
-    """The same plugin objects serve every game: they keep nothing between calls."""
-    for rule in (DigRestoresAny(), NoColourImmunity()):
-        assert not vars(rule)
+def test_house_rule_objects_are_pure(hooks, fences, pos):
+    """A rule's plugin holds the game's variant and nothing else: it keeps nothing between calls."""
+    for rule in (DigRestoresAny(fences, None), NoColourImmunity(fences, None)):
+        assert vars(rule) == {"variant": fences}
     state = pos(layout(c3="1", e1="2"), step="fence")
     h = hooks("dig-restores-any", "no-colour-immunity")
     assert h.treehouse_turn_steps(state) == h.treehouse_turn_steps(state)

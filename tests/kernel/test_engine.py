@@ -22,7 +22,7 @@ class ScriptedDice:
         self.faces = list(faces)
 
     @hookimpl(tryfirst=True)
-    def treehouse_roll(self, state, step, die, rng):
+    def treehouse_roll(self, state, step, outcomes, rng):
         return self.faces.pop(0)
 
 

@@ -60,7 +60,7 @@ class SkipSeatTwo:
 class LopsidedPlugin:
     @hookimpl
     def treehouse_register_house_rules(self, register):
-        register("skip-seat-two", SkipSeatTwo(), "classic", "seat 2 always passes")
+        register("skip-seat-two", lambda variant, options: SkipSeatTwo(), variants="classic", description="seat 2 always passes")
 
 
 def test_a_lopsided_house_rule_is_flagged():

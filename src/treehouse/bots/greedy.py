@@ -39,7 +39,7 @@ class GreedyBot:
     def _reroll(self, state: Any, step: Any, seat: int) -> float:
         model = self.model
         total = weight = 0.0
-        for face, p in model.die:
+        for face, p in model.chance(state, step):
             moves = board_moves(model.hooks.treehouse_legal_moves(state, step, face) or ())
             if not moves:
                 continue

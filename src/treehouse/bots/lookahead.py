@@ -3,7 +3,8 @@
 :class:`Model` replays the engine's turn flow (:meth:`treehouse.kernel.engine.Game.play_turn`)
 through the game's hooks only, so a bot built on it plays any variant,
 including a third party's, unchanged: apply, resolve, outcome, end of turn,
-the steps of the next turn, and the die's exact face probabilities.
+the steps of the next turn, and the chance node's exact probabilities
+(``treehouse_chance``: a house rule's die is the bots' die too).
 """
 
 from __future__ import annotations
@@ -25,12 +26,22 @@ class Model:
         self.hooks = game.hooks
         self.variant = game.variant
         self.seat = seat
-        self.die = [(face, float(p)) for face, p in game.variant.die.outcomes()]
+        #: The chance node of every rolling step, when only the kernel answers it (the die's).
+        self._die = None
+        if "treehouse_chance" in getattr(self.hooks, "kernel_only", ()):
+            self._die = tuple((face, float(p)) for face, p in game.variant.die.outcomes())
         manager = getattr(self.hooks, "manager", None)
         impls = manager.hook.treehouse_evaluate.get_hookimpls() if manager is not None else [True]
         #: Without a treehouse_evaluate hook, positions still in play all score 0:
         #: a bot then plays for outcomes it can see and nothing else.
         self.can_evaluate = bool(impls)
+
+    def chance(self, state: Any, step: Any) -> tuple:
+        """The chance node before ``step`` (``treehouse_chance``, house rules
+        included): ``(face, probability as a float)`` pairs."""
+        if self._die is not None:
+            return self._die
+        return tuple((face, float(p)) for face, p in self.hooks.treehouse_chance(state, step))
 
     def evaluate(self, state: Any, seat: int) -> float:
         if not self.can_evaluate:

@@ -2,8 +2,9 @@
 
 ``greedy``, ``search(depth=3)``, ``search(depth=3, width=6, nodes=20000)``:
 the name of a registered bot, then optionally, in parentheses, ``key=value``
-pairs separated by commas.  A value is read as an int, a float, ``true`` or
-``false``, or else kept as text; the factory's signature then decides what is
+pairs separated by commas (:mod:`treehouse.specs`, which house rules share).
+A value is read as an int, a float, ``true`` or ``false``, or else kept as
+text; the factory's signature then decides what is
 accepted, and every mistake is one :class:`~treehouse.errors.TreehouseError`
 line naming the bot, the option and what would be right.
 """
@@ -11,52 +12,18 @@ line naming the bot, the option and what would be right.
 from __future__ import annotations
 
 import inspect
-import re
 from typing import Any
 
 from treehouse.errors import TreehouseError
-
-_SPEC = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*(?:\((.*)\))?\s*$", re.S)
-_KEY = re.compile(r"^[A-Za-z_]\w*$")
-
+from treehouse.specs import format_spec, parse_spec
 
 class BotOptionError(TreehouseError, ValueError):
     """A bot spec that does not parse, or options its bot does not take."""
 
 
-def _value(text: str) -> Any:
-    lowered = text.lower()
-    if lowered in ("true", "yes", "on"):
-        return True
-    if lowered in ("false", "no", "off"):
-        return False
-    for kind in (int, float):
-        try:
-            return kind(text)
-        except ValueError:
-            pass
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        return text[1:-1]
-    return text
-
-
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """``"search(depth=3)"`` -> ``("search", {"depth": 3})``."""
-    match = _SPEC.match(spec or "")
-    if match is None:
-        raise BotOptionError(f"bad bot {spec!r}: expected NAME or NAME(key=value, ...), e.g. search(depth=3)")
-    name, inside = match.group(1).lower(), match.group(2)
-    options: dict[str, Any] = {}
-    if inside is not None and inside.strip():
-        for part in inside.split(","):
-            key, sep, raw = part.partition("=")
-            key, raw = key.strip(), raw.strip()
-            if not sep or not _KEY.match(key) or not raw:
-                raise BotOptionError(f"bad option {part.strip()!r} in bot {spec!r}: expected key=value, e.g. {name}(depth=3)")
-            if key in options:
-                raise BotOptionError(f"option {key!r} is given twice in bot {spec!r}")
-            options[key] = _value(raw)
-    return name, options
+    return parse_spec(spec, "bot", "search(depth=3)", BotOptionError)
 
 
 def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[str, Any]:
@@ -87,20 +54,9 @@ def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[
     return checked
 
 
-def _format_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return repr(value)
-    text = str(value)
-    return text if _value(text) == text and not set(text) & set(",()'\" ") else repr(text)
-
-
 def format_bot_spec(name: str, options: dict[str, Any]) -> str:
     """The spec of ``name`` with ``options``, as it is written back: ``search(depth=3, width=4)``."""
-    if not options:
-        return name
-    return f"{name}({', '.join(f'{key}={_format_value(value)}' for key, value in options.items())})"
+    return format_spec(name, options)
 
 
 def _resolve(plugins: Any, spec: str) -> tuple[Any, dict[str, Any]]:

@@ -1,8 +1,8 @@
 """The ``search`` bot: depth-limited expectimax, with the die as a chance node.
 
 Why expectimax and not MCTS: the die has few faces (six) whose exact
-probabilities the kernel gives (:meth:`treehouse.kernel.die.Die.outcomes`), so
-a chance node is an exact weighted average instead of a sample; the search is
+probabilities the kernel gives (the ``treehouse_chance`` hook, by default
+:meth:`treehouse.kernel.die.Die.outcomes`), so a chance node is an exact weighted average instead of a sample; the search is
 deterministic without any random playouts; and it reuses the variant's
 ``treehouse_evaluate`` at its leaves, where random playouts would be slow in
 Python and, in a race like classic, poor judges.  A width limit keeps the
@@ -167,7 +167,7 @@ class SearchBot:
     def _chance(self, state: Any, step: Any, rest: tuple, depth: int) -> float:
         total = weight = 0.0
         legal = self.model.hooks.treehouse_legal_moves
-        for face, p in self.model.die:
+        for face, p in self.model.chance(state, step):
             moves = legal(state, step, face)
             if not moves:
                 continue  # nothing to do: that face is rolled again

@@ -82,12 +82,19 @@ def rules(
     out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
     for key, option in fields.items():
         out.print(f"  [cyan]{key}[/cyan]: {option.description or ''}")
-    available = [info for info in plugins().house_rules.values() if info.variant == effective.variant_class.name]
+    available = plugins().house_rules_for(effective.variant_class)
     if available:
-        out.print("[bold]House rules[/bold] (turn on with house_rules: [NAME] in a rule set, or --set 'house_rules=[NAME]'):")
+        out.print(
+            "[bold]House rules[/bold] (turn on with house_rules: [NAME] or [\"NAME(option=value)\"] in a rule set,"
+            " or --set 'house_rules=[NAME]'):"
+        )
+        in_force = {spec.partition("(")[0]: spec for spec in effective.house_rules}
         for info in available:
-            state = "on" if info.name in effective.house_rules else "off"
-            out.print(f"  [cyan]{info.name}[/cyan] ({state}): {info.description}")
+            state = f"on: {in_force[info.name]}" if info.name in in_force else "off"
+            out.print(f"  [cyan]{info.name}[/cyan] ({escape(state)}): {escape(info.description)}")
+            if info.options is not None:
+                for key, option in info.options.model_fields.items():
+                    out.print(f"      {key} (default {json.dumps(option.default)}): {escape(option.description or '')}")
 
 
 def plugins_command(

@@ -71,8 +71,16 @@ SetOption = Annotated[
 
 
 def effective_rules(variant: str | None, config: Path | None, overrides: list[str] | None) -> EffectiveRules:
-    """The rules in force for a command's --variant/--config/--set."""
-    return resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
+    """The rules in force for a command's --variant/--config/--set; what is
+    worth a warning (two house rules answering one hook) is said on standard error."""
+    return warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
+
+
+def warned(effective: EffectiveRules) -> EffectiveRules:
+    """``effective``, once its warnings (two house rules answering one hook) are said on standard error."""
+    for warning in effective.warnings:
+        err.print(f"warning: {warning}", markup=False)
+    return effective
 
 
 def stdout_is_plain() -> bool:

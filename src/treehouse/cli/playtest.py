@@ -24,7 +24,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, warned
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics
@@ -175,8 +175,8 @@ def _rule_set(reference: str, overrides: list[str]) -> EffectiveRules:
     """A rule set named on the command line: a YAML file, or a variant / shipped rule set name."""
     path = Path(reference)
     if path.suffix in (".yaml", ".yml") or path.is_file():
-        return resolve(plugins(), config=path, overrides=overrides)
-    return resolve(plugins(), variant=reference, overrides=overrides)
+        return warned(resolve(plugins(), config=path, overrides=overrides))
+    return warned(resolve(plugins(), variant=reference, overrides=overrides))
 
 
 @contextmanager
@@ -316,7 +316,7 @@ def simulate(
 
 def _simulate(variant, config, overrides, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
-    effective = resolve(plugins(), variant=variant, config=config, overrides=overrides or ())
+    effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
     began = time.perf_counter()
     with chunk_pool(run) as pool, _progress(run.games, f"simulate {effective.name}") as progress:
@@ -481,6 +481,8 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
+    if resolved:
+        warned(resolved[0])  # the house rules are the same at every point: say it once
     batches = []
     for point, effective in zip(points, resolved):
         spec = RuleSpec.from_effective(effective)

@@ -8,8 +8,9 @@ from typing import Annotated
 
 import typer
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
 from treehouse.errors import TreehouseError
+from treehouse.kernel.hooks import game_hooks
 
 PositionArgument = Annotated[str, typer.Argument(help="A position in the variant's notation, e.g. a classic trio 'L< S^ M>'.")]
 
@@ -29,7 +30,10 @@ def moves(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array of canonical positions, sorted.")] = False,
 ) -> None:
     """List the distinct positions one roll of ACTION can lead to."""
-    game_variant = run_guarded(effective_rules, variant, config, overrides).variant()
+    effective = run_guarded(effective_rules, variant, config, overrides)
+    game_variant = effective.variant()
+    # the game's hooks, house rules included: a house rule's die decides which faces can come up
+    hooks = run_guarded(game_hooks, game_variant, effective.house_rule_values(plugins()))
     run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
     if position == "-":
         read = 0
@@ -38,14 +42,14 @@ def moves(
                 continue
             read += 1
             try:
-                found = game_variant.successors(line.strip(), action)
+                found = game_variant.successors(line.strip(), action, hooks)
             except TreehouseError as error:
                 raise fail(f"line {number}: {error}") from None
             print(json.dumps([notation for notation, _ in found]), flush=True)
         if not read:
             raise fail("no position on standard input: pipe in one position per line, or give the position instead of '-'")
         return
-    found = run_guarded(game_variant.successors, position, action)
+    found = run_guarded(game_variant.successors, position, action, hooks)
     if as_json:
         print(json.dumps([notation for notation, _ in found]))
         return

@@ -161,18 +161,19 @@ class GameFlow:
         return self._set_up(position, 0)
 
     def chance_outcomes(self, node: Node) -> tuple[tuple[Any, Fraction], ...]:
-        """The faces of a roll with their exact probabilities (a setup step's: what it draws)."""
-        step = node.step
-        if step is not None and step.setup:
-            return tuple(self._call(self.hooks.treehouse_chance, node.position, step))
-        return self.die.outcomes()
+        """The faces of a roll with their exact probabilities: the game's
+        ``treehouse_chance`` hook (a house rule's die, if one changes it; a
+        setup step's draw, such as Fences' smalls)."""
+        if node.kind != CHANCE:
+            return self.die.outcomes()
+        return self._call(self.hooks.treehouse_chance, node.position, node.steps[0])
 
     def roll(self, node: Node, face: Any) -> Node:
         """The node after ``face`` was rolled at a ``CHANCE`` node."""
         if node.kind != CHANCE:
             raise TreehouseError(f"no roll is due at a {node.kind} node")
-        if face not in self.face_ids:
-            raise TreehouseError(f"{face!r} is not a face of the {self.die.name} die")
+        if face not in self.face_ids or face not in {outcome for outcome, _p in self.chance_outcomes(node)}:
+            raise TreehouseError(f"{face!r} cannot be rolled here (a face of the {self.die.name} die this game's chance node gives)")
         moves = self._call(self.hooks.treehouse_legal_moves, node.position, node.steps[0], face)
         if not moves:
             return node  # nothing to play with this face: roll again

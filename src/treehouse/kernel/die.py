@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import accumulate
+from math import lcm
 
 from treehouse.errors import unknown
 
@@ -49,6 +50,42 @@ class Die:
             if face.upper() == wanted:
                 return face
         raise unknown("action", name, [face.lower() for face in self.faces])
+
+
+def draw(outcomes: tuple[tuple[str, Fraction], ...], rng: random.Random) -> str:
+    """One outcome of a chance node (``(outcome, probability)`` pairs summing
+    to 1), drawn from ``rng``.
+
+    It draws as :meth:`Die.roll` does: equal probabilities take one
+    ``rng.random()`` (so a fair die's outcomes give the fair die's rolls),
+    others ``rng.choices`` with whole-number weights.
+    """
+    first = outcomes[0][1]
+    if all(p == first for _, p in outcomes):
+        return outcomes[int(rng.random() * len(outcomes))][0]
+    denominator = lcm(*(p.denominator for _, p in outcomes))
+    weights = accumulate(int(p * denominator) for _, p in outcomes)
+    return rng.choices([outcome for outcome, _ in outcomes], cum_weights=list(weights))[0]
+
+
+def chance_problem(outcomes) -> str | None:
+    """What is wrong with a chance node (``None`` when nothing): it must be a
+    non-empty tuple of ``(outcome, Fraction)`` pairs, outcomes distinct
+    strings, probabilities positive and summing to exactly 1."""
+    if not isinstance(outcomes, tuple) or not outcomes:
+        return f"a chance node is a non-empty tuple of (outcome, probability) pairs, not {outcomes!r}"
+    for pair in outcomes:
+        if not (isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], Fraction)):
+            return f"a chance node's entries are (outcome text, Fraction) pairs, not {pair!r}"
+        if pair[1] <= 0:
+            return f"outcome {pair[0]!r} has probability {pair[1]}: leave out what cannot happen"
+    names = [outcome for outcome, _ in outcomes]
+    if len(set(names)) != len(names):
+        return f"a chance node names an outcome twice: {names}"
+    total = sum(p for _, p in outcomes)
+    if total != 1:
+        return f"a chance node's probabilities sum to {total}, not 1"
+    return None
 
 
 #: The Treehouse die.  A d6 read as 1 TIP, 2 SWAP, 3 HOP, 4 DIG, 5 AIM, 6 WILD is the same die.

@@ -18,59 +18,22 @@ engine itself knows no game.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
-from treehouse.hookspecs import hookimpl
+from treehouse.kernel.hooks import KernelDefaults, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.seats import Seat, seat_in
+from treehouse.kernel.turn import ONE_ROLLED_STEP, PASS, REROLL, Control, Outcome, Step
 from treehouse.kernel.variant import Variant
+
+__all__ = [
+    "Control", "Game", "GameObserver", "KernelDefaults", "MAX_ROLLS_PER_STEP", "ONE_ROLLED_STEP", "Outcome", "PASS", "REROLL", "Step",
+    "format_move", "parse_move",
+]
 
 #: Rolls in a row that may give nothing to do before the engine calls the variant broken.
 MAX_ROLLS_PER_STEP = 1000
-
-
-@dataclass(frozen=True)
-class Step:
-    """One step of a turn.  ``rolls`` says whether the die is rolled first
-    (the step's chance node); ``setup`` marks a step of the setup phase,
-    played before the first turn (:func:`~treehouse.hookspecs.treehouse_setup_step`)."""
-
-    name: str
-    rolls: bool = True
-    setup: bool = False
-
-
-#: The default turn: one step, roll then move.
-ONE_ROLLED_STEP = (Step("act", rolls=True),)
-
-
-class Control(StrEnum):
-    """Choices that are not moves on the board; the engine handles them itself."""
-
-    #: Decline: end the step without moving (only where the rules allow it).
-    PASS = "pass"
-    #: Decline and roll the die again (the same player, the same step).
-    REROLL = "reroll"
-
-
-PASS = Control.PASS
-REROLL = Control.REROLL
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game ended.  ``winners`` are 0-based seats: one is a win,
-    several a tie among them, none a draw (``reason`` says why)."""
-
-    winners: tuple[int, ...]
-    reason: str
-
-    @property
-    def is_draw(self) -> bool:
-        return not self.winners
 
 
 def format_move(variant: Variant, move: Any) -> str:
@@ -111,30 +74,6 @@ class GameObserver(Protocol):
     def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any) -> None: ...
 
 
-class KernelDefaults:
-    """The kernel's answers to the game hooks, used when no plugin gives one."""
-
-    @hookimpl(trylast=True)
-    def treehouse_setup_step(self, state):
-        return None
-
-    @hookimpl(trylast=True)
-    def treehouse_turn_steps(self, state):
-        return ONE_ROLLED_STEP
-
-    @hookimpl(trylast=True)
-    def treehouse_roll(self, state, step, die, rng):
-        return die.roll(rng)
-
-    @hookimpl(trylast=True)
-    def treehouse_choose_move(self, state, step, face, moves, seat, rng):
-        return seat.choose(state, step, face, moves, rng)
-
-    @hookimpl(trylast=True)
-    def treehouse_resolve(self, state, before, step, move):
-        return state
-
-
 class Game:
     """One game of one variant between seats, driven by one seeded ``random.Random``.
 
@@ -155,8 +94,6 @@ class Game:
         hooks: Any = None,
         observer: GameObserver | None = None,
     ) -> None:
-        from treehouse.plugins import game_hooks, plugin_name  # the factory lives with the other plugin code
-
         lo, hi = variant.player_range()
         if not lo <= len(seats) <= hi:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
@@ -183,7 +120,7 @@ class Game:
         #: turn 1: Fences' draws and placings); only variants with setup steps have one.
         self.setting_up = "treehouse_setup_step" not in self.hooks.kernel_only
         if record is not None:
-            record.start(variant, self.seats, self.state, turn_cap, [plugin_name(h) for h in house_rules])
+            record.start(variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
             seat_in(seat, self, index)
 
@@ -298,8 +235,8 @@ class Game:
             if step.rolls:
                 if self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
-                else:
-                    face = hooks.treehouse_roll(state, step, self.variant.die, self.dice_rng)
+                else:  # the chance node, then one outcome drawn from it
+                    face = hooks.treehouse_roll(state, step, hooks.treehouse_chance(state, step), self.dice_rng)
                 if events is not None:
                     events.append(("roll", self.turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
@@ -327,7 +264,8 @@ class Game:
         hooks, inline = self.hooks, self.hooks.kernel_only
         self._default_steps = ONE_ROLLED_STEP if "treehouse_turn_steps" in inline else None
         self._resolve = None if "treehouse_resolve" in inline else hooks.treehouse_resolve
-        self._die_roll = self.variant.die.roll if "treehouse_roll" in inline else None
+        # The die's own chance node and roll: the die rolls itself, as the kernel's default would.
+        self._die_roll = self.variant.die.roll if {"treehouse_chance", "treehouse_roll"} <= inline else None
         self._seat_chooses = "treehouse_choose_move" in inline
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None

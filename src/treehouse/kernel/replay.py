@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import Game, format_move, parse_move
+from treehouse.kernel.hooks import game_hooks
 from treehouse.kernel.records import Notation, Record
 
 
@@ -52,8 +53,9 @@ def recorded_start(record: Record, plugins: Any, subject: str = "the record", pu
     header = record.header or {}
     try:
         variant = plugins.variant(header["variant"])(rules=header.get("rules") or {})
-        names = list(header.get("house_rules") or [])
-        house_rules = [plugins.house_rule(name, variant.name) for name in names]
+        specs = list(header.get("house_rules") or [])
+        house_rules = [plugins.house_rule(spec, type(variant)) for spec in specs]
+        names = [rule.spec for rule in house_rules]
         position = variant.parse_position(header["position"])
         seat_names = list(header["seats"])
     except KeyError as error:
@@ -121,10 +123,11 @@ class _RecordedDice:
         return self.initial
 
     @hookimpl(tryfirst=True)
-    def treehouse_roll(self, state, step, die, rng):
+    def treehouse_roll(self, state, step, outcomes, rng):
         face = self.script.take("roll", state.to_move)
-        if face not in die.faces:
-            raise RecordError(f"the record rolls {face!r}, which is not a face of the {die.name} die")
+        possible = [outcome for outcome, _p in outcomes]
+        if face not in possible:
+            raise RecordError(f"the record rolls {face!r}, which cannot come up there (it can be: {', '.join(possible)})")
         return face
 
 
@@ -155,8 +158,6 @@ def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     Raises :class:`RecordError` when the record is damaged, was made with
     rules this installation does not have, or does not reach its recorded end.
     """
-    from treehouse.plugins import game_hooks
-
     start = recorded_start(record, variants)
     variant = start.variant
     script = Script(record, variant)

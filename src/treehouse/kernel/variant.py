@@ -44,6 +44,11 @@ class Variant:
     draws: ClassVar[tuple[str, ...]] = ()
     #: The pydantic model of the rule options (``extra="forbid"``).
     Rules: ClassVar[type[Rules]] = Rules
+    #: Hook specifications of the variant's own (a module or class of
+    #: ``@hookspec`` functions named ``treehouse_...``), added to each game's
+    #: plugin manager beside the kernel's, as pytest's ``pytest_addhooks``
+    #: does: house rules may implement them.  ``None``: only the kernel's.
+    hookspecs: ClassVar[Any] = None
 
     def __init__(self, rules: Rules | dict[str, Any] | None = None) -> None:
         if rules is None:
@@ -51,6 +56,27 @@ class Variant:
         elif isinstance(rules, dict):
             rules = self.Rules(**rules)
         self.rules = rules
+        self._hooks = None
+
+    # -- the game hooks this object answers in ------------------------------
+
+    def bind_hooks(self, hooks: Any) -> None:
+        """Called once by :func:`treehouse.kernel.hooks.game_hooks` when this
+        object joins a game's plugin manager (a fresh object per manager)."""
+        self._hooks = hooks
+
+    @property
+    def hooks(self) -> Any:
+        """The :class:`~treehouse.kernel.hooks.GameHooks` of the manager this
+        object answers in, house rules included: how a variant calls its own
+        hooks (``self.hooks.treehouse_fences_hits(...)``).  A variant object
+        outside any game gets a manager of its own rules and no house rules."""
+        hooks = getattr(self, "_hooks", None)
+        if hooks is None:
+            from treehouse.kernel.hooks import game_hooks
+
+            hooks = self._hooks = game_hooks(self)
+        return hooks
 
     def player_range(self) -> tuple[int, int]:
         """The allowed player counts under these rules (a rule set may widen them)."""
@@ -79,24 +105,24 @@ class Variant:
     def render_text(self, text: str, console_width: int = 80) -> Any:
         """What ``th show`` draws for ``text``: by default a whole position,
         through the ``treehouse_render`` hook."""
-        from treehouse.plugins import game_hooks
+        return self.hooks.treehouse_render(self.parse_position(text), console_width)
 
-        return game_hooks(self).treehouse_render(self.parse_position(text), console_width)
-
-    def successors(self, text: str, face: str) -> list[tuple[str, str]]:
+    def successors(self, text: str, face: str, hooks: Any = None) -> list[tuple[str, str]]:
         """What ``th moves`` lists: every distinct position that one roll of
         ``face`` leads to from the position ``text``, as ``(notation, words)``
         sorted by notation.  By default: the first rolling step of the turn,
-        each legal move applied and resolved (declining is not a position)."""
-        from treehouse.kernel.engine import Control
-        from treehouse.plugins import game_hooks
+        each legal move applied and resolved (declining is not a position).
+        ``hooks`` are the game's (with its house rules; default: this
+        variant's own); ``face`` must be an outcome of their chance node."""
+        from treehouse.kernel.turn import Control
 
-        hooks = game_hooks(self)
+        hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)
-        face = self.die.face(face)
         steps = [step for step in hooks.treehouse_turn_steps(state) if step.rolls]
         if not steps:
+            self.die.face(face)  # still refuse a face that is no face
             return []
+        face = chance_outcome(hooks.treehouse_chance(state, steps[0]), face)
         found: dict[str, str] = {}
         for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
             if isinstance(move, Control):
@@ -105,5 +131,22 @@ class Variant:
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 
+    def __getstate__(self) -> dict:
+        state = dict(self.__dict__)
+        state["_hooks"] = None  # a game's hooks are rebuilt where the object lands, never pickled
+        return state
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules!r})"
+
+
+def chance_outcome(outcomes: Any, name: str) -> str:
+    """The outcome of a chance node called ``name`` (case-insensitively), or
+    an :class:`~treehouse.errors.UnknownNameError` listing the outcomes."""
+    from treehouse.errors import unknown
+
+    wanted = name.strip().upper()
+    for outcome, _p in outcomes:
+        if outcome.upper() == wanted:
+            return outcome
+    raise unknown("action", name, [outcome.lower() for outcome, _p in outcomes])

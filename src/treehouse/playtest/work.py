@@ -109,11 +109,11 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
-        from treehouse.plugins import KERNEL_PLUGIN, every_answer
+        from treehouse.kernel.hooks import KERNEL_PLUGIN, every_answer
 
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = every_answer(hook.treehouse_step_statistics)
+            self.stats_hook = every_answer(hook.treehouse_step_statistics)  # every plugin's counters, added up below
         evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
@@ -163,14 +163,15 @@ class Observer:
     def on_step(self, game, mover, step, move, before, after) -> None:
         if getattr(step, "setup", False):
             return
-        if move is PASS and self.pending_face is not None:
-            self._face(self.pending_face)[PASSED] += 1
+        face = self.pending_face
+        if move is PASS and face is not None:
+            self._face(face)[PASSED] += 1
         self.pending = False
         self.pending_face = None
         self.last_mover = mover
         if self.stats_hook is not None:
             counters = self.counters
-            for answer in self.stats_hook(before, after, step, move, mover):
+            for answer in self.stats_hook(before, after, step, move, mover, face):
                 if answer:
                     for key, value in answer.items():
                         counters[key] = counters.get(key, 0) + value

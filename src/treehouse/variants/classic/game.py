@@ -21,8 +21,8 @@ from pydantic import Field
 
 from treehouse.errors import IllegalPositionError, NotationError, unknown
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, REROLL, Outcome
-from treehouse.kernel.variant import Rules, Variant
+from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
+from treehouse.kernel.variant import Rules, Variant, chance_outcome
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
@@ -196,12 +196,15 @@ class Classic(Variant):
             return render_position(self.parse_position(text), console_width)
         return render_trio(parse_trio(text), "Trio", "bold")
 
-    def successors(self, text, face):
-        """``th moves`` works on a lone trio: the trios one action can make of it."""
+    def successors(self, text, face, hooks=None):
+        """``th moves`` works on a lone trio: the trios one action can make of it
+        (the face must be able to come up with that trio as one's own)."""
         if "::" in text:
-            return super().successors(text, face)
+            return super().successors(text, face, hooks)
         trio = parse_trio(text)
-        face = self.die.face(face)
+        hooks = hooks if hooks is not None else self.hooks
+        own = ClassicPosition(HOUSE, (trio, TREE), 0)
+        face = chance_outcome(hooks.treehouse_chance(own, ONE_ROLLED_STEP[0]), face)
         moves = action_moves(trio, face, OWN, self.rules.dig_in_place)
         return sorted((format_trio(m.result), m.words) for m in moves)
 

@@ -1,7 +1,8 @@
 """House rules for classic Treehouse: small plugins that change one rule each.
 
-A rule set turns them on with ``house_rules: [name, ...]``; they are
-registered by the classic plugin module and refused for any other variant.
+A rule set turns them on with ``house_rules: [name, ...]``.  Each is
+registered as a factory (a class taking ``(variant, options)``), so the
+plugin a game gets sees that game's rules.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from treehouse.variants.classic.game import HOUSE_TARGET, outcome
 class MirrorMatches:
     """A left-right mirror image of the House wins too (like the option mirror_matches: true)."""
 
-    name = "mirror-matches"
+    def __init__(self, variant, options) -> None:
+        self.variant = variant
 
     @hookimpl(tryfirst=True)
     def treehouse_outcome(self, state, mover):
@@ -22,15 +24,27 @@ class MirrorMatches:
 
 
 class NoHouseMoves:
-    """Nobody may change the House: a roll that fits only the House is rolled again."""
+    """Nobody may change the House: a roll that fits only the House is rolled again.
 
-    name = "no-house-moves"
+    It filters moves by their ``target``, so it fits any variant whose moves
+    say they act on the House as classic's do (classic and its relatives);
+    where no move acts on the House it changes nothing.
+    """
+
+    def __init__(self, variant, options) -> None:
+        pass
 
     @hookimpl(wrapper=True)
     def treehouse_legal_moves(self, state, step, face):
         moves = yield
+        kept = tuple(m for m in moves if getattr(m, "target", None) != HOUSE_TARGET)
+        if len(kept) == len(moves):
+            return moves  # nothing acts on the House (or the variant has none): unchanged
         # Declining exists only to turn down the House, so it goes with it.
-        return tuple(m for m in moves if not isinstance(m, Control) and m.target != HOUSE_TARGET)
+        return tuple(m for m in kept if not isinstance(m, Control))
 
 
-HOUSE_RULES = (MirrorMatches(), NoHouseMoves())
+def register_house_rules(register) -> None:
+    """Register classic's house rules (called by the classic plugin module)."""
+    register("mirror-matches", MirrorMatches, variants="classic", description=MirrorMatches.__doc__.splitlines()[0])
+    register("no-house-moves", NoHouseMoves, variants=None, description=NoHouseMoves.__doc__.splitlines()[0])

@@ -2,7 +2,7 @@
 
 from treehouse.hookspecs import hookimpl
 from treehouse.variants.classic.game import Classic
-from treehouse.variants.classic.house_rules import HOUSE_RULES
+from treehouse.variants.classic.house_rules import register_house_rules
 
 
 @hookimpl
@@ -12,5 +12,4 @@ def treehouse_register_variants(register):
 
 @hookimpl
 def treehouse_register_house_rules(register):
-    for rule in HOUSE_RULES:
-        register(rule.name, rule, Classic.name, type(rule).__doc__.splitlines()[0])
+    register_house_rules(register)

@@ -14,10 +14,8 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
-import dataclasses
 from collections import Counter
 from fractions import Fraction
-from functools import lru_cache
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -48,42 +46,13 @@ from treehouse.variants.fences.position import (
 )
 
 
-@dataclasses.dataclass(frozen=True)
-class FencesStep(Step):
-    """A step of a Fences turn, with the two switches its house rules turn
-    (:mod:`treehouse.variants.fences.house_rules`).  The switches travel with
-    the step through every hook, so the rules stay pure functions of their
-    arguments; a plain kernel :class:`Step` reads as the defaults."""
-
-    #: A Hit does not Damage a Stack whose top colour matches it (the seed's rule).
-    colour_immunity: bool = True
-    #: A Dig may put a destroyed small back at any height, not only under a lone small.
-    dig_restores_any: bool = False
-
-
-@lru_cache(maxsize=64)
-def switched(step: Step, **switches: bool) -> FencesStep:
-    """``step`` with some of its :class:`FencesStep` switches turned."""
-    if not isinstance(step, FencesStep):
-        step = FencesStep(step.name, step.rolls)
-    return dataclasses.replace(step, **switches)
-
-
-def colour_immunity(step: Step) -> bool:
-    return getattr(step, "colour_immunity", True)
-
-
-def dig_restores_any(step: Step) -> bool:
-    return getattr(step, "dig_restores_any", False)
-
-
-STEPS = (FencesStep("fence", rolls=False), FencesStep("act", rolls=True), FencesStep("stack", rolls=False))
+STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
 #: The setup's steps (``start: chosen``), played by the kernel's setup phase
 #: before the first turn.  Each draws a small blind from the bag (the chance
 #: node), then the drawer places it: to start the Stack, or on top of it.
-PLACE = FencesStep("place", rolls=True, setup=True)
-DRAW = FencesStep("draw", rolls=True, setup=True)
+PLACE = Step("place", rolls=True, setup=True)
+DRAW = Step("draw", rolls=True, setup=True)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
     2: ("a1", "e5"),
@@ -279,12 +248,12 @@ class Fences(Variant):
             return str(getattr(move, "value", move))
         return describe_move(move)
 
-    def successors(self, text, face):
+    def successors(self, text, face, hooks=None):
         """What ``th moves`` lists.  A setup position (``place`` or ``draw``)
         draws a small instead of rolling: ``face`` is the colour drawn."""
         state = self.parse_position(text)
         if not state.setting_up:
-            return super().successors(text, face)
+            return super().successors(text, face, hooks)
         step = self.treehouse_setup_step(state)
         chances = dict(self.treehouse_chance(state, step))
         colour = COLOUR_OF.get(face.strip().lower(), face.strip().lower())
@@ -339,7 +308,7 @@ class Fences(Variant):
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
-            return action_moves(state, seat, face, self.rules.uniform_dig, dig_restores_any(step))
+            return action_moves(state, seat, face, self.rules.uniform_dig)
         if name in ("place", "draw"):
             return setup_moves(state, seat, face)
         return stack_moves(state, seat, self.rules.outside_attempts)
@@ -352,31 +321,36 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move):
+        return self.resolve(state, before, step, move)
+
+    def resolve(self, state, before, step, move, colour_immunity: bool = True):
+        """The check after a step and its Damage (``colour_immunity=False``:
+        the house rule ``no-colour-immunity``)."""
         if before.setting_up:
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        return apply_damage(state, self.check_hits(state, before, step, move), check)
+        return apply_damage(state, self.check_hits(state, before, step, move, colour_immunity), check)
 
-    def check_hits(self, state, before, step, move) -> list:
+    def check_hits(self, state, before, step, move, colour_immunity: bool = True) -> list:
         """The Hits of the check after ``move`` took ``before`` to ``state``:
-        its attempt Hits and the line Hits.  Without colour immunity (the
-        step's switch) every Hit loses its colour, so it Damages whatever the
-        top colour, as a Swap with an Outside Fence does."""
+        its attempt Hits and the line Hits.  Without colour immunity every
+        Hit loses its colour, so it Damages whatever the top colour, as a
+        Swap with an Outside Fence does."""
         if move is PASS:
             attempts, bounced = (), frozenset()
         else:
             effect = self.effect(before, move)
             attempts, bounced = effect.hits, effect.bounced
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
-        if not colour_immunity(step):
+        if not colour_immunity:
             hits = [ignoring_colour(hit) for hit in hits]
         return hits
 
-    def hits(self, before, step, move):
+    def hits(self, before, step, move, colour_immunity: bool = True):
         """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
-        return self.check_hits(advance(self.effect(before, move).state, step), before, step, move)
+        return self.check_hits(advance(self.effect(before, move).state, step), before, step, move, colour_immunity)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
