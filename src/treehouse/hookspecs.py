@@ -186,7 +186,10 @@ def treehouse_chance(state, step):
     Used by the engine (to roll), by the bots that look ahead (their chance
     nodes), by replay (a recorded face must be one of these) and by
     ``th moves``, so a house rule that changes the die (no Wild face, say)
-    is honoured everywhere.
+    is honoured everywhere.  A setup step (``step.setup``) may roll too: its
+    chance node is what the setup draws (Fences: a small's colour, from
+    ``Variant.draws``); a house rule that changes the die leaves those to the
+    variant (answer ``None`` for them).
 
     :param state: the position before the roll.
     :param step: the :class:`~treehouse.kernel.engine.Step` about to be played.

@@ -361,7 +361,7 @@ def test_th_moves_lists_where_a_drawn_small_may_go():
     result = th("moves", "--variant", "fences", "-a", "red", SEAT_2_PLACES)
     assert result.exit_code == 0, result.output
     assert result.stdout.count("small drawn on") == 1 and "place the red small drawn on e5" in result.stdout
-    result = th("moves", "--variant", "fences", "-a", "r", NOTHING_DRAWN)
+    result = th("moves", "--variant", "fences", "-a", "RED", NOTHING_DRAWN)
     assert result.stdout.count("small drawn on") == 4
 
 

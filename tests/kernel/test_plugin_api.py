@@ -34,6 +34,8 @@ class NoWild:
 
     @hookimpl(tryfirst=True)
     def treehouse_chance(self, state, step):
+        if step.setup:
+            return None  # a setup step's draw (Fences' smalls) is not the die
         return self.outcomes
 
 

@@ -23,7 +23,7 @@ def show(position: PositionArgument, variant: VariantOption = "classic", config:
 
 def moves(
     position: Annotated[str, typer.Argument(help="A position (for classic, a trio), or - to read one per line from standard input.")],
-    action: Annotated[str, typer.Option("--action", "-a", help="The die face: tip, swap, hop, dig, aim or wild.")],
+    action: Annotated[str, typer.Option("--action", "-a", help="The die face: tip, swap, hop, dig, aim or wild (at a setup step, what is drawn: Fences' colours).")],
     variant: VariantOption = "classic",
     config: ConfigOption = None,
     overrides: SetOption = None,
@@ -34,7 +34,8 @@ def moves(
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule's die decides which faces can come up
     hooks = run_guarded(game_hooks, game_variant, effective.house_rule_values(plugins()))
-    run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
+    if action.strip().lower() not in {draw.lower() for draw in game_variant.draws}:  # a setup's draw (Fences: a colour)
+        run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
     if position == "-":
         read = 0
         for number, line in enumerate(sys.stdin, start=1):
