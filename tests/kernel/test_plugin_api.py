@@ -89,7 +89,8 @@ def loaded():
 
 
 def faces_rolled(record):
-    return [event[4] for event in record.events if event[0] == "roll"]
+    """The die's rolls (a setup's draws, recorded as turn 0, are not the die)."""
+    return [event[4] for event in record.events if event[0] == "roll" and event[1] > 0]
 
 
 # --------------------------------------------------------------------------
