@@ -2,6 +2,8 @@
 
 Run:  python benchmarks/bot_ladder.py [--pairs N] [--fences-pairs N] [--adjusted-pairs N] [--seed S] [--jobs J]
       python benchmarks/bot_ladder.py --top-only --top-pairs 5000   (perfect vs search, raw games only)
+      python benchmarks/bot_ladder.py --mcts-only --mcts 'mcts(simulations=400)' --mcts-pairs 25
+          (OpenSpiel's MCTS, the openspiel extra, against search and perfect in classic and search in Fences)
 
 Each match plays pairs of two-player games from seeds S, S+1, ...: the same
 seed twice, with the seats swapped, so the first player's edge cancels.  A
@@ -66,7 +68,13 @@ def main() -> None:
     parser.add_argument("--top-pairs", type=int, default=0, help="extra raw pairs of perfect vs search (default 0)")
     parser.add_argument("--top-seed", type=int, default=100_000, help="first seed of the --top-pairs games (default 100000)")
     parser.add_argument("--top-only", action="store_true", help="play only the --top-pairs games")
+    parser.add_argument("--mcts", action="append", default=[], help="an mcts bot spec to place on the ladder (repeatable)")
+    parser.add_argument("--mcts-pairs", type=int, default=25, help="game pairs per classic mcts match, raw and luck-adjusted (default 25)")
+    parser.add_argument("--mcts-fences-pairs", type=int, default=25, help="game pairs per Fences mcts match (default 25)")
+    parser.add_argument("--mcts-only", action="store_true", help="play only the --mcts matches")
     args = parser.parse_args()
+    if args.mcts_only:
+        args.top_only, args.top_pairs = True, 0
     from treehouse.bots.solver import solve_classic
 
     solve_classic()  # once, before the workers need it
@@ -86,6 +94,14 @@ def main() -> None:
     for lower, upper in zip(ladder[1:], ladder[2:]) if not args.top_only else ():
         for start, n in chunks(args.adjusted_pairs):
             adjusted_jobs.append(("classic", upper, lower, n, args.seed + 100_000 + start))
+    mcts_jobs, mcts_adjusted_jobs = [], []
+    for spec in args.mcts:
+        for opponent in ("search", "perfect"):
+            for start, n in chunks(args.mcts_pairs, 5):
+                mcts_jobs.append(("classic", spec, opponent, n, args.seed + start))
+                mcts_adjusted_jobs.append(("classic", spec, opponent, n, args.seed + 100_000 + start))
+        for start, n in chunks(args.mcts_fences_pairs, 5):
+            mcts_jobs.append(("fences", spec, "search", n, args.seed + start))
     results: dict = {}
     adjusted: dict = {}
     top = MatchResult("perfect", "search")
@@ -103,6 +119,16 @@ def main() -> None:
             r.draws += counts[3]
         for (_v, a, b, _n, _s), scores in pool.map(_adjusted, adjusted_jobs):
             adjusted.setdefault((a, b), []).extend(scores)
+        mcts_results: dict = {}
+        for (variant_name, a, b, _n, _s), counts in pool.map(_match, mcts_jobs):
+            r = mcts_results.setdefault((variant_name, a, b), MatchResult(a, b))
+            r.games += counts[0]
+            r.a_wins += counts[1]
+            r.b_wins += counts[2]
+            r.draws += counts[3]
+        mcts_adjusted: dict = {}
+        for (_v, a, b, _n, _s), scores in pool.map(_adjusted, mcts_adjusted_jobs):
+            mcts_adjusted.setdefault((a, b), []).extend(scores)
 
     if top.games:
         points = top.a_wins + 0.5 * top.draws
@@ -136,6 +162,20 @@ def main() -> None:
     for (a, b), scores in adjusted.items():
         m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
         print(f"| {a} vs {b} | {len(scores)} | {m:.4f} | {m - half:.4f}–{m + half:.4f} |")
+    if mcts_results:
+        print("\n### OpenSpiel's MCTS: its score against each bot (95% interval)\n")
+        print("| variant | match | games | raw score | 95% interval | luck-adjusted score | 95% interval |")
+        print("|---|---|---|---|---|---|---|")
+        for (variant_name, a, b), r in mcts_results.items():
+            low, high = r.interval()
+            cells = f"| {variant_name} | `{a}` vs {b} | {r.games} | {r.score:.3f} | {low:.3f}–{high:.3f} |"
+            scores = mcts_adjusted.get((a, b)) if variant_name == "classic" else None
+            if scores:
+                m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
+                cells += f" {m:.4f} | {m - half:.4f}–{m + half:.4f} |"
+            else:
+                cells += " — | — |"
+            print(cells)
     print(f"\n(seed {args.seed}; {time.perf_counter() - began:.0f} s with {args.jobs} jobs)")
 
 

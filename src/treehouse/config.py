@@ -86,7 +86,7 @@ class EffectiveRules:
     def variant(self) -> Variant:
         return self.variant_class(self.rules)
 
-    def house_rule_values(self, plugins: Any) -> list[Any]:
+    def house_rule_plugins(self, plugins: Any) -> list[Any]:
         """The house rules in force as :class:`~treehouse.kernel.hooks.HouseRule`
         values (checked against the variant, options validated)."""
         return [plugins.house_rule(spec, self.variant_class) for spec in self.house_rules]
@@ -97,7 +97,7 @@ class EffectiveRules:
         (``record=``, ``observer=``)."""
         from treehouse.kernel.engine import Game
 
-        return Game(self.variant(), seats, rng, turn_cap=self.turn_cap, house_rules=self.house_rule_values(plugins), **options)
+        return Game(self.variant(), seats, rng, turn_cap=self.turn_cap, house_rules=self.house_rule_plugins(plugins), **options)
 
     def rows(self) -> list[tuple[str, Any, str]]:
         """``(key, value, source)`` for every setting, rule options as ``rules.<key>``."""

@@ -26,8 +26,8 @@ then, for each step of a turn::
       treehouse_roll                ... and one outcome drawn from it
       treehouse_legal_moves         the moves for that face
       treehouse_choose_move         the seat picks one
-      treehouse_apply_move          the move's own effect
-      treehouse_resolve             what follows from it (hits, damage, ...)
+      treehouse_apply_move          the move's own effect (and what it did)
+      treehouse_resolve             what follows from it (hits, damage, ...) and its events
       treehouse_outcome             has anyone won?
     treehouse_end_turn              hand the turn on
 
@@ -258,12 +258,16 @@ def treehouse_apply_move(state, step, move):
     :param step: the step being played.
     :param move: a legal move (never :data:`~treehouse.kernel.engine.PASS` or
         :data:`~treehouse.kernel.engine.REROLL`: the engine handles those).
-    :returns: the new position.  First result.
+    :returns: the new position; or, when resolving needs to know what the
+        move did (which pieces it tried to move where, say), an
+        :class:`~treehouse.kernel.engine.Applied` ``(state, effect)``: the
+        engine passes ``effect`` on to :func:`treehouse_resolve`, so resolve
+        never works the move out again.  First result.
     """
 
 
 @hookspec(firstresult=True)
-def treehouse_resolve(state, before, step, move):
+def treehouse_resolve(state, before, step, move, effect):
     """Resolve what follows from a move: hits, damage, eliminations.
 
     Called after every step, including a declined one.
@@ -272,8 +276,19 @@ def treehouse_resolve(state, before, step, move):
     :param before: the position before the move.
     :param step: the step being played.
     :param move: the move played (or :data:`~treehouse.kernel.engine.PASS`).
-    :returns: the position once every consequence is resolved.  The kernel's
-        default returns ``state`` unchanged.  First result.
+    :param effect: what the move did, as :func:`treehouse_apply_move` said in
+        its :class:`~treehouse.kernel.engine.Applied`; ``None`` when it
+        returned a bare position, and for a declined step.
+    :returns: the position once every consequence is resolved; or a
+        :class:`~treehouse.kernel.engine.Resolved` ``(state, events)`` whose
+        ``events`` (a tuple of immutable values, each with a ``describe()``
+        giving one line of words) say what happened.  The engine hands the
+        events to the game's observer (``th play`` and ``th replay`` print
+        them, the playtest counts them) and writes their words into the
+        record; nothing derives them again from text.  An event whose
+        ``impossible`` attribute is true says the rolled action could not be
+        done (the playtest counts it in the face's impossible share).  The
+        kernel's default returns ``state`` unchanged.  First result.
     """
 
 
@@ -299,6 +314,26 @@ def treehouse_end_turn(state):
 
     :param state: the position after the turn.
     :returns: the same position with the next seat to move.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_explain_illegal(state, step, face, move, moves):
+    """Say which rule a move breaks, for a person who typed it where it is not legal.
+
+    Called by ``th play`` (never by the engine) when a typed move reads well
+    but is not among the legal moves.
+
+    :param state: the position.
+    :param step: the step being played.
+    :param face: the face rolled, or ``None`` for a step that does not roll.
+    :param move: the move typed (parsed by the variant), not in ``moves``.
+    :param moves: the legal moves.
+    :returns: one short line naming the rule it breaks ("W3 is occupied",
+        "a Pointing Fence cannot move backwards"), or ``None`` when the plugin
+        cannot tell (the kernel's default; ``th play`` then says only that the
+        move is not legal here).  First result: a house rule that changes
+        what is legal may explain its own rule with ``tryfirst=True``.
     """
 
 

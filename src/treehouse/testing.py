@@ -78,7 +78,7 @@ class _Checker:
             if parse_move(self.variant, text) != move:
                 self.fail(f"move {text!r} does not round-trip through parse_move")
 
-    def on_step(self, game, mover, step, move, before, after) -> None:
+    def on_step(self, game, mover, step, move, before, after, events) -> None:
         self.steps += 1
         if not isinstance(step, Step):
             self.fail(f"treehouse_turn_steps gave {step!r}, not a Step")

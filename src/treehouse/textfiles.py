@@ -1,19 +1,35 @@
-"""Reading and writing the text files users name (rule sets, game records).
+"""Reading and writing the files users name: rule sets, records, reports, tables.
 
 Both turn every failure into one line of the caller's error class, naming the
-file, and writing is atomic: the text goes to a temporary file in the same
-directory, which then replaces the target in one step (``os.replace``), so an
-interrupted save (Ctrl-C, a full disk) leaves the old file or the new one,
-never a truncated one.
+file.  :func:`write_atomically` is the one way the program writes a file:
+
+* the data goes to a temporary file in the same directory, is flushed and
+  ``fsync``-ed, and then replaces the target in one step (``os.replace``), and
+  the directory is synced, so an interrupted save (Ctrl-C, ``kill -9``, a full
+  disk, a power loss) leaves the old file or the new one, never a truncated or
+  empty one;
+* a file that exists keeps its permissions (a new one gets the usual ones,
+  as the umask says, not the temporary file's 0600);
+* a symbolic link stays a link: the file it points to is replaced.
+
+:func:`lock_file` takes an advisory lock, so that two ``th play`` processes
+cannot both write one record.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from pathlib import Path
+from typing import IO, Any, Callable
 
 from treehouse.errors import TreehouseError
+
+try:  # advisory locks: POSIX only; elsewhere a lock is not taken
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 
 
 def read_text(path: str | Path, error: type[TreehouseError], what: str) -> str:
@@ -30,19 +46,50 @@ def read_text(path: str | Path, error: type[TreehouseError], what: str) -> str:
         raise error(f"cannot read the {what} {path}: {problem.strerror or problem}") from None
 
 
-def write_text_atomically(path: str | Path, text: str, error: type[TreehouseError], what: str) -> Path:
-    """Write ``text`` to ``path`` all at once (see the module docstring); a
-    failure raises ``error`` (``cannot write the record to PATH: why``)."""
+def _new_file_mode() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _sync_directory(directory: Path) -> None:
+    try:
+        handle = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(handle)
+    except OSError:
+        pass  # some filesystems cannot sync a directory; the file itself is synced
+    finally:
+        os.close(handle)
+
+
+def write_atomically(path: str | Path, write: Callable[[IO[bytes]], Any], error: type[TreehouseError], what: str | None = None) -> Path:
+    """Write a file all at once (see the module docstring): ``write(handle)``
+    fills a binary file handle.  A failure raises ``error``, in one line:
+    ``cannot write the record to PATH: why`` (``cannot write PATH: why``
+    without ``what``).  Returns ``path``."""
     path = Path(path)
+    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     temporary: str | None = None
     try:
-        with tempfile.NamedTemporaryFile("w", encoding="utf-8", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp", delete=False) as handle:
-            temporary = handle.name
-            handle.write(text)
-        os.replace(temporary, path)
+        try:
+            mode = stat.S_IMODE(target.stat().st_mode)
+        except FileNotFoundError:
+            mode = _new_file_mode()
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        with os.fdopen(descriptor, "wb") as handle:
+            write(handle)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.chmod(temporary, mode)
+        os.replace(temporary, target)
         temporary = None
+        _sync_directory(target.parent)
     except OSError as problem:
-        raise error(f"cannot write the {what} to {path}: {problem.strerror or problem}") from None
+        where = f"the {what} to {path}" if what else str(path)
+        raise error(f"cannot write {where}: {problem.strerror or problem}") from None
     finally:
         if temporary is not None:  # interrupted or failed: leave no temporary file behind
             try:
@@ -50,3 +97,56 @@ def write_text_atomically(path: str | Path, text: str, error: type[TreehouseErro
             except OSError:
                 pass
     return path
+
+
+def write_text_atomically(path: str | Path, text: str, error: type[TreehouseError], what: str | None = None) -> Path:
+    """:func:`write_atomically` for UTF-8 text."""
+    data = text.encode("utf-8")
+    return write_atomically(path, lambda handle: handle.write(data), error, what)
+
+
+class FileLock:
+    """An advisory lock on ``PATH``, held in a small ``.NAME.lock`` file beside it
+    (the file itself is replaced at every save, so it cannot hold the lock)."""
+
+    def __init__(self, path: str | Path, error: type[TreehouseError], what: str) -> None:
+        path = Path(path)
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
+        self.lock_path = target.with_name(f".{target.name}.lock")
+        self.handle: int | None = None
+        if fcntl is None:
+            return
+        while True:
+            try:
+                handle = os.open(self.lock_path, os.O_RDWR | os.O_CREAT, 0o666)
+            except OSError:
+                return  # a folder we cannot write: the save itself will say so
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(handle)
+                raise error(f"the {what} {path} is in use by another th process; wait for it to finish, or use another file") from None
+            try:
+                current = os.stat(self.lock_path)
+            except FileNotFoundError:
+                current = None
+            mine = os.fstat(handle)
+            if current is not None and (current.st_ino, current.st_dev) == (mine.st_ino, mine.st_dev):
+                self.handle = handle
+                return
+            os.close(handle)  # the holder removed that lock file as we took it: take the new one
+
+    def release(self) -> None:
+        if self.handle is None:
+            return
+        try:
+            os.unlink(self.lock_path)  # while still holding it: a waiting process then locks a new file
+        except OSError:
+            pass
+        os.close(self.handle)
+        self.handle = None
+
+
+def lock_file(path: str | Path, error: type[TreehouseError], what: str) -> FileLock:
+    """Take the advisory lock on ``path`` (``error`` in one line if another process holds it)."""
+    return FileLock(path, error, what)

@@ -31,7 +31,7 @@ class Invariants:
     def on_choice(self, game, mover, step, face, moves):
         assert len(set(moves)) == len(moves), "legal moves are distinct"
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         self.steps += 1
         for trio in (after.house, *after.trios):
             check_trio(trio)  # one S, one M, one L; stacked pieces upright; 1-3 stacks
@@ -69,7 +69,7 @@ class EverySeat:
     def on_choice(self, game, mover, step, face, moves):
         pass
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         seats = range(len(after.trios))
         assert self.variant.evaluate_seats(after) == [self.variant.treehouse_evaluate(after, seat) for seat in seats]
 

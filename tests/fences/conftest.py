@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from treehouse.kernel.engine import play_move
 from treehouse.variants.fences.scenario import complete
 
 
@@ -37,7 +38,6 @@ def play(fences):
         variant = variant or fences
         if isinstance(move, str):
             move = variant.parse_move(move)
-        after = variant.treehouse_apply_move(state, step, move)
-        return variant.treehouse_resolve(after, state, step, move)
+        return play_move(variant, state, step, move)[0]
 
     return run

@@ -180,7 +180,7 @@ def test_hop_bounce_from_the_outside(pos, play, fences):
 def test_hop_bounce_off_a_stack_hits_only_the_stationary_one(pos, play, fences):
     state = pos(layout(c3="1", c5="2", c4="Mr>"), stacks="rgby,oygb", step="act")
     move = fences.parse_move("hop Mr@c4")
-    assert [h[:2] for h in fences.hits(state, ACT, move)] == [(1, "yellow")]
+    assert [(h.seat, h.colour) for h in fences.hits(state, ACT, move)] == [(1, "yellow")]
     after = play(state, ACT, move)
     assert cell(after, "c3") == 0 and cell(after, "c5") == 1
     assert after.stacks == (("red", "green", "blue", "yellow"), ("orange", "yellow", "green"))

@@ -3,10 +3,11 @@ as positions in the notation, with the Hits and Damage expected."""
 
 from __future__ import annotations
 
-from treehouse.kernel.engine import PASS
+from treehouse.kernel.engine import PASS, play_move
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
-from treehouse.variants.fences.hits import Hit, apply_damage, damage_counts, lines
+from treehouse.kernel.pieces import Size
+from treehouse.variants.fences.hits import Cause, Hit, Source, apply_damage, damage_counts, lines
 from treehouse.variants.fences.scenario import layout
 
 FENCE, ACT, STACK = STEPS
@@ -17,7 +18,7 @@ def test_a_fence_moved_to_point_at_a_stack_hits_it(pos, play, fences):
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
     move = fences.parse_move("move Mr@a4 a3")
     assert move in fences.treehouse_legal_moves(state, FENCE, None)
-    assert [h[:2] for h in fences.hits(state, FENCE, move)] == [(0, "red")]
+    assert [(h.seat, h.colour) for h in fences.hits(state, FENCE, move)] == [(0, "red")]
     after = play(state, FENCE, move)
     assert after.stacks[0] == ("red", "green", "blue")
     assert after.destroyed[0] == ("yellow",)
@@ -61,10 +62,10 @@ def test_every_check_option_hits_a_standing_line_again(pos, fences_class):
     text = pos(layout(b3="1", e5="2", E3="Lg<"), stacks="rgby,oygb", step="stack")
     state = every.parse_position(every.format_position(text))
     move = every.parse_move("step n")  # b4 is empty: the Stack leaves the line
-    after = every.treehouse_resolve(every.treehouse_apply_move(state, STACK, move), state, STACK, move)
+    after, _events = play_move(every, state, STACK, move)
     assert after.stacks[0] == state.stacks[0]
     # a PASS check (a seat that is out) still Hits every line in every_check mode
-    after_pass = every.treehouse_resolve(state, state, ACT, PASS)
+    after_pass, _events = play_move(every, state, ACT, PASS)
     assert after_pass.stacks[0] == ("red", "green", "blue")
 
 
@@ -98,7 +99,12 @@ def test_damage_counts_use_the_top_before_removal():
     board[BY_NAME["c3"]] = 0
     board[BY_NAME["e5"]] = 1
     state = FencesPosition(tuple(board), (("blue", "red", "green"), ("red",)), ((), ()), (), (0, 0))
-    hits = [Hit(0, "green", "a"), Hit(0, "red", "b"), Hit(0, "green", "c"), Hit(1, "red", "d")]
+    hits = [
+        Hit(0, Cause.POINTED_AT, Source(Size.LARGE, "green", BY_NAME["N3"])),
+        Hit(0, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["W3"])),
+        Hit(0, Cause.POINTED_AT, Source(Size.MEDIUM, "green", BY_NAME["S3"])),
+        Hit(1, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["E5"])),
+    ]
     assert damage_counts(state, hits) == {0: 1}
     after = apply_damage(state, hits, check=5)
     assert after.stacks == (("blue", "red"), ("red",))
@@ -131,7 +137,7 @@ def test_step3_moves_to_an_inside_space_only(pos, fences, fences_class):
 def test_only_the_stationary_stack_is_hit_when_a_stack_moves_into_another(pos, play, fences):
     state = pos(layout(c3="1", d3="2"), stacks="rgby,oygb", step="stack")
     move = fences.parse_move("step e")
-    assert [h[:2] for h in fences.hits(state, STACK, move)] == [(1, "yellow")]
+    assert [(h.seat, h.colour) for h in fences.hits(state, STACK, move)] == [(1, "yellow")]
     after = play(state, STACK, move)
     assert after.board[BY_NAME["c3"]] == 0 and after.board[BY_NAME["d3"]] == 1
     assert after.stacks == (("red", "green", "blue", "yellow"), ("orange", "yellow", "green"))

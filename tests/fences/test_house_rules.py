@@ -10,6 +10,7 @@ import pytest
 
 from treehouse.config import resolve
 from treehouse.errors import PluginError
+from treehouse.kernel.engine import play_move
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import game_hooks
@@ -30,7 +31,7 @@ def hooks(plugins):
     def build(*house_rules, **options):
         overrides = [f"house_rules=[{','.join(house_rules)}]"] + [f"{k}={v}" for k, v in options.items()]
         effective = resolve(plugins, variant="fences", overrides=overrides)
-        return game_hooks(effective.variant(), effective.house_rule_values(plugins))
+        return game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
 
     return build
 
@@ -53,8 +54,7 @@ def play(hooks, fences, state, text):
     move = fences.parse_move(text)
     face = _face_of(move) if step.name == "act" else None
     assert move in hooks.treehouse_legal_moves(state, step, face), text
-    after = hooks.treehouse_apply_move(state, step, move)
-    return hooks.treehouse_resolve(after, state, step, move)
+    return play_move(hooks, state, step, move)[0]
 
 
 def _face_of(move):
@@ -237,7 +237,7 @@ def test_random_games_restore_above_a_lone_small(plugins, random_bot):
         def on_choice(self, game, mover, step, face, moves):
             pass
 
-        def on_step(self, game, mover, step, move, before, after):
+        def on_step(self, game, mover, step, move, before, after, events):
             if getattr(move, "kind", None) == "dig" and move.arg is not None and len(before.stacks[mover]) >= 2:
                 Watch.restored += 1
                 assert len(after.stacks[mover]) + len(after.destroyed[mover]) == 4
@@ -266,7 +266,7 @@ def test_dig_restores_any_changes_the_position_reached(hooks, fences, pos):
     state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act")
     plain = hooks()
     step = step_of(plain, state)
-    after = plain.treehouse_resolve(plain.treehouse_apply_move(state, step, FAIL), state, step, FAIL)
+    after, _events = play_move(plain, state, step, FAIL)
     assert after.stacks[0] == ("red",)
     after = play(hooks("dig-restores-any"), fences, state, "dig +g")
     assert after.stacks[0] == ("green", "red", "red")

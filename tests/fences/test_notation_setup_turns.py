@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from treehouse.errors import IllegalPositionError, NotationError
-from treehouse.kernel.engine import PASS, Game
+from treehouse.kernel.engine import PASS, Game, play_move
 from treehouse.kernel.pieces import Direction, Size
 from treehouse.variants.fences.board import BY_NAME, INSIDE, NAMES, OUTSIDE, SQUARES, AROUND
 from treehouse.variants.fences.game import STEPS
@@ -167,7 +167,7 @@ def test_a_player_out_mid_turn_passes_the_rest_of_it(fences, pos):
     state = pos(layout(a5="2", e5="3"), stacks="x2,oyb,gbr", destroyed="rgy,-,-", step="act")
     assert fences.treehouse_legal_moves(state, ACT, "TIP") == (PASS,)
     assert fences.treehouse_legal_moves(state, STACK, None) == ()
-    after = fences.treehouse_resolve(state, state, ACT, PASS)
+    after, _events = play_move(fences, state, ACT, PASS)
     assert after.phase == 2
     nxt = fences.treehouse_end_turn(after)
     assert (nxt.to_move, nxt.phase, nxt.turn) == (1, 0, 1)

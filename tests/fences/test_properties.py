@@ -80,7 +80,7 @@ class Checker:
             if move is PASS:
                 continue
             assert variant.parse_move(variant.format_move(move)) == move
-            after = variant.treehouse_apply_move(state, step, move)
+            after = variant.treehouse_apply_move(state, step, move).state
             assert after != state
             # the board or a Stack changes, or the move makes a Hit (a bounce, a failed action),
             # or it is the Dig of a Stack of one colour (uniform_dig: noop: done, changing nothing)
@@ -90,7 +90,7 @@ class Checker:
             if one_colour_dig:
                 assert variant.rules.uniform_dig == "noop"
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         self.steps += 1
         check_position(self.variant, after)
 

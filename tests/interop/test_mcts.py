@@ -96,3 +96,10 @@ def test_th_compare_and_sweep_take_an_mcts_seat():
     assert result.exit_code == 0, result.output
     result = th("sweep", "--variant", "classic", "--param", "rules.dig_in_place=true,false", "--seat", "mcts(simulations=4, evaluator=heuristic)", "--seat", "random", "--games", "2", "--seed", "1")
     assert result.exit_code == 0, result.output
+
+
+def test_th_play_seats_mcts(tmp_path):
+    record = tmp_path / "game.jsonl"
+    result = th("play", "--variant", "fences", "--seat", "mcts(simulations=10, evaluator=heuristic)", "--seat", "random", "--watch", "--plain", "--seed", "3", "--record", str(record))
+    assert result.exit_code == 0, result.output
+    assert "mcts(simulations=10, evaluator=heuristic)" in record.read_text()

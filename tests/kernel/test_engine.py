@@ -8,7 +8,7 @@ import pytest
 
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, REROLL, Game, Outcome
+from treehouse.kernel.engine import PASS, REROLL, Applied, Game, Outcome, Resolved, describe_event, play_move
 from treehouse.kernel.records import Record
 from treehouse.plugins import game_hooks
 from treehouse.variants.classic.game import ClassicPosition, ClassicRules
@@ -151,7 +151,7 @@ def test_observer_sees_every_choice_and_step(classic, random_bot):
         def on_choice(self, game, mover, step, face, moves):
             self.choices += 1
 
-        def on_step(self, game, mover, step, move, before, after):
+        def on_step(self, game, mover, step, move, before, after, events):
             self.steps += 1
             assert before != after or move is PASS
 
@@ -186,3 +186,83 @@ def test_a_bot_that_raises_is_named_by_its_seat(classic, random_bot):
     g = Game(classic, [random_bot(), Crashing()], random.Random(0))
     with pytest.raises(PluginError, match="seat 2 \\(crashy\\) failed: ZeroDivisionError"):
         g.play()
+
+
+# --------------------------------------------------------------------------
+# apply and resolve share what a move did; resolve reports events
+# --------------------------------------------------------------------------
+
+
+class Said:
+    """A test event: one line of words."""
+
+    def __init__(self, words):
+        self.words = words
+
+    def describe(self):
+        return self.words
+
+
+class Tells:
+    """A house rule that says what each classic move did (apply) and reports
+    it as an event (resolve), to test the seam between the two hooks."""
+
+    name = "tells"
+
+    def __init__(self):
+        self.effects = []
+
+    @hookimpl(wrapper=True)
+    def treehouse_apply_move(self, state, step, move):
+        after = yield
+        return Applied(after, ("did", move))
+
+    @hookimpl(tryfirst=True)
+    def treehouse_resolve(self, state, before, step, move, effect):
+        self.effects.append(effect)
+        return Resolved(state, (Said(f"{effect[0]} {effect[1]!r}"),) if effect else ())
+
+
+def test_apply_hands_what_the_move_did_to_resolve_and_resolve_reports_events(plugins):
+    variant = plugins.variant("classic")()
+    tells = Tells()
+    seen = []
+
+    class Watch:
+        def on_choice(self, game, mover, step, face, moves):
+            pass
+
+        def on_step(self, game, mover, step, move, before, after, events):
+            seen.append((move, events))
+
+    record = Record()
+    game = Game(variant, [Picks(), Picks()], random.Random(3), house_rules=[tells], record=record, observer=Watch())
+    for _ in range(3):
+        game.play_turn()
+    moves = [move for move, _events in seen if move is not PASS]
+    assert tells.effects == [("did", move) if move is not PASS else None for move, _ in seen]
+    assert [[e.describe() for e in events] for move, events in seen if move is not PASS] == [[f"did {m!r}"] for m in moves]
+    # the engine hands the position on, not the Applied/Resolved values
+    assert isinstance(game.state, ClassicPosition)
+    resolved = [e for e in record.events if e[0] == "resolved"]
+    assert len(resolved) == len(moves)
+    lines = [line for line in record.lines() if line["event"] == "resolved"]
+    assert lines[0]["happened"] == [f"did {moves[0]!r}"] and lines[0]["seat"] == 1
+
+
+def test_play_move_applies_and_resolves_as_the_engine_does(plugins):
+    variant = plugins.variant("classic")()
+    hooks = game_hooks(variant, [Tells()])
+    game = Game(variant, [Picks(), Picks()], random.Random(3))
+    state = game.state
+    step = hooks.treehouse_turn_steps(state)[0]
+    move = hooks.treehouse_legal_moves(state, step, "DIG")[0]
+    after, events = play_move(hooks, state, step, move)
+    assert after == game_hooks(variant).treehouse_apply_move(state, step, move)
+    assert [e.describe() for e in events] == [f"did {move!r}"]
+    assert play_move(hooks, state, step, PASS) == (state, ())
+
+
+def test_describe_event_uses_describe_else_str():
+    assert describe_event(Said("a Hit")) == "a Hit"
+    assert describe_event(42) == "42"

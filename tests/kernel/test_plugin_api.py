@@ -193,7 +193,7 @@ def test_a_recorded_wild_does_not_replay_under_no_wild(loaded, random_bot):
 def test_th_moves_honours_no_wild(loaded):
     effective = resolve(loaded, variant="classic", overrides=["house_rules=[no-wild]"])
     variant = effective.variant()
-    hooks = game_hooks(variant, effective.house_rule_values(loaded))
+    hooks = game_hooks(variant, effective.house_rule_plugins(loaded))
     assert variant.successors("L^/M^/S^", "hop", hooks)
     with pytest.raises(UnknownNameError, match="unknown action 'wild'; known: aim, dig, hop, swap, tip"):
         variant.successors("L^/M^/S^", "wild", hooks)
@@ -236,7 +236,7 @@ def test_a_rule_named_twice_is_refused(loaded):
 
 def test_the_factory_sees_the_games_variant_and_options(loaded):
     effective = resolve(loaded, variant="classic", overrides=['house_rules=["count-steps(bonus=3, label=x)"]', "dig_in_place=false"])
-    hooks = game_hooks(effective.variant(), effective.house_rule_values(loaded))
+    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(loaded))
     plugin = hooks.manager.get_plugin("count-steps")
     assert plugin.variant is hooks.variant and plugin.variant.rules.dig_in_place is False
     assert plugin.options.bonus == 3
@@ -249,7 +249,7 @@ def test_step_statistics_are_summed_and_given_the_face(loaded):
             return {f"face {face}": 1, "steps": 10}
 
     effective = resolve(loaded, variant="classic", overrides=['house_rules=["count-steps(bonus=2)"]'])
-    hooks = game_hooks(effective.variant(), effective.house_rule_values(loaded), extra=[Faces()])
+    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(loaded), extra=[Faces()])
     state = hooks.variant.treehouse_setup(hooks.variant, 2, random.Random(0))
     move = hooks.treehouse_legal_moves(state, Step("act"), "HOP")[0]
     after = hooks.treehouse_apply_move(state, Step("act"), move)
@@ -308,10 +308,10 @@ def test_two_rules_answering_one_first_result_hook_are_warned_about(loaded):
         "house rules 'also-first' and 'always-first' both answer treehouse_evaluate; 'also-first' is asked first and its answer counts"
         " (tryfirst ranks first, then the order of house_rules:)"
     ]
-    hooks = game_hooks(effective.variant(), effective.house_rule_values(loaded))
+    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(loaded))
     assert hooks.treehouse_evaluate(hooks.variant.treehouse_setup(None, 2, None), 0) == -3.5
     other = resolve(loaded, variant="classic", overrides=["house_rules=[always-first, also-first]"])
-    hooks = game_hooks(other.variant(), other.house_rule_values(loaded))
+    hooks = game_hooks(other.variant(), other.house_rule_plugins(loaded))
     assert hooks.treehouse_evaluate(hooks.variant.treehouse_setup(None, 2, None), 0) == 1.0
     assert resolve(loaded, variant="classic", overrides=["house_rules=[always-first, no-wild]"]).warnings == []
 
@@ -393,12 +393,12 @@ def ringed():
 
 def test_a_variant_adds_hooks_of_its_own(ringed):
     plain = resolve(ringed, variant="ring")
-    hooks = game_hooks(plain.variant(), plain.house_rule_values(ringed))
+    hooks = game_hooks(plain.variant(), plain.house_rule_plugins(ringed))
     assert hasattr(hooks, "treehouse_ring_bonus")
     state = hooks.variant.treehouse_setup(None, 2, None)
     base = hooks.treehouse_evaluate(state, 0)
     bonus = resolve(ringed, variant="ring", overrides=["house_rules=[big-bonus]"])
-    hooks = game_hooks(bonus.variant(), bonus.house_rule_values(ringed))
+    hooks = game_hooks(bonus.variant(), bonus.house_rule_plugins(ringed))
     assert hooks.treehouse_ring_bonus(state, 0) == 1000.0
     assert hooks.treehouse_evaluate(state, 0) == base + 1000.0  # the variant calls its own hook, house rules included
     assert "ring" in ringed.loaded["ring"].provides[0] and "treehouse_ring_bonus" in ringed.loaded["ring"].provides[0]
@@ -443,7 +443,7 @@ def test_bad_variant_hookspecs_are_refused_in_one_line(specs, problem):
     assert plugins.problems == [f"plugin 'bad': variant bad's {problem}; ignored"] or problem in plugins.problems[0]
 
 
-def test_house_rule_values_are_hashable_so_games_share_managers(loaded):
+def test_house_rule_plugins_are_hashable_so_games_share_managers(loaded):
     a = loaded.house_rule("count-steps(bonus=2)", "classic")
     b = loaded.house_rule("count-steps(bonus=2)", "classic")
     assert a == b and hash(a) == hash(b)

@@ -154,7 +154,7 @@ class _Watcher:
         if face is not None:
             self.faces.append(face)
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         self.steps.append((game.turn, mover, move))
 
 

@@ -13,7 +13,7 @@ import pytest
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the test extra: pip install -e '.[test]'")
 
 TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
-PROMPT = r"Your move\S* \(1-\d+, \? help, q quit\): "  # bold stays on under NO_COLOR (it is not a colour)
+PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ more, )?\? help, q quit\): "  # bold stays on under NO_COLOR (it is not a colour)
 
 pytestmark = pytest.mark.skipif(not Path(TH).exists(), reason="the th program is not installed")
 

@@ -201,7 +201,7 @@ def test_compare_and_sweep_take_bot_specs_too(tmp_path):
         ("search(depth=abc)", "bad value 'abc' for option 'depth' of bot 'search' in 'search(depth=abc)': expected int"),
         ("search(iterations=3)", "bot 'search' has no option 'iterations'; its options: depth, width, nodes, seconds"),
         ("search(depth=2", "bad bot 'search(depth=2': expected NAME or NAME(key=value, ...)"),
-        ("search(width=0)", "width must be at least 1"),
+        ("search(width=0)", "search: width is from 1 to 64, not 0"),
         ("alphazero(depth=2)", "unknown bot 'alphazero'; known: "),
     ],
 )

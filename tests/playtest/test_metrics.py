@@ -71,12 +71,12 @@ def test_observer_counts_face_usage():
     choice, step = obs.on_choice, obs.on_step
     choice(None, 0, ROLL, "TIP", ())  # impossible: rerolled by the engine
     choice(None, 0, ROLL, "DIG", ("m",))  # forced
-    step(None, 0, ROLL, "m", 1, 2)
+    step(None, 0, ROLL, "m", 1, 2, ())
     choice(None, 1, ROLL, "HOP", ("h", REROLL))  # declined by rolling again
     choice(None, 1, ROLL, "HOP", ("h", PASS))  # declined by passing
-    step(None, 1, ROLL, PASS, 2, 2)
+    step(None, 1, ROLL, PASS, 2, 2, ())
     choice(None, 0, ROLL, "WILD", ("a", "b"))
-    step(None, 0, ROLL, "a", 2, 3)
+    step(None, 0, ROLL, "a", 2, 3, ())
     assert obs.faces == {
         "TIP": [1, 0, 1, 0, 0],
         "DIG": [1, 1, 0, 0, 0],

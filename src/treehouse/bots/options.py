@@ -12,6 +12,7 @@ line naming the bot, the option and what would be right.
 from __future__ import annotations
 
 import inspect
+import math
 from typing import Any
 
 from treehouse.errors import TreehouseError
@@ -46,6 +47,8 @@ def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[
             wanted = type(default)
             if wanted is float and type(value) is int:
                 value = float(value)
+            if type(value) is float and not math.isfinite(value):
+                raise BotOptionError(f"bad value {value!r} for option {key!r} of bot {name!r}: expected a finite number, e.g. {key}={default!r}")
             elif type(value) is not wanted:
                 raise BotOptionError(
                     f"bad value {value!r} for option {key!r} of bot {name!r} in {spec!r}: expected {wanted.__name__}, e.g. {key}={default!r}"

@@ -94,11 +94,32 @@ class PerfectBot:
             return solution.after(own, opp, result)
         return solution.after(result, opp, hs)
 
+    @property
+    def measure(self) -> str:
+        """What :meth:`advise`'s numbers are: exact winning chances, or the search's values."""
+        return self.fallback.measure if self.fallback is not None else "winning chance"
+
+    def advise(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
+        """Each move's exact chance of winning for the player to move (``th play``'s hint)."""
+        if self.fallback is not None:
+            return self.fallback.advise(state, step, face, moves)
+        if self.solution is None:
+            raise TreehouseError("the perfect bot must be seated in a game before it chooses (the engine calls seated())")
+        return [self.move_value(state, move) for move in moves]
+
+    def chance(self, state: Any, seat: int) -> float:
+        """``seat``'s exact chance of winning from ``state``, a turn about to start (before its roll)."""
+        from treehouse.variants.classic.trio import format_trio
+
+        index, solution = self._index, self.solution
+        house, trios, to_move = state
+        own, opp, hs = index[format_trio(trios[to_move])], index[format_trio(trios[1 - to_move])], index[format_trio(house)]
+        value = solution.value(own, opp, hs)
+        return value if seat == to_move else 1.0 - value
+
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
         if self.fallback is not None:
             return self.fallback.choose(state, step, face, moves, rng)
-        if self.solution is None:
-            raise TreehouseError("the perfect bot must be seated in a game before it chooses (the engine calls seated())")
-        values = [self.move_value(state, move) for move in moves]
+        values = self.advise(state, step, face, moves)
         top = max(values)
         return pick([m for m, v in zip(moves, values) if v >= top - TIE], rng)

@@ -42,9 +42,18 @@ import random
 import time
 from typing import Any
 
+from treehouse.bots.options import BotOptionError
 from treehouse.bots.lookahead import LOSS, REROLL, WIN, Model, pick, require_game
-from treehouse.errors import TreehouseError
 
+
+#: The bounds of the options (docs/bots.md): a search without a budget is
+#: exponential in ``depth`` (classic at depth 4 takes seconds a game, at 5 minutes
+#: a move), so a deep one needs ``nodes`` or ``seconds`` to stop it.
+MAX_DEPTH = 5
+MAX_DEPTH_BUDGETED = 40
+MAX_WIDTH = 64
+MAX_NODES = 100_000_000
+MAX_SECONDS = 3600.0
 
 #: ``depth=0`` (the default) picks these at the start of the game.
 AUTO_DEPTH_ONE_STEP = 3
@@ -59,12 +68,17 @@ class SearchBot:
     name = "search"
 
     def __init__(self, depth: int = 0, width: int = 6, nodes: int = 0, seconds: float = 0.0) -> None:
-        if depth < 0:
-            raise TreehouseError(f"search: depth must be at least 1, not {depth}")
-        if width < 1:
-            raise TreehouseError(f"search: width must be at least 1, not {width}")
-        if nodes < 0 or seconds < 0:
-            raise TreehouseError("search: nodes and seconds cannot be negative")
+        budgeted = bool(nodes or seconds)
+        deepest = MAX_DEPTH_BUDGETED if budgeted else MAX_DEPTH
+        for option, value, low, high in (
+            ("depth", depth, 0, deepest),
+            ("width", width, 1, MAX_WIDTH),
+            ("nodes", nodes, 0, MAX_NODES),
+            ("seconds", seconds, 0, MAX_SECONDS),
+        ):
+            if not low <= value <= high:  # also refuses nan
+                limit = " without a nodes or seconds budget" if option == "depth" and not budgeted else ""
+                raise BotOptionError(f"search: {option} is from {low} to {high:,}{limit}, not {value}")
         self.depth, self.width, self.nodes, self.seconds = depth, width, nodes, seconds
         self.model: Model | None = None
         #: Moves played in the head for the last decision, and the depth it completed.
@@ -86,13 +100,24 @@ class SearchBot:
 
     # -- the root --
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
-        model = require_game(self)
         if len(moves) == 1:
+            require_game(self)
             return moves[0]
+        scores = self.advise(state, step, face, moves)
+        top = max(scores)
+        return pick([m for m, s in zip(moves, scores) if s == top], rng)
+
+    #: What :meth:`advise`'s numbers are (``th play``'s hint says it).
+    measure = "search value"
+
+    def advise(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
+        """The value of each move to the player to move, from the deepest search
+        completed: what :meth:`choose` picks the best of (a hint shows them)."""
+        model = require_game(self)
         self._me = state.to_move
         self._count = 0
         self._deadline = time.perf_counter() + self.seconds if self.seconds else None
-        best = list(moves)
+        best = [0.0] * len(moves)
         budgeted = bool(self.nodes or self.seconds)
         if getattr(step, "setup", False):  # a setup choice (Fences' placing): judged by the position it makes
             rest, deepest = (), 1
@@ -100,18 +125,18 @@ class SearchBot:
             rest, deepest = model.remaining_steps(state, step), self.depth_for(state)
         for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
+            self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
                 scores = [self._move_value(state, step, move, rest, depth) for move in moves]
             except _OutOfBudget:
                 break
-            top = max(scores)
-            best = [m for m, s in zip(moves, scores) if s == top]
+            best = scores
             self.last_depth = depth
-            if top >= WIN:  # a forced win found: deeper search cannot improve on it
+            if max(scores) >= WIN:  # a forced win found: deeper search cannot improve on it
                 break
         self.last_nodes = self._count
-        return pick(best, rng)
+        return best
 
     # -- the tree --
     def _tick(self) -> None:
@@ -177,22 +202,44 @@ class SearchBot:
 
     def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> float:
         mine = state.to_move == self._me
+        if depth == 1:
+            # The last step searched: every move's value is its one-step look
+            # (_after at depth 0), so the node's value is the best of those over
+            # all moves, which is what the width's best few would be searched to.
+            values = self._one_step(state, step, moves)
+            if len(moves) > self.width:
+                for _ in range(self.width):
+                    self._tick()  # the budget counts the best few as searched again, as it always has
+            return max(values) if mine else min(values)
         if len(moves) > self.width:
             moves = self._best_few(state, step, moves, mine)
         values = [self._move_value(state, step, move, rest, depth) for move in moves]
         return max(values) if mine else min(values)
 
+    def _one_step(self, state: Any, step: Any, moves: tuple) -> list[float]:
+        """Each move's value to this bot by a one-step look: the outcome's score, else the evaluation."""
+        model, me, evaluated = self.model, self._me, self._evaluated
+        values = []
+        for move in moves:
+            if move is REROLL:
+                values.append(model.evaluate(state, me))
+                continue
+            self._tick()
+            after, outcome = model.play(state, step, move)
+            if outcome is not None:
+                values.append(model.outcome_score(outcome, me))
+                continue
+            try:
+                value = evaluated.get(after)
+                if value is None:
+                    value = evaluated[after] = model.evaluate(after, me)
+            except TypeError:  # positions that cannot be hashed: evaluated every time
+                value = model.evaluate(after, me)
+            values.append(value)
+        return values
+
     def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""
-        model, me = self.model, self._me
-        scored = []
-        for index, move in enumerate(moves):
-            if move is REROLL:
-                value = model.evaluate(state, me)
-            else:
-                self._tick()
-                after, outcome = model.play(state, step, move)
-                value = model.outcome_score(outcome, me) if outcome is not None else model.evaluate(after, me)
-            scored.append((value if mine else -value, -index, move))
+        scored = [(value if mine else -value, -index, move) for index, (value, move) in enumerate(zip(self._one_step(state, step, moves), moves))]
         scored.sort(reverse=True)
         return [move for _v, _i, move in scored[: self.width]]

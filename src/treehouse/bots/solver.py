@@ -51,6 +51,7 @@ import numpy as np
 
 from treehouse.errors import TreehouseError
 from treehouse.kernel.die import TREEHOUSE_DIE, Die
+from treehouse.textfiles import write_atomically, write_text_atomically
 
 #: Bump when the table's meaning or layout changes: old cached tables are then ignored.
 SOLVER_VERSION = 1
@@ -459,19 +460,14 @@ def load_cached(rules: Any) -> Solution | None:
 def save(solution: Solution, rules: Any) -> Path:
     path = table_path(rules)
     path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(temporary, "wb") as handle:
-        np.save(handle, np.ascontiguousarray(solution.table))
-    os.replace(temporary, path)
+    write_atomically(path, lambda handle: np.save(handle, np.ascontiguousarray(solution.table)), TreehouseError, "solved table")
     meta = {
         "key": rules_key(rules),
         "iterations": solution.iterations,
         "residual": solution.residual,
         "seconds": solution.seconds,
     }
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.json.tmp")
-    temporary.write_text(json.dumps(meta, indent=2))
-    os.replace(temporary, path.with_suffix(".json"))
+    write_text_atomically(path.with_suffix(".json"), json.dumps(meta, indent=2), TreehouseError, "solved table")
     solution.path = path
     return path
 
@@ -488,7 +484,7 @@ def solve_classic(rules: Any = None, use_cache: bool = True, progress: Callable[
     solution = value_iteration(classic_game(rules), progress=progress)
     try:
         save(solution, rules)
-    except OSError as error:  # a read-only cache still gives an answer
+    except (OSError, TreehouseError) as error:  # a read-only cache still gives an answer
         print(f"warning: cannot save the table to {table_path(rules)}: {error}", file=sys.stderr)
     return solution
 

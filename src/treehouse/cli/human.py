@@ -6,39 +6,57 @@ protocol.  Asked to choose, it has the table (``th play``'s session, see
 then reads a line:
 
 * a number from the list, or a move typed in the variant's notation;
+* ``u`` take back to your previous decision, ``h`` a hint from the strongest bot;
 * ``?`` help, ``r`` the rules in force, ``s`` save, ``q`` save and quit;
-* ``l`` every move, ``/WORDS`` the moves containing WORDS (long lists are cut short).
+* ``+`` / ``-`` the next or previous page of moves, ``l`` every move,
+  ``/WORDS`` the moves containing WORDS.
+
+Moves a variant splits into two questions (Fences' WILD: the action, then the
+reorder; :meth:`~treehouse.kernel.variant.Variant.split_choice`) are asked as
+two questions; ``b`` goes back to the first.  A move with no alternative plays
+itself (the table announces it) unless the table asks for every move.
 
 A typo, an illegal move or a number out of range prints one line and asks
-again.  ``q`` and the end of input raise :class:`QuitGame` (the session saves
-and exits); Ctrl-C raises ``KeyboardInterrupt`` as usual (likewise).
+again; an illegal move says which rule it breaks when the variant can tell
+(the ``treehouse_explain_illegal`` hook).  ``q`` and the end of input raise
+:class:`QuitGame` (the session saves and exits); ``u`` raises
+:class:`TakeBack` (the session rewinds); Ctrl-C raises ``KeyboardInterrupt``
+as usual (the session saves and exits).
 """
 
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rich.console import Console
 
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import Control, format_move, parse_move
+from treehouse.kernel.resume import describe
 
-HELP_KEYS = ("?", "h", "help")
+HELP_KEYS = ("?", "help")
+HINT_KEYS = ("h", "hint")
+UNDO_KEYS = ("u", "undo", "takeback")
 RULES_KEYS = ("r", "rules")
 SAVE_KEYS = ("s", "save")
 QUIT_KEYS = ("q", "quit", "exit")
 LIST_KEYS = ("l", "list")
+NEXT_PAGE_KEYS = ("+", "n", "more")
+PREVIOUS_PAGE_KEYS = ("-", "p")
+BACK_KEYS = ("b", "back")
 
 HELP = """\
-Pick a move by its number, or type it in notation (shown after each move).
-  ?   this help
-  l   list every move (a long list is cut short)
-  /W  list the moves whose words or notation contain W, e.g. /hop
-  r   the rules in force
-  s   save the game (it is also saved before each of your moves)
-  q   save and quit; resume with th play --resume FILE
-Ctrl-C or end of input (Ctrl-D) also saves and quits."""
+Pick a move by its number, or type it in notation (l shows the notation).
+  u   take back: go back to your previous decision
+  h   hint: what the strongest bot would play, and why
+  + - the next / previous page of moves     l  every move, with notation
+  /W  the moves whose words or notation contain W, e.g. /hop
+  b   back to the first question (after choosing a WILD action)
+  r   the rules in force    ?  this help
+  s   save (the game is also saved before each of your moves)
+  q   save and quit; resume with th play --resume FILE (Ctrl-C, Ctrl-D too)"""
 
 
 class QuitGame(BaseException):
@@ -53,16 +71,102 @@ class QuitGame(BaseException):
         self.reason = reason
 
 
+class TakeBack(BaseException):
+    """The person asked to take back their last decision (``u``); the session rewinds.
+
+    A ``BaseException`` for the same reason as :class:`QuitGame`: it is
+    control flow through the engine, not a plugin's failure.
+    """
+
+
+# --------------------------------------------------------------------------
+# the menu of moves: one question, or two (WILD: the action, then the reorder)
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Entry:
+    """One numbered line of the menu: its words, its notation, and the moves it stands for."""
+
+    words: str
+    notation: str
+    moves: list = field(default_factory=list)
+
+
+class Menu:
+    """The numbered choices on screen for one decision.
+
+    The first question lists every move, except that moves the variant splits
+    (:meth:`Variant.split_choice`) are grouped by their first part; choosing a
+    group of several opens the second question, listing the group's moves by
+    their second part.  ``page`` is the page of the list being shown.
+    """
+
+    def __init__(self, variant: Any, state: Any, moves: tuple) -> None:
+        self.variant = variant
+        self.moves = moves
+        split = getattr(variant, "split_choice", None)
+        self.parts = [split(state, move) if split is not None and not isinstance(move, Control) else None for move in moves]
+        groups: dict[str, Entry] = {}
+        entries: list[Entry] = []
+        for move, parts in zip(moves, self.parts):
+            if parts is None:
+                entries.append(Entry(describe(variant, move), format_move(variant, move), [move]))
+                continue
+            entry = groups.get(parts[0])
+            if entry is None:
+                entry = groups[parts[0]] = Entry(parts[0], "", [])
+                entries.append(entry)
+            entry.moves.append(move)
+        for entry in groups.values():
+            if len(entry.moves) == 1:
+                entry.words = describe(variant, entry.moves[0])
+                entry.notation = format_move(variant, entry.moves[0])
+            else:
+                entry.notation = f"{len(entry.moves)} ways"
+        self.first = entries
+        self.entries = entries
+        self.opened: Entry | None = None
+        self.page = 0
+
+    @property
+    def second_question(self) -> bool:
+        return self.opened is not None
+
+    def open(self, entry: Entry) -> None:
+        """Ask the second question: the moves of ``entry``, by their second part."""
+        by_move = dict(zip(self.moves, self.parts))
+        self.opened = entry
+        self.entries = [Entry(by_move[m][1], format_move(self.variant, m), [m]) for m in entry.moves]
+        self.page = 0
+
+    def back(self) -> None:
+        self.opened, self.entries, self.page = None, self.first, 0
+
+
 class Table(Protocol):
     """What a human seat needs from the game session around it."""
 
-    def show_choice(self, seat: int, step: Any, face: str | None, moves: tuple) -> None: ...
+    #: Play a move with no alternative without asking (and announce it).
+    auto_forced: bool
 
-    def show_rules(self) -> None: ...
+    def show_choice(self, seat: int, step: Any, face: str | None, menu: Menu, message: str = "") -> None: ...
 
-    def show_moves(self, moves: tuple, numbers: list[int] | None = None, limit: int | None = ...) -> None: ...
+    def show_text(self, text: Any, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
-    def find_moves(self, moves: tuple, words: str) -> None: ...
+    def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
+
+    def show_all(self, menu: Menu) -> None: ...
+
+    def find_moves(self, menu: Menu, words: str) -> str: ...
+
+    def page_count(self, menu: Menu) -> int: ...
+
+    def hint(self, seat: int, state: Any, step: Any, face: str | None, menu: Menu) -> str: ...
+
+    def take_back(self, seat: int) -> str: ...
+
+    def forced(self, seat: int, move: Any) -> None: ...
 
     def save(self) -> str: ...
 
@@ -71,26 +175,37 @@ class Mistake(Exception):
     """An answer that is not a move; the message is the one line to print."""
 
 
-def read_answer(text: str, variant: Any, moves: tuple) -> Any:
-    """The legal move an answer names (a 1-based number or notation), or raise :class:`Mistake`."""
+def read_number(text: str, count: int) -> int | None:
+    """The 1-based number an answer picks, ``None`` if it is not a number; :class:`Mistake` out of range."""
     text = text.strip()
-    count = len(moves)
-    hint = f"type a number from 1 to {count}, a move as listed, or ? for help"
-    if text.isdecimal() or (text.startswith("-") and text[1:].isdecimal()):  # isdigit() would take '²', which int() refuses
-        number = int(text)
-        if 1 <= number <= count:
-            return moves[number - 1]
-        raise Mistake(f"there is no move {number}: {hint}")
+    if not (text.isdecimal() or (text.startswith("-") and text[1:].isdecimal())):  # isdigit() would take '²', which int() refuses
+        return None
+    number = int(text)
+    if 1 <= number <= count:
+        return number
+    raise Mistake(f"there is no move {number}: type a number from 1 to {count}, a move, or ? for help")
+
+
+def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled: bool = True) -> Any:
+    """The legal move ``text`` names in the variant's notation, or raise :class:`Mistake`
+    (one line; ``explain(move)`` says which rule an illegal move breaks, or ``None``)."""
+    text = text.strip()
     try:
         move = parse_move(variant, text)
     except TreehouseError as error:
-        raise Mistake(f"cannot read {text!r} ({error}): {hint}") from None
+        # the parser's message often quotes the whole move again; once is enough on one line
+        words = str(error).replace(f" in move {text!r}", "").replace(f"move {text!r}: ", "").replace(f" in {text!r}", "")
+        raise Mistake(f"cannot read {text!r}: {words}") from None
     except Exception as error:  # a variant's parser that raises something else is still a typo to the user
-        raise Mistake(f"cannot read {text!r} ({type(error).__name__}: {error}): {hint}") from None
+        raise Mistake(f"cannot read {text!r}: {type(error).__name__}: {error}") from None
     if move not in moves:
         if isinstance(move, Control):
-            raise Mistake(f"you cannot {move.value} now: {hint}")
-        raise Mistake(f"{format_move(variant, move)!r} is not one of your moves with this roll: {hint}")
+            raise Mistake(f"you cannot {move.value} now")
+        notation = format_move(variant, move)
+        reason = explain(move) if explain is not None else None
+        if reason:
+            raise Mistake(f"{notation}: {reason}")
+        raise Mistake(f"{notation!r} is not one of your moves {'with this roll' if rolled else 'in this step'}")
     return moves[moves.index(move)]  # the legal move itself, with its own words and notation
 
 
@@ -110,12 +225,29 @@ class HumanSeat:
         self.game, self.index = game, index
 
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
-        self.table.save()  # whatever happens next, the game so far is on disk
-        self.table.show_choice(self.index, step, face, moves)
+        table = self.table
+        table.save()  # whatever happens next, the game so far is on disk
+        if len(moves) == 1 and table.auto_forced:
+            table.forced(self.index, moves[0])
+            return moves[0]
         variant = self.game.variant
-        while True:
+        menu = Menu(variant, state, moves)
+        hooks = self.game.hooks
+
+        def explain(move: Any) -> str | None:
             try:
-                text = self.console.input(f"[bold]{self.prompt}[/bold] (1-{len(moves)}, ? help, q quit): ")
+                return hooks.treehouse_explain_illegal(state, step, face, move, moves)
+            except Exception:  # a plugin's explanation failing must not end the game: say less
+                return None
+
+        show = lambda message="": table.show_choice(self.index, step, face, menu, message)  # noqa: E731
+        show()
+        while True:
+            pages = table.page_count(menu)
+            where = f"page {menu.page + 1}/{pages}, + more, " if pages > 1 else ""
+            question = "reorder" if menu.second_question else "move"
+            try:
+                text = self.console.input(f"[bold]{self.prompt}[/bold] ({question} 1-{len(menu.entries)}, {where}? help, q quit): ")
             except EOFError:
                 self.console.print()
                 raise QuitGame("end of input") from None
@@ -124,20 +256,38 @@ class HumanSeat:
                 continue
             key = answer.lower()
             if key in HELP_KEYS:
-                self.console.print(HELP, markup=False)
+                table.show_text(HELP, self.index, step, face, menu)
             elif key in RULES_KEYS:
-                self.table.show_rules()
+                table.show_rules(self.index, step, face, menu)
             elif key in SAVE_KEYS:
-                path = self.table.save()
-                self.console.print(f"Saved to {path}", markup=False)
+                show(f"Saved to {table.save()}")
             elif key in QUIT_KEYS:
                 raise QuitGame("quit")
+            elif key in UNDO_KEYS:
+                show(table.take_back(self.index))  # raises TakeBack when there is something to take back
+            elif key in HINT_KEYS:
+                show(table.hint(self.index, state, step, face, menu))
             elif key in LIST_KEYS:
-                self.table.show_moves(moves, limit=None)
+                table.show_all(menu)
+            elif key in NEXT_PAGE_KEYS or key in PREVIOUS_PAGE_KEYS:
+                step_by = 1 if key in NEXT_PAGE_KEYS else -1
+                menu.page = (menu.page + step_by) % pages
+                show()
+            elif key in BACK_KEYS and menu.second_question:
+                menu.back()
+                show()
             elif key.startswith("/"):
-                self.table.find_moves(moves, answer[1:])
+                show(table.find_moves(menu, answer[1:]))
             else:
                 try:
-                    return read_answer(answer, variant, moves)
+                    number = read_number(answer, len(menu.entries))
+                    if number is None:
+                        return read_move(answer, variant, moves, explain, face is not None)
                 except Mistake as mistake:
-                    self.console.print(f"✗ {mistake}", style="red", markup=False)
+                    show(f"✗ {mistake}")
+                    continue
+                entry = menu.entries[number - 1]
+                if len(entry.moves) == 1:
+                    return entry.moves[0]
+                menu.open(entry)
+                show()

@@ -27,11 +27,14 @@ from rich.text import Text
 
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
+from treehouse.cli.advice import advise, hint_lines
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
-from treehouse.cli.human import HumanSeat, QuitGame
+from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
+from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
+from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
 
@@ -42,6 +45,11 @@ DEFAULT_VARIANTS = ("fences", "classic")
 #: A list of moves longer than this is cut to its first ``SHORT_LIST`` (``l`` shows all).
 LONG_LIST = 30
 SHORT_LIST = 20
+#: Lines of what happened kept, and the most shown on the steady screen.
+RECENT_KEPT = 12
+MOST_RECENT = 3
+#: The fewest rows of moves the steady screen shows (the board scrolls up if it must).
+MIN_ROWS = 3
 #: Seconds between bot moves when a person is watching a terminal.
 DEFAULT_DELAY = 0.6
 #: The longest pause --delay takes (an hour; more is surely a typo).
@@ -158,9 +166,31 @@ def write_record(record: Record, path: Path) -> Path:
 
 
 class Session:
-    """One game at the terminal: draws it, saves it, and reports the bots' moves."""
+    """One game at the terminal: draws it, saves it, rewinds it, and reports the bots' moves.
 
-    def __init__(self, console: Console, *, kinds: list[str], rule_set: str, description: str, rows: list[tuple[str, Any, str]], delay: float, watch: bool, record_path: Path) -> None:
+    It is the :class:`~treehouse.cli.human.Table` every person's seat asks to
+    draw the screen.  With ``screen`` (a terminal, unless ``--plain``) each
+    decision clears the terminal and draws one steady screen: the step's
+    header, the board, the moves since your last decision, the roll and a
+    page of moves, fitted to the terminal's size.  Without it (pipes, screen
+    readers, tests) everything is printed one after the other, a transcript.
+    """
+
+    def __init__(
+        self,
+        console: Console,
+        *,
+        kinds: list[str],
+        rule_set: str,
+        description: str,
+        rows: list[tuple[str, Any, str]],
+        delay: float,
+        watch: bool,
+        record_path: Path,
+        screen: bool = False,
+        auto_forced: bool = True,
+        show_odds: bool = False,
+    ) -> None:
         self.console = console
         self.kinds = kinds
         self.rule_set = rule_set
@@ -169,9 +199,19 @@ class Session:
         self.delay = delay
         self.watch = watch
         self.record_path = record_path
+        self.screen = screen
+        self.auto_forced = auto_forced
+        self.show_odds = show_odds
         self.game: Game | None = None
-        self.check: Any = None  # the ResumeCheck of a resumed game
+        self.check: Any = None  # the ResumeCheck of a resumed (or rewound) game
         self.faces: list[str] = []
+        #: What happened since a person last chose (shown on the steady screen).
+        self.recent: list[str] = []
+        #: Where each person's decision stands in the record's events (for takeback).
+        self.decisions: list[int] = []
+        self.forced_move: Any = None
+        self.odds: Any = None  # the perfect bot that says the winning chances (--show-odds)
+        self._extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
 
     # -- who is who -------------------------------------------------------
 
@@ -197,9 +237,22 @@ class Session:
 
     # -- drawing ------------------------------------------------------------
 
+    @property
+    def width(self) -> int:
+        return min(self.console.width, 80)
+
     def board(self) -> None:
+        self.console.print(self._board())
+
+    def _board(self) -> Any:
         game = self.game
-        self.console.print(game.hooks.treehouse_render(game.state, min(self.console.width, 80)))
+        return game.hooks.treehouse_render(game.state, self.width)
+
+    def say(self, line: str) -> None:
+        """Print one line of what happened (a move, an announcement); the steady screen shows the last few."""
+        self.console.print(line, markup=False)
+        self.recent.append(line)
+        del self.recent[:-RECENT_KEPT]
 
     def face_meaning(self, face: str) -> str:
         variant = self.game.variant
@@ -210,37 +263,109 @@ class Session:
             return CLASSIC_FACES.get(face, "")
         return ""
 
-    def show_choice(self, seat: int, step: Any, face: str | None, moves: tuple) -> None:
-        game, console = self.game, self.console
-        steps = "" if step.name == "act" else f" · {step.name}"
-        console.print()
-        console.rule(f"{when(game.turn)}{steps} · {self.who(seat)} to move", style="dim")
-        self.board()
-        console.print()
+    def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
         earlier = self.faces[:-1] if face is not None else self.faces
-        if earlier:
-            console.print(f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again.", markup=False)
+        line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
         if face is not None:
             meaning = self.face_meaning(face)
-            verb = "Drew" if getattr(step, "setup", False) else "Rolled"
-            console.print(f"{verb} [bold]{_escape(face)}[/bold]" + (f": {_escape(meaning)}." if meaning else "."), soft_wrap=False)
+            verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
+            line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
         else:
-            console.print(f"No roll in this step ({step.name}).", markup=False)
-        self.show_moves(moves)
+            line += f"No roll in this step ({step.name})."
+        if menu.second_question:
+            line = f"{face or step.name}: {menu.opened.words}. Then? (orders top first; b goes back)"
+        elif any(len(entry.moves) > 1 for entry in menu.entries):
+            line += " Choose the action; the order comes next."
+        return line
 
-    def show_moves(self, moves: tuple, numbers: list[int] | None = None, limit: int | None = LONG_LIST) -> None:
-        """The numbered moves (``numbers``: only these, 1-based), the long lists cut short."""
-        variant, console = self.game.variant, self.console
-        numbers = numbers if numbers is not None else list(range(1, len(moves) + 1))
-        shown = numbers if limit is None or len(numbers) <= limit else numbers[:SHORT_LIST]
-        rows = [(f"{n}.", describe(variant, moves[n - 1]), format_move(variant, moves[n - 1])) for n in shown]
-        width = min(console.width, 80)
+    def _texts(self, menu: Menu) -> list[str]:
+        return numbered([entry.words for entry in menu.entries])
+
+    def _budget(self, board_lines: int, message_lines: int) -> tuple[int, int]:
+        """(lines of recent moves, rows of moves) that fit the terminal's height."""
+        height = self.console.height
+        fixed = 1 + board_lines + 1 + 1 + 1  # header, board, roll, one line of message, prompt
+        recent = min(len(self.recent), MOST_RECENT)
+        rows = max(MIN_ROWS, height - fixed - recent)
+        # a reply longer than a line takes the place of the recent moves (a page keeps its rows)
+        recent = max(0, min(recent, height - fixed - rows - max(0, message_lines - 1)))
+        return recent, rows
+
+    def _pages(self, menu: Menu, board_lines: int) -> list:
+        _recent, rows = self._budget(board_lines, 0)
+        return paginate(self._texts(menu), self.width, rows)
+
+    def _board_lines(self, board: Any) -> int:
+        return len(self.console.render_lines(board, self.console.options.update(width=self.width), pad=False))
+
+    def page_count(self, menu: Menu, step: Any = None, face: str | None = None) -> int:
+        if self.screen:
+            return len(self._pages(menu, self._board_lines(self._board()) + self._extra_roll_lines))
+        count = len(menu.entries)
+        return 1 if count <= LONG_LIST else -(-count // SHORT_LIST)
+
+    def show_choice(self, seat: int, step: Any, face: str | None, menu: Menu, message: str = "") -> None:
+        if not self.screen:
+            self._show_transcript(seat, step, face, menu, message)
+            return
+        console, width = self.console, self.width
+        board = self._board()
+        board_lines = self._board_lines(board)
+        message_lines = message.splitlines() if message else []
+        roll_lines = -(-len(self._roll_line(step, face, menu)) // width)
+        self._extra_roll_lines = roll_lines - 1
+        recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
+        console.clear()
+        console.rule(self._header(seat, step), style="dim")
+        console.print(board)
+        for line in self.recent[len(self.recent) - recent :] if recent else []:
+            console.print(fit(line, width), markup=False, style="dim")
+        console.print(self._roll_line(step, face, menu), markup=False)
+        texts = self._texts(menu)
+        if not message_lines:
+            message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
+        pages = paginate(texts, width, rows)
+        menu.page = min(menu.page, len(pages) - 1)
+        for line in page_lines(texts, pages[menu.page], width, rows):
+            console.print(line, markup=False, soft_wrap=False)
+        for line in message_lines:
+            console.print(fit(line, width), markup=False, style="red" if line.startswith("✗") else None)
+
+    def _header(self, seat: int, step: Any) -> str:
+        steps = "" if step.name == "act" else f" · {step.name}"
+        return f"{when(self.game.turn)}{steps} · {self.who(seat)} to move"
+
+    def _show_transcript(self, seat: int, step: Any, face: str | None, menu: Menu, message: str) -> None:
+        console = self.console
+        if message:  # a reply to what was typed: the screen above still stands
+            for line in message.splitlines():
+                console.print(line, markup=False, style="red" if line.startswith("✗") else None)
+            return
+        console.print()
+        console.rule(self._header(seat, step), style="dim")
+        self.board()
+        console.print()
+        console.print(self._roll_line(step, face, menu), markup=False)
+        self.show_moves(menu)
+
+    def show_moves(self, menu: Menu, numbers: list[int] | None = None, every: bool = False) -> None:
+        """The numbered entries, with their notation (``numbers``: only these, 1-based; a long list a page at a time)."""
+        console = self.console
+        count = len(menu.entries)
+        if numbers is None:
+            if every or count <= LONG_LIST:
+                numbers = list(range(1, count + 1))
+            else:
+                first = menu.page * SHORT_LIST
+                numbers = list(range(first + 1, min(count, first + SHORT_LIST) + 1))
+        rows = [(f"{n}.", menu.entries[n - 1].words, menu.entries[n - 1].notation) for n in numbers]
+        width = self.width
         widths = [max(len(cell) for cell in column) for column in zip(*rows)] if rows else [0, 0, 0]
         if sum(widths) + 5 <= width:
             grid = Table.grid(padding=(0, 3))
             grid.add_column(no_wrap=True)
             grid.add_column(style="dim", no_wrap=True)
-            number_width = widths[0]
+            number_width = len(f"{count}.")
             for number, words, notation in rows:
                 grid.add_row(f"{number:>{number_width}} {words}", "" if words == notation else notation)
         else:
@@ -250,41 +375,123 @@ class Session:
             for number, words, notation in rows:
                 grid.add_row(number, Text(words) + (Text(f"  ({notation})", style="dim") if words != notation else Text("")))
         console.print(grid, soft_wrap=False)
-        if len(shown) < len(numbers):
+        if len(numbers) < count and not every and numbers == list(range(numbers[0], numbers[-1] + 1)):
             console.print(
-                f"... and {len(numbers) - len(shown)} more: l lists all, /WORDS finds moves (e.g. /{_first_word(rows)}).",
+                f"Moves {numbers[0]}-{numbers[-1]} of {count}: + the next page, l lists all, /WORDS finds moves (e.g. /{_first_word(rows)}).",
                 markup=False,
             )
 
-    def find_moves(self, moves: tuple, words: str) -> None:
-        """List the moves whose words or notation contain ``words`` (the ``/`` key)."""
-        variant, wanted = self.game.variant, words.strip().lower()
-        numbers = [
-            n for n, move in enumerate(moves, 1) if wanted in describe(variant, move).lower() or wanted in format_move(variant, move).lower()
-        ]
-        if not numbers:
-            self.console.print(f"✗ no move contains {words.strip()!r}: l lists them all", style="red", markup=False)
-            return
-        self.show_moves(moves, numbers, limit=None)
+    def show_all(self, menu: Menu) -> None:
+        self.show_moves(menu, every=True)
 
-    def show_rules(self) -> None:
-        console = self.console
-        console.print(f"[bold]{_escape(self.rule_set)}[/bold]: {_escape(self.description)}")
-        table = Table(title_justify="left")
+    def find_moves(self, menu: Menu, words: str) -> str:
+        """The entries whose words or notation contain ``words`` (the ``/`` key)."""
+        wanted = words.strip().lower()
+        numbers = [n for n, entry in enumerate(menu.entries, 1) if wanted in entry.words.lower() or wanted in entry.notation.lower()]
+        if not numbers:
+            return f"✗ no move contains {words.strip()!r}: l lists them all"
+        if not self.screen:
+            self.show_moves(menu, numbers)
+            return ""
+        listed = ", ".join(str(n) for n in numbers[:12]) + (", ..." if len(numbers) > 12 else "")
+        return f"{len(numbers)} contain {words.strip()!r}: {listed}"
+
+    def show_text(self, text: Any, seat: int, step: Any, face: str | None, menu: Menu) -> None:
+        """Help or the rules, then the board and moves again."""
+        if self.screen:
+            self.console.clear()
+        self.console.print(text, markup=False) if isinstance(text, str) else self.console.print(text)
+        if self.screen:
+            try:
+                self.console.input("Press Enter to go back to the board. ")
+            except EOFError:
+                pass
+        self.show_choice(seat, step, face, menu)
+
+    def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
+        table = Table(title=f"{self.rule_set}: {self.description}", title_justify="left")
         for column in ("setting", "value", "from"):
             table.add_column(column, overflow="fold")
         for key, value, source in self.rows:
-            table.add_row(key, _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
-        console.print(table)
+            table.add_row(_escape(key), _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
+        self.show_text(table, seat, step, face, menu)
+
+    # -- hints, odds and takeback -------------------------------------------
+
+    def hint(self, seat: int, state: Any, step: Any, face: str | None, menu: Menu) -> str:
+        """What the strongest ready bot would play here, and each move's value where it says."""
+        game = self.game
+        spec = best_bot(game.variant, len(game.seats))
+        hint = advise(plugins(), spec, game, seat, state, step, face, menu.moves)
+        variant = game.variant
+        where, words = {}, {}
+        for number, entry in enumerate(menu.first, start=1):
+            for second, move in enumerate(entry.moves, start=1):
+                if len(entry.moves) == 1:
+                    where[move], words[move] = f"{number}", describe(variant, move)
+                else:
+                    detail = menu.parts[menu.moves.index(move)][1]
+                    where[move], words[move] = f"{number} then {second}", f"{entry.words}, then {detail}"
+
+        def label(move: Any, short: bool = False) -> str:
+            return where.get(move, "?") if short else f"{where.get(move, '?')} ({words.get(move, '')})"
+
+        return "\n".join(hint_lines(hint, menu.moves, label))
+
+    def take_back(self, seat: int) -> str:
+        """Raise :class:`TakeBack` to rewind to the previous decision a person made; else say why not."""
+        now = len(self.game.record.events)
+        if not any(index < now for index in self.decisions):
+            return "✗ nothing to take back: this is the first decision a person makes in this game"
+        raise TakeBack()
+
+    def rewind(self) -> None:
+        """Take the game back to the last decision a person made before the current one.
+
+        The game is built again from its seed and the record up to that
+        decision (as ``--resume`` does, so the dice and every bot's stream
+        are exactly where they were); the moves taken back stay in the new
+        record, marked undone.
+        """
+        from treehouse.kernel.resume import resume_game, saved_game
+
+        game = self.game
+        record = game.record
+        now = len(record.events)
+        cut = max(index for index in self.decisions if index < now)
+        kept = Record(meta=record.meta, header=record.header, events=record.events[:cut])
+        saved = saved_game(kept, plugins())
+        again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
+        humans = self.kinds.count(HUMAN)
+        live = [build_seat(kind, self, self.console, humans, i) for i, kind in enumerate(self.kinds)]
+        self.decisions, self.faces, self.forced_move = [], [], None
+        self.game, self.check = resume_game(kept, saved, live, observer=self, new_record=again)
+        taken = sum(1 for event in record.events[cut:] if event[0] == "move")
+        self.recent = [f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {record.events[cut][1]}."]
+        if not self.screen:
+            self.console.print(self.recent[0], markup=False)
+
+    def forced(self, seat: int, move: Any) -> None:
+        self.forced_move = move
+
+    def _odds_line(self, game: Game, mover: int, after: Any) -> str | None:
+        if game.hooks.treehouse_outcome(after, mover) is not None:
+            return None
+        following = game.hooks.treehouse_end_turn(after)
+        chances = [self.odds.chance(following, seat) for seat in range(len(self.kinds))]
+        return "Winning chances now: " + ", ".join(f"{self.who(s)} {100 * c:.1f}%" for s, c in enumerate(chances))
 
     # -- the game's observer ------------------------------------------------
 
     def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
         if face is not None:
             self.faces.append(face)
+        if self.kinds[mover] == HUMAN and moves and (len(moves) > 1 or not self.auto_forced):
+            self.decisions.append(len(game.record.events) if game.record is not None else 0)
 
-    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any) -> None:
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
+        forced, self.forced_move = self.forced_move, None
         if not self.live:
             return
         rolled = ", then ".join(faces)
@@ -292,19 +499,30 @@ class Session:
         steps = "" if step.name == "act" else f" ({step.name})"
         verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
         line = f"{when(game.turn)}{steps} · {self.who(mover)}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
-        self.console.print(line, markup=False, soft_wrap=False)
+        if forced is not None:
+            line += " (the only move, played for you)"
+        self.say(line)
+        if self.odds is not None:
+            odds = self._odds_line(game, mover, after)
+            if odds:
+                self.say(odds)
         if self.delay and self.kinds[mover] != HUMAN:
             time.sleep(self.delay)
 
     # -- playing --------------------------------------------------------------
 
     def run(self) -> None:
-        game = self.game
-        while not game.over:
+        while not self.game.over:
+            game = self.game
             turn_was_live = self.live
-            game.play_turn()
+            try:
+                game.play_turn()
+            except TakeBack:
+                self.rewind()
+                continue
             if self.watch and self.live and turn_was_live and not game.over:
                 self.board()
+        game = self.game
         self.console.print()
         self.console.rule("Game over", style="dim")
         self.board()
@@ -321,6 +539,26 @@ def when(turn: int) -> str:
     """A step's place in the game for people: its turn, or the setup (turn 0,
     the kernel's setup phase, before the first turn)."""
     return f"Turn {turn}" if turn else "Setup"
+
+
+def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
+    """The moves taken back in ``record``, as lines to show after the step they followed
+    (the index of a step: how many recorded moves, rerolls aside, came before)."""
+    from treehouse.kernel.engine import parse_move
+
+    def words(value: Any) -> str:
+        try:
+            return describe(variant, parse_move(variant, value))
+        except TreehouseError:
+            return str(value)
+
+    shown: dict[int, list[str]] = {}
+    for at, events in record.undone:
+        steps = sum(1 for event in record.events[:at] if event[0] == "move" and str(event[4]) != "reroll")
+        moves = [f"{when(turn)} · {who(seat)}: {words(value)}" for kind, turn, seat, _step, value in events if kind == "move"]
+        if moves:
+            shown.setdefault(steps, []).append("Taken back here: " + "; ".join(moves))
+    return shown
 
 
 def _first_word(rows: list[tuple[str, str, str]]) -> str:
@@ -353,15 +591,47 @@ def play(
     watch: Annotated[bool, typer.Option("--watch", help="Bots in every seat; you watch.")] = False,
     record: Annotated[Optional[Path], typer.Option("--record", help="Write the game's record here (default: a new file in your data directory).", dir_okay=False)] = None,
     resume: Annotated[Optional[Path], typer.Option("--resume", help="Continue the game saved in this record.", dir_okay=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --record overwrite a file that exists.")] = False,
+    plain: Annotated[bool, typer.Option("--plain", help="Print a plain transcript instead of redrawing one screen per move (for screen readers; pipes get it anyway).")] = False,
+    ask_forced: Annotated[bool, typer.Option("--ask-forced", help="Ask even when there is only one move (by default it plays itself, announced in one line).")] = False,
+    show_odds: Annotated[bool, typer.Option("--show-odds", help="Two-player classic: print each player's exact winning chance after every turn (needs th solve's table).")] = False,
 ) -> None:
     """Play a game at the terminal: you against bots, people against each other, or bots alone (--watch).
 
-    Pick a move by number or type it; ? help, r rules, s save, q save and quit.
+    Pick a move by number or type it; u takes back, h hints, ? help, r rules,
+    s save, q save and quit.
     Every game is saved as a record; continue it with --resume FILE and watch
     it again with th replay FILE.
     """
     if delay is None:
         delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0
+    locks = run_guarded(claim_records, record, resume, force)
+    try:
+        _play(variant, players, seats, bot, seed, config, overrides, delay, watch, record, resume, plain, ask_forced, show_odds)
+    finally:
+        for lock in locks:
+            lock.release()
+
+
+def claim_records(record: Path | None, resume: Path | None, force: bool) -> list[FileLock]:
+    """Lock the records this game reads and writes against a second ``th play``,
+    and refuse to overwrite an existing file unasked (``--force``)."""
+    locks: list[FileLock] = []
+    try:
+        if resume is not None:
+            locks.append(lock_file(resume, RecordError, "record"))
+        if record is not None and (resume is None or os.path.realpath(record) != os.path.realpath(resume)):
+            locks.append(lock_file(record, RecordError, "record"))
+            if (record.is_file() or record.is_symlink()) and not force:
+                raise RecordError(f"{record} already exists; add --force to overwrite it, or continue its game with th play --resume {record}")
+    except RecordError:
+        for lock in locks:
+            lock.release()
+        raise
+    return locks
+
+
+def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, record, resume, plain, ask_forced, show_odds) -> None:
     if resume is not None:
         given = [flag for flag, value in (("--variant", variant), ("--players", players), ("--seat", seats), ("--bot", bot), ("--seed", seed), ("--config", config), ("--set", overrides)) if value not in (None, [])]
         if watch:
@@ -371,7 +641,25 @@ def play(
         session = run_guarded(_resumed_session, resume, record, delay)
     else:
         session = run_guarded(_new_session, variant, players, seats or [], bot, seed, config, overrides, delay, watch, record)
+    session.screen = out.is_terminal and not plain and not session.watch
+    session.auto_forced = not ask_forced
+    if show_odds:
+        session.odds = run_guarded(_odds_bot, session)
     _run(session)
+
+
+def _odds_bot(session: Session) -> Any:
+    """The perfect bot that says the winning chances, seated as an onlooker (--show-odds)."""
+    from treehouse.bots.perfect import PerfectBot
+
+    game = session.game
+    if not PerfectBot.ready(game.variant, len(game.seats)):
+        if game.variant.name != "classic" or len(game.seats) != 2:
+            raise TreehouseError(f"--show-odds needs the exact table, which exists for two-player classic only, not {len(game.seats)}-player {game.variant.name}")
+        raise TreehouseError("--show-odds needs the exact table for these rules: run th solve first (about two minutes, once)")
+    bot = PerfectBot()
+    bot.seated(game, 0)
+    return bot
 
 
 def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path) -> Session:
@@ -432,7 +720,7 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     )
     humans = saved.seat_kinds.count(HUMAN)
     live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(saved.seat_kinds)]
-    session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta)))
+    session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta), undone=list(old.undone)))
     turns = old.events[-1][1] if old.events else 0
     out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}, saved on turn {turns}.")
     if path != resume:
@@ -503,6 +791,7 @@ def replay(
 
     frames = walked.frames
     last = len(frames)
+    taken_back = _taken_back(record, walked.variant, who)
 
     def show(index: int) -> None:
         out.print()
@@ -518,6 +807,8 @@ def replay(
             out.print(line, markup=False)
             position = frame.after
         out.print(hooks.treehouse_render(position, min(out.width, 80)))
+        for line in taken_back.get(index, []):
+            out.print(line, markup=False)
         if index == last:
             footer = record.footer
             if footer is not None:

@@ -10,6 +10,7 @@ import csv
 import dataclasses
 import functools
 import inspect
+import io
 import json
 import os
 import re
@@ -33,6 +34,7 @@ from treehouse.playtest.stats import SPRT
 from treehouse.playtest.sweep import grid, overrides as point_overrides
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
 from treehouse.playtest.work import run as play
+from treehouse.textfiles import write_text_atomically
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
 SeatOption = Annotated[
@@ -192,20 +194,15 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
 
 
 def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
-    try:
-        with path.open("w", newline="", encoding="utf-8") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(header)
-            writer.writerows(rows)
-    except OSError as error:
-        raise ConfigError(f"cannot write {path}: {error.strerror or error}") from None
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer)
+    writer.writerow(header)
+    writer.writerows(rows)
+    _write_text(path, buffer.getvalue())
 
 
 def _write_text(path: Path, text: str) -> None:
-    try:
-        path.write_text(text, encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"cannot write {path}: {error.strerror or error}") from None
+    write_text_atomically(path, text, ConfigError)
 
 
 def _emit_json(data: dict) -> None:

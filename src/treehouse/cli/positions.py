@@ -33,7 +33,7 @@ def moves(
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule's die decides which faces can come up
-    hooks = run_guarded(game_hooks, game_variant, effective.house_rule_values(plugins()))
+    hooks = run_guarded(game_hooks, game_variant, effective.house_rule_plugins(plugins()))
     if action.strip().lower() not in {draw.lower() for draw in game_variant.draws}:  # a setup's draw (Fences: a colour)
         run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
     if position == "-":

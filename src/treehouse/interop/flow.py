@@ -35,7 +35,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Outcome, Step
+from treehouse.kernel.engine import PASS, REROLL, Applied, Outcome, Step, play_move
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
 
@@ -192,9 +192,9 @@ class GameFlow:
         hooks, before, step = self.hooks, node.position, node.steps[0]
         if step.setup:  # the setup phase: applied, not resolved (as the engine plays it)
             after = self._call(hooks.treehouse_apply_move, before, step, move)
+            after = after.state if type(after) is Applied else after
             return self._capped(self._set_up(after, decisions))
-        after = before if move is PASS else self._call(hooks.treehouse_apply_move, before, step, move)
-        after = self._call(hooks.treehouse_resolve, after, before, step, move)
+        after, _events = self._call(play_move, hooks, before, step, move)
         outcome = self._call(hooks.treehouse_outcome, after, node.mover)
         if outcome is not None:
             return Node(TERMINAL, after, mover=node.mover, turn=node.turn, decisions=decisions, outcome=outcome)

@@ -6,9 +6,11 @@ turn (most games have one; Fences has three) it
 1. rolls the die, if the step rolls (a chance node);
 2. lists the legal moves for that face (none: roll again);
 3. lets the seat choose one;
-4. applies it;
-5. resolves what follows from it;
-6. checks the outcome,
+4. applies it (the variant may say what the move did, as an :class:`Applied`);
+5. resolves what follows from it, given what the move did (the variant may
+   report what happened, as a :class:`Resolved` with its events);
+6. hands the step and its events to the observer and the record;
+7. checks the outcome,
 
 and then hands the turn on.  Every one of those steps is a hook
 (:mod:`treehouse.hookspecs`), so a variant or a house rule can change it; the
@@ -18,7 +20,7 @@ engine itself knows no game.
 from __future__ import annotations
 
 import random
-from typing import Any, Protocol, Sequence
+from typing import Any, NamedTuple, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.hooks import KernelDefaults, game_hooks
@@ -28,12 +30,57 @@ from treehouse.kernel.turn import ONE_ROLLED_STEP, PASS, REROLL, Control, Outcom
 from treehouse.kernel.variant import Variant
 
 __all__ = [
-    "Control", "Game", "GameObserver", "KernelDefaults", "MAX_ROLLS_PER_STEP", "ONE_ROLLED_STEP", "Outcome", "PASS", "REROLL", "Step",
-    "format_move", "parse_move",
+    "Applied", "Control", "Game", "GameObserver", "KernelDefaults", "MAX_ROLLS_PER_STEP", "ONE_ROLLED_STEP", "Outcome", "PASS", "REROLL",
+    "Resolved", "Step", "describe_event", "format_move", "parse_move", "play_move",
 ]
 
 #: Rolls in a row that may give nothing to do before the engine calls the variant broken.
 MAX_ROLLS_PER_STEP = 1000
+
+
+class Applied(NamedTuple):
+    """What ``treehouse_apply_move`` may return instead of a bare position:
+    the position and what the move did (``effect``, any immutable value the
+    variant likes), which the engine hands to ``treehouse_resolve``.  So
+    resolving never has to work the move out again, and nothing is cached
+    on the variant object between the two hooks."""
+
+    state: Any
+    effect: Any
+
+
+class Resolved(NamedTuple):
+    """What ``treehouse_resolve`` may return instead of a bare position: the
+    position and the ``events`` of the step, a tuple of immutable values
+    saying what happened (a Hit, a loss, a player out).  The kernel never
+    looks inside an event: it hands the events to the game's observer and
+    writes their words (:func:`describe_event`) into the record."""
+
+    state: Any
+    events: tuple = ()
+
+
+def describe_event(event: Any) -> str:
+    """An event in plain words: its ``describe()``, else its ``str()``."""
+    describe = getattr(event, "describe", None)
+    return describe() if callable(describe) else str(event)
+
+
+def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple]:
+    """Apply and resolve ``move`` through a game's hooks, as the engine does:
+    the resolved position and the step's events.  For bots that play moves
+    in their head and tools that list what moves lead to."""
+    effect = None
+    if move is PASS:
+        after = state
+    else:
+        after = hooks.treehouse_apply_move(state, step, move)
+        if type(after) is Applied:
+            after, effect = after
+    after = hooks.treehouse_resolve(after, state, step, move, effect)
+    if type(after) is Resolved:
+        return after
+    return after, ()
 
 
 def format_move(variant: Variant, move: Any) -> str:
@@ -66,12 +113,14 @@ class GameObserver(Protocol):
 
     ``on_choice`` is called for every roll or step with the legal moves it
     offered (empty: the face is rerolled); ``on_step`` after every step is
-    applied and resolved.  A ``REROLL`` choice shows as a further ``on_choice``.
+    applied and resolved, with the step's ``events`` (what the variant's
+    ``treehouse_resolve`` reported happened; ``()`` when it reported
+    nothing).  A ``REROLL`` choice shows as a further ``on_choice``.
     """
 
     def on_choice(self, game: Game, mover: int, step: Step, face: str | None, moves: tuple) -> None: ...
 
-    def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any) -> None: ...
+    def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any, events: tuple) -> None: ...
 
 
 class Game:
@@ -152,14 +201,26 @@ class Game:
                 move = self._roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
                 if move is None:
                     continue  # a step without a roll had nothing to do
-                # 4. apply the move, 5. resolve its consequences
-                after = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)
+                # 4. apply the move, 5. resolve its consequences (play_move, inline: the hot loop)
+                effect = None
+                if move is PASS:
+                    after = before
+                else:
+                    after = self.hooks.treehouse_apply_move(before, step, move)
+                    if type(after) is Applied:
+                        after, effect = after
+                events = ()
                 if self._resolve is not None:
-                    after = self._resolve(after, before, step, move)
+                    after = self._resolve(after, before, step, move, effect)
+                    if type(after) is Resolved:
+                        after, events = after
                 self.state = after
+                # 6. tell the record and the observer what happened
+                if events and self._events is not None:
+                    self._events.append(("resolved", self.turn, mover, step.name, events))
                 if self.observer is not None:
-                    self.observer.on_step(self, mover, step, move, before, after)
-                # 6. check the outcome
+                    self.observer.on_step(self, mover, step, move, before, after, events)
+                # 7. check the outcome
                 outcome = self.hooks.treehouse_outcome(after, mover)
                 if outcome is not None:
                     return self._finish(outcome)

@@ -243,8 +243,12 @@ class KernelDefaults:
         return seat.choose(state, step, face, moves, rng)
 
     @hookimpl(trylast=True)
-    def treehouse_resolve(self, state, before, step, move):
+    def treehouse_resolve(self, state, before, step, move, effect):
         return state
+
+    @hookimpl(trylast=True)
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        return None  # no reason known: th play says the move is not legal here
 
 
 # --------------------------------------------------------------------------

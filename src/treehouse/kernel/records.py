@@ -1,5 +1,9 @@
 """Game records: every roll, choice and outcome as an event, as JSON lines.
 
+A ``resolved`` line follows a step whose resolution reported events (a Hit,
+a loss, a player out: see ``treehouse_resolve``), with each event's words; a
+replay derives the events again and checks them against these words.
+
 A record is enough to replay a game exactly: :func:`treehouse.kernel.replay.replay`
 plays the recorded faces and moves back through the same engine and hooks,
 checking each move is legal, and compares the final position.
@@ -11,8 +15,15 @@ Format (one JSON object per line, seats numbered from 1 as players say them)::
      "turn_cap": 1000, "position": "<variant notation>", "meta": {...}}
     {"event": "roll", "turn": 1, "seat": 1, "step": "act", "face": "HOP"}
     {"event": "move", "turn": 1, "seat": 1, "step": "act", "move": "<move notation>"}
+    {"event": "resolved", "turn": 1, "seat": 1, "step": "act", "happened": ["<words>", ...]}
     ...
     {"event": "end", "turn": 31, "winners": [2], "reason": "...", "position": "..."}
+
+Moves a person took back (``th play``'s ``u``) stay in the record where they
+were played, marked ``"undone": N`` (the N-th takeback of the game); replaying
+and resuming skip them, ``th replay`` shows them::
+
+    {"event": "move", "turn": 5, "seat": 1, "step": "act", "move": "...", "undone": 1}
 """
 
 from __future__ import annotations
@@ -40,8 +51,13 @@ class Record:
     meta: dict[str, Any] = field(default_factory=dict)
     header: dict[str, Any] | None = None
     #: ("roll", turn, seat, step_name, face) / ("move", turn, seat, step_name, move)
+    #: / ("resolved", turn, seat, step_name, events): the events a step's
+    #: resolution reported (the values themselves in a live game's record,
+    #: their words in one read from a file)
     events: list[tuple] = field(default_factory=list)
     footer: dict[str, Any] | None = None
+    #: Taken-back events: (where they stood in ``events``, the events), one block per takeback, in order.
+    undone: list[tuple[int, list[tuple]]] = field(default_factory=list)
     _variant: Any = None
 
     # -- written by the engine --------------------------------------------
@@ -78,13 +94,29 @@ class Record:
         if self.header is None:
             raise RecordError("the record has no start event")
         yield self.header
-        for kind, turn, seat, step, value in self.events:
-            event = {"event": kind, "turn": turn, "seat": seat + 1, "step": step}
+
+        def line(event: tuple, undone: int = 0) -> dict[str, Any]:
+            kind, turn, seat, step, value = event
+            out = {"event": kind, "turn": turn, "seat": seat + 1, "step": step}
             if kind == "roll":
-                event["face"] = value
+                out["face"] = value
+            elif kind == "resolved":
+                out["happened"] = happened(value)
             else:
-                event["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
-            yield event
+                out["move"] = value if isinstance(value, Notation) else format_move(self._variant, value)
+            if undone:
+                out["undone"] = undone
+            return out
+
+        blocks = sorted(((at, number, events) for number, (at, events) in enumerate(self.undone, start=1)), key=lambda b: (b[0], b[1]))
+        pending = 0
+        for index, event in enumerate(self.events):
+            while pending < len(blocks) and blocks[pending][0] <= index:
+                yield from (line(e, blocks[pending][1]) for e in blocks[pending][2])
+                pending += 1
+            yield line(event)
+        for _at, number, events in blocks[pending:]:
+            yield from (line(e, number) for e in events)
         if self.footer is not None:
             yield self.footer
 
@@ -122,7 +154,20 @@ class Record:
                 elif kind in ("roll", "move"):
                     _check_fields(event, {**_STEP_FIELDS, ("face" if kind == "roll" else "move"): _TEXT}, required=True)
                     value = event["face"] if kind == "roll" else Notation(event["move"])
-                    record.events.append((kind, event["turn"], event["seat"] - 1, event["step"], value))
+                    step = (kind, event["turn"], event["seat"] - 1, event["step"], value)
+                    if "undone" in event:
+                        _check_fields(event, _UNDONE_FIELDS)
+                        record.take_back(event["undone"], len(record.events), step)
+                    else:
+                        record.events.append(step)
+                elif kind == "resolved":
+                    _check_fields(event, {**_STEP_FIELDS, "happened": (_texts, "a list of words")}, required=True)
+                    step = (kind, event["turn"], event["seat"] - 1, event["step"], tuple(event["happened"]))
+                    if "undone" in event:
+                        _check_fields(event, _UNDONE_FIELDS)
+                        record.take_back(event["undone"], len(record.events), step)
+                    else:
+                        record.events.append(step)
                 elif kind == "end":
                     _check_fields(event, _END_FIELDS)
                     record.footer = event
@@ -138,9 +183,22 @@ class Record:
             raise RecordError(f"{source}: damaged record: no start event")
         return record
 
+    def take_back(self, number: int, at: int, event: tuple) -> None:
+        """File a taken-back ``event`` under takeback ``number`` (1-based), cut at ``at``."""
+        while len(self.undone) < number:
+            self.undone.append((at, []))
+        self.undone[number - 1][1].append(event)
+
     @classmethod
     def read(cls, path: str | Path) -> Record:
         return cls.loads(read_text(path, RecordError, "record"), source=str(path))
+
+
+def happened(events: Iterable[Any]) -> list[str]:
+    """The words of a step's events (words read from a file stay as they are)."""
+    from treehouse.kernel.engine import describe_event
+
+    return [event if isinstance(event, str) else describe_event(event) for event in events]
 
 
 # --------------------------------------------------------------------------
@@ -192,6 +250,7 @@ _META_FIELDS = {"seats": (_texts, "a list of seat kinds")}
 #: the fields that may be null (the others, when present, must be what they say)
 _NULLABLE = frozenset({"rules", "house_rules", "turn_cap", "meta"})
 _STEP_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "seat": (_whole(1), "a whole number from 1"), "step": _TEXT}
+_UNDONE_FIELDS = {"undone": (_whole(1), "the number of the takeback, from 1")}
 _END_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "winners": (_wholes, "a list of seat numbers"), "reason": _TEXT, "position": _TEXT}
 
 

@@ -17,7 +17,7 @@ from treehouse.errors import RecordError, TreehouseError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import Game, format_move, parse_move
 from treehouse.kernel.hooks import game_hooks
-from treehouse.kernel.records import Notation, Record
+from treehouse.kernel.records import Notation, Record, happened
 
 
 class EndOfRecord(BaseException):
@@ -77,7 +77,8 @@ class Script:
     replay, or by the checks of a resumed game)."""
 
     def __init__(self, record: Record, variant: Any) -> None:
-        self.events = record.events
+        # the choices to play back; what resolution reported is checked apart (check_happened)
+        self.events = [event for event in record.events if event[0] != "resolved"]
         self.variant = variant
         self.index = 0
 
@@ -146,6 +147,27 @@ class _RecordedSeat:
         return self.script.move(text, moves, self.game.turn if self.game is not None else 0)
 
 
+def check_happened(record: Record, again: Record) -> None:
+    """Raise :class:`RecordError` where the events a replay's resolution
+    reports differ from the words ``record`` wrote for them (an edited
+    record, or another version of a rule).  A record without any
+    ``resolved`` line (one written before they existed) is not checked."""
+    written = [event for event in record.events if event[0] == "resolved"]
+    if not written:
+        return
+    derived = [event for event in again.events if event[0] == "resolved"]
+    for old, new in zip(written, derived):
+        if old[:4] != new[:4] or happened(old[4]) != happened(new[4]):
+            turn, seat = old[1], old[2]
+            raise RecordError(
+                f"turn {turn}: the record says {'; '.join(happened(old[4]))!r} happened (player {seat + 1}, {old[3]}),"
+                f" but the replay finds {'; '.join(happened(new[4])) or 'nothing'!r} (turn {new[1]}, player {new[2] + 1}, {new[3]})"
+            )
+    if len(written) > len(derived):
+        old = written[len(derived)]
+        raise RecordError(f"turn {old[1]}: the record says {'; '.join(happened(old[4]))!r} happened, but the replay finds nothing there")
+
+
 def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     """Play ``record`` back and return the game at its last event.
 
@@ -163,11 +185,13 @@ def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     script = Script(record, variant)
     hooks = game_hooks(variant, start.house_rules, extra=[_RecordedDice(script, start.position)])
     seats = [_RecordedSeat(script, name) for name in start.seat_names]
-    game = Game(variant, seats, random.Random(0), turn_cap=(record.header or {}).get("turn_cap"), hooks=hooks, observer=observer)
+    again = Record()
+    game = Game(variant, seats, random.Random(0), turn_cap=(record.header or {}).get("turn_cap"), hooks=hooks, observer=observer, record=again)
     try:
         game.play()
     except EndOfRecord:
         pass
+    check_happened(record, again)
     footer = record.footer
     if footer is not None:
         final = variant.format_position(game.state)

@@ -142,7 +142,7 @@ class ResumeCheck(Script):
         if recorded != face:
             raise self._mismatch(game.turn, f"the seed rolls {face} where the record has {recorded}")
 
-    def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any) -> None:
+    def on_step(self, game: Game, mover: int, step: Step, move: Any, before: Any, after: Any, events: tuple) -> None:
         pass
 
 
@@ -264,6 +264,8 @@ class Frame:
     after: Any
     notation: str = ""
     words: str = ""
+    #: what the step's resolution reported (``treehouse_resolve``'s events)
+    events: tuple = ()
 
 
 @dataclass
@@ -289,10 +291,10 @@ class _Collector:
         if face is not None:
             self.rolls.append(face)
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         variant = self.walk.variant
         self.walk.frames.append(
-            Frame(game.turn, mover, step.name, self.rolls, move, before, after, format_move(variant, move), describe(variant, move))
+            Frame(game.turn, mover, step.name, self.rolls, move, before, after, format_move(variant, move), describe(variant, move), events)
         )
         self.rolls = []
 

@@ -100,6 +100,14 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    def split_choice(self, state, move) -> tuple[str, str] | None:
+        """For a move a person picks in two questions, ``(first, second)``: the
+        words of the first answer (moves with the same first words are one
+        choice) and of the second.  Fences splits a WILD move into its action
+        and the Stack's order, so 359 moves become about 30 actions, then a few
+        orders.  ``None`` (the default): the move is one choice."""
+        return None
+
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
     def render_text(self, text: str, console_width: int = 80) -> Any:
@@ -114,7 +122,7 @@ class Variant:
         each legal move applied and resolved (declining is not a position).
         ``hooks`` are the game's (with its house rules; default: this
         variant's own); ``face`` must be an outcome of their chance node."""
-        from treehouse.kernel.turn import Control
+        from treehouse.kernel.engine import Control, play_move
 
         hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)
@@ -127,7 +135,7 @@ class Variant:
         for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
             if isinstance(move, Control):
                 continue
-            after = hooks.treehouse_resolve(hooks.treehouse_apply_move(state, steps[0], move), state, steps[0], move)
+            after, _events = play_move(hooks, state, steps[0], move)
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 

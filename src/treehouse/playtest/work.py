@@ -87,7 +87,7 @@ def seating(batch: Batch, index: int) -> tuple[int, tuple[int, ...]]:
 class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
-    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "counters", "last_mover", "stats_hook", "evaluate", "players",
+    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "stats_hook", "evaluate", "players",
                  "leader", "lead_changes", "evaluated_steps", "last_not_leading")
 
     def __init__(self, game: Game | None = None) -> None:
@@ -96,6 +96,7 @@ class Observer:
         self.multi = 0
         self.pending = False
         self.pending_face: str | None = None
+        self.pending_forced = False
         self.counters: dict[str, float] = {}
         self.last_mover: int | None = None
         self.stats_hook = None
@@ -153,19 +154,29 @@ class Observer:
                 counts[IMPOSSIBLE] += 1
             return
         self.decisions += 1
+        forced = False
         if n > 1:
             self.multi += 1
         elif counts is not None:
             counts[FORCED] += 1
+            forced = True
         self.pending = True
         self.pending_face = face
+        self.pending_forced = forced
 
-    def on_step(self, game, mover, step, move, before, after) -> None:
+    def on_step(self, game, mover, step, move, before, after, events) -> None:
         if getattr(step, "setup", False):
             return
         face = self.pending_face
-        if move is PASS and face is not None:
-            self._face(face)[PASSED] += 1
+        if face is not None:
+            if move is PASS:
+                self._face(face)[PASSED] += 1
+            if events and any(getattr(event, "impossible", False) for event in events):
+                # the variant played the impossible action out (Fences' fail): impossible, not forced
+                counts = self._face(face)
+                counts[IMPOSSIBLE] += 1
+                if self.pending_forced:
+                    counts[FORCED] -= 1
         self.pending = False
         self.pending_face = None
         self.last_mover = mover

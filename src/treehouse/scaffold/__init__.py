@@ -16,6 +16,7 @@ from pathlib import Path
 from string import Template
 
 from treehouse.errors import TreehouseError
+from treehouse.textfiles import write_text_atomically
 
 NAME = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
 TEMPLATES = Path(__file__).parent / "templates"
@@ -58,6 +59,6 @@ def scaffold(name: str, directory: Path, taken: set[str] = frozenset(), *, examp
             relative = Template(str(template.relative_to(TEMPLATES / kind).with_suffix(""))).substitute(values)
             target = directory / relative
             target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(Template(template.read_text()).substitute(values))
+            write_text_atomically(target, Template(template.read_text()).substitute(values), TreehouseError)
             written.append(target)
     return sorted(written)

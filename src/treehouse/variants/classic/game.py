@@ -276,6 +276,26 @@ class Classic(Variant):
         return _tuple_new(ClassicPosition, (house, trios, (to_move + 1) % len(trios)))
 
     @hookimpl
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        """Which rule a typed move breaks: the roll, the House's turn, or the action itself."""
+        if not isinstance(move, ClassicMove):
+            return None
+        house, trios, to_move = state
+        own = trios[to_move]
+        if face != "WILD" and move.action != face:
+            return f"you rolled {face}, so the action is {face}, not {move.action}"
+        own_moves = self._moves(own, face, OWN)
+        if move.target == HOUSE_TARGET and own_moves and face != "WILD":
+            return f"your own trio has a {face} move, so you may not change the House (only when yours has none, or on a WILD)"
+        if move.target == OWN and not own_moves:
+            return f"no {face} changes your trio, so this turn acts on the House ('house:{face.lower()} ...') or passes"
+        trio = house if move.target == HOUSE_TARGET else own
+        whose = "the House" if move.target == HOUSE_TARGET else "your trio"
+        if move.result == trio:
+            return f"that leaves {whose} as it is ({format_trio(trio)}); a move must change it"
+        return f"no single {move.action.lower()} turns {whose} {format_trio(trio)} into {format_trio(move.result)}"
+
+    @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):
         """Playtest counters: moves on the House, on the mover's own trio, and passes."""
         if move is PASS:

@@ -9,10 +9,12 @@ disagree on are rule options (``rules`` below is the variant's Rules model).
 from __future__ import annotations
 
 from itertools import permutations, product
+from typing import NamedTuple
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
-from treehouse.variants.fences.hits import Hit, ignoring_colour
+from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
+from treehouse.kernel.pieces import Size
+from treehouse.variants.fences.hits import Cause, Hit, Source, fence_source, ignoring_colour
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
 from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
 
@@ -225,27 +227,28 @@ def setup_moves(state: FencesPosition, seat: int, colour: str) -> tuple[FencesMo
 # --------------------------------------------------------------------------
 
 
-class Effect:
+class Effect(NamedTuple):
     """What a move did: the new position, the attempt Hits, the Stacks that
-    bounced (considered moved without leaving their square)."""
+    bounced (considered moved without leaving their square).  The variant's
+    ``treehouse_apply_move`` hands it to ``treehouse_resolve`` through the
+    engine (:class:`~treehouse.kernel.engine.Applied`)."""
 
-    __slots__ = ("state", "hits", "bounced")
+    state: FencesPosition
+    hits: tuple = ()
+    bounced: frozenset = frozenset()
 
-    def __init__(self, state: FencesPosition, hits: tuple = (), bounced: frozenset = frozenset()) -> None:
-        self.state, self.hits, self.bounced = state, hits, bounced
 
-
-def _attempt(board, stacks, seat: int, target: int, verb: str) -> Hit | None:
-    """The Hit when ``seat``'s Stack tries to enter ``target``; None if it may."""
+def _attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
+    """The Hit when ``seat``'s Stack on ``square`` tries to enter ``target``; None if it may."""
     cell = board[target]
     if target in OUTSIDE:
-        return Hit(seat, None, f"{verb} toward the Outside at {NAMES[target]}")
+        return Hit(seat, Cause.OUTSIDE, square=target)
     if cell is None:
         return None
     if type(cell) is int:
         # only the stationary Stack is Hit; the mover's top colour can make it immune
-        return Hit(cell, stacks[seat][-1], f"seat {seat + 1}'s stack {verb} into it")
-    return Hit(seat, cell.colour, f"{verb} onto {cell.size.value}({cell.colour}) at {NAMES[target]}")
+        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, stacks[seat][-1], square, seat))
+    return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
 def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
@@ -288,7 +291,7 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind == "swap":
         f = move.square
         if f in OUTSIDE:
-            hit = Hit(seat, board[f].colour, f"swapped with the Outside fence at {NAMES[f]}")
+            hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
         board[square], board[f] = board[f], seat
         return Effect(state._replace(board=tuple(board)))
@@ -299,7 +302,7 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
         target = NEIGHBOUR[f][d]
         if board[f].direction is UP:
             board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
-        hit = _attempt(board, state.stacks, seat, target, "hopped")
+        hit = _attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state._replace(board=tuple(board)), (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
@@ -331,11 +334,11 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
 
     if kind == "step":
         target = NEIGHBOUR[square][move.arg]
-        hit = _attempt(board, state.stacks, seat, target, "moved")
+        hit = _attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state, (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
         return Effect(state._replace(board=tuple(board)))
 
     # fail: the rolled action is impossible
-    return Effect(state, (Hit(seat, None, "the rolled action was impossible"),))
+    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))

@@ -34,6 +34,8 @@ The score is the seat's own Stack value minus the best live opponent's
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import first_pieces
@@ -54,10 +56,16 @@ def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) 
     stack = state.stacks[seat]
     if not stack:
         return 0.0
-    board = state.board
     square = state.square_of(seat)
     top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
-    value = SMALL * len(stack)
+    return _placed_value(state.board, square, top, len(stack))
+
+
+@lru_cache(maxsize=1 << 15)
+def _placed_value(board: tuple, square: int, top: str | None, smalls: int) -> float:
+    """A placed Stack's value from what it depends on (cached: the bots score
+    many positions that share a board, a Stack's square and its top colour)."""
+    value = SMALL * smalls
     for d, _n, cell in first_pieces(board, square):
         if type(cell) is not int:
             if cell.colour == top:

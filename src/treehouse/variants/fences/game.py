@@ -7,7 +7,10 @@ kernel's setup phase plays :data:`PLACE` and :data:`DRAW` steps: each is a
 blind draw from the bag (a chance node, :meth:`Fences.treehouse_chance`)
 and the drawer's placing of that small.
 After every step :meth:`Fences.treehouse_resolve` checks for Hits and
-resolves the Damage simultaneously (:mod:`treehouse.variants.fences.hits`).
+resolves the Damage simultaneously (:mod:`treehouse.variants.fences.hits`),
+reporting each Hit and loss as an event.  What a move did (its attempt Hits,
+the Stacks that bounced) reaches resolve from ``treehouse_apply_move``
+through the engine, as an :class:`~treehouse.kernel.engine.Applied` effect.
 The position records the step to play next, so a position can be shown or
 explored between steps.  See docs/rules/fences.md.
 """
@@ -22,12 +25,12 @@ from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, Outcome, Step
+from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
-from treehouse.variants.fences.hits import apply_damage, ignoring_colour, line_hits
+from treehouse.variants.fences.hits import ignoring_colour, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
     ALL_COLOURS,
@@ -84,6 +87,11 @@ class FencesRules(Rules):
     )
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
+    )
+    one_hit_per_piece: bool = Field(
+        True,
+        description="A piece Hits a Stack at most once per check (stepping into a Fence that points at the Stack is one Hit);"
+        " false: once for each rule it meets.",
     )
     outside_attempts: bool = Field(
         False,
@@ -203,10 +211,6 @@ class Fences(Variant):
     #: The setup's blind draws (``start: chosen``) draw a small's colour.
     draws = ALL_COLOURS
 
-    def __init__(self, rules=None) -> None:
-        super().__init__(rules)
-        self._last_effect = None
-
     # -- notation --
     def format_position(self, state):
         return format_position(state)
@@ -248,6 +252,12 @@ class Fences(Variant):
             return str(getattr(move, "value", move))
         return describe_move(move)
 
+    def split_choice(self, state, move):
+        """WILD: the action first, then the order (see :meth:`Variant.split_choice`)."""
+        from treehouse.variants.fences.moves import split_choice
+
+        return split_choice(state, move) if isinstance(move, FencesMove) else None
+
     def successors(self, text, face, hooks=None):
         """What ``th moves`` lists.  A setup position (``place`` or ``draw``)
         draws a small instead of rolling: ``face`` is the colour drawn."""
@@ -264,15 +274,6 @@ class Fences(Variant):
         for move in setup_moves(state, state.to_move, colour):
             found.setdefault(self.format_position(self.treehouse_apply_move(state, step, move)), self.describe_move(move))
         return sorted(found.items())
-
-    # -- the effect of a move, shared by apply and resolve --
-    def effect(self, state, move):
-        last = self._last_effect
-        if last is not None and last[0] is state and last[1] == move:
-            return last[2]
-        result = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
-        self._last_effect = (state, move, result)
-        return result
 
     # -- game hooks --
     @hookimpl
@@ -315,15 +316,16 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
-        if state.setting_up:
-            return advance_setup(self.effect(state, move).state, self.rules.height(state.players))
-        return advance(self.effect(state, move).state, step)
+        effect = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
+        if state.setting_up:  # a setup step: no check follows, so the bare position
+            return advance_setup(effect.state, self.rules.height(state.players))
+        return Applied(advance(effect.state, step), effect)
 
     @hookimpl
-    def treehouse_resolve(self, state, before, step, move):
-        return self.resolve(state, before, step, move)
+    def treehouse_resolve(self, state, before, step, move, effect):
+        return self.resolve(state, before, step, move, effect)
 
-    def resolve(self, state, before, step, move, colour_immunity: bool = True):
+    def resolve(self, state, before, step, move, effect, colour_immunity: bool = True):
         """The check after a step and its Damage (``colour_immunity=False``:
         the house rule ``no-colour-immunity``)."""
         if before.setting_up:
@@ -331,26 +333,31 @@ class Fences(Variant):
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        return apply_damage(state, self.check_hits(state, before, step, move, colour_immunity), check)
+        after, events = resolve_damage(state, self.check_hits(state, before, step, effect, colour_immunity), check)
+        return Resolved(after, events) if events else after
 
-    def check_hits(self, state, before, step, move, colour_immunity: bool = True) -> list:
-        """The Hits of the check after ``move`` took ``before`` to ``state``:
-        its attempt Hits and the line Hits.  Without colour immunity every
-        Hit loses its colour, so it Damages whatever the top colour, as a
-        Swap with an Outside Fence does."""
-        if move is PASS:
+    def check_hits(self, state, before, step, effect, colour_immunity: bool = True) -> list:
+        """The Hits of the check after a move took ``before`` to ``state``:
+        the attempt Hits the move made (``effect``, from apply; ``None`` for
+        a declined step) and the line Hits, one per piece and Stack (unless
+        ``one_hit_per_piece`` is off).  Without colour immunity (the house
+        rule ``no-colour-immunity``) every Hit loses its colour, so it
+        Damages whatever the top colour, as a Swap with an Outside Fence does."""
+        if effect is None:
             attempts, bounced = (), frozenset()
         else:
-            effect = self.effect(before, move)
             attempts, bounced = effect.hits, effect.bounced
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
+        if self.rules.one_hit_per_piece:
+            hits = one_per_piece(hits)
         if not colour_immunity:
             hits = [ignoring_colour(hit) for hit in hits]
         return hits
 
     def hits(self, before, step, move, colour_immunity: bool = True):
         """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
-        return self.check_hits(advance(self.effect(before, move).state, step), before, step, move, colour_immunity)
+        applied = self.treehouse_apply_move(before, step, move)
+        return self.check_hits(applied.state, before, step, applied.effect, colour_immunity)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
@@ -384,6 +391,12 @@ class Fences(Variant):
                 break
         turn = state.turn + (1 if state.phase != 0 else 0)
         return state._replace(to_move=seat, phase=0, turn=turn)
+
+    @hookimpl
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        from treehouse.variants.fences.explain import why_illegal
+
+        return why_illegal(state, step, face, move, moves, self.rules)
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover):

@@ -1,42 +1,165 @@
-"""Hits and Damage: who is Hit at a check, and what each Hit removes.
+"""Hits and Damage: who is Hit at a check, by which piece and why, and what each Hit removes.
 
 This module is the whole of the seed's Hit and Damage rules, kept apart from
 the actions so it can be tested on its own.
 
-A **check** runs at the end of every step.  Its Hits are
+A **check** runs at the end of every step.  Its Hits are :class:`Hit`
+values, each naming the Stack Hit, its :class:`Cause` and the piece that
+Hit it (a :class:`Source`: size, colour, square):
 
 * the *attempt* Hits the step's move produced itself (a Stack trying to move
   onto a Fence, Outside, or onto another Stack; a Swap with an Outside Fence;
-  an impossible action), which the actions module reports as :class:`Hit`
-  values; and
+  an impossible action), which the actions module reports; and
 * the *line* Hits: a Pointing Fence with only empty squares between it and a
   Stack.  A line Hits at a check when it is new (the Fence moved or was
   pointed, the Stack moved, or a blocker left), or when its Stack was
   "considered moved" without leaving its square (a bounce).  With the rule
   option ``line_hits: every_check`` every line Hits at every check.
 
-**Damage** is then resolved simultaneously (:func:`apply_damage`): colour
+One piece Hits a Stack at most once per check (:func:`one_per_piece`; the
+rule option ``one_hit_per_piece: false`` counts each rule it meets).  The
+Hits found then pass through the ``treehouse_fences_hits`` hook, which
+house rules use to say which Hits stand.
+
+**Damage** is then resolved simultaneously (:func:`resolve_damage`): colour
 immunity is decided for every Hit against the Stack's top colour *before* any
 piece is removed; each remaining Hit removes one small from the top.  A Stack
-left empty is out at once.
+left empty is out at once.  What happened is reported as events
+(:class:`HitReport`, :class:`StackOut`), the values ``th play``, ``th
+replay``, records and the playtest statistics all read.
 """
 
 from __future__ import annotations
 
+from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
-from treehouse.kernel.pieces import Direction, Pyramid
-from treehouse.variants.fences.board import COMPASS, RAY, square_name
+from treehouse.kernel.pieces import Direction, Pyramid, Size
+from treehouse.variants.fences.board import COMPASS, NAMES, RAY
 from treehouse.variants.fences.position import FencesPosition, sort_colours
 
 
+class Cause(StrEnum):
+    """Why a Stack is Hit (the seed's list, plus the two actions that Hit)."""
+
+    #: a Pointing Fence points at the Stack with only empty squares between, newly
+    #: (the Fence moved or turned, the Stack moved, a blocker left) or, under
+    #: ``line_hits: every_check``, at every check
+    POINTED_AT = "pointed at"
+    #: the Stack bounced (considered moved, though it stayed) in a line that was already there
+    BOUNCED = "bounced"
+    #: the Stack tried to move (step 3 or a Hop) onto a Fence and stayed
+    MOVED_ONTO = "moved onto"
+    #: another Stack tried to move onto this one (only the stationary Stack is Hit)
+    STACK_MOVED_ONTO = "stack moved onto"
+    #: the Stack tried to move (step 3 or a Hop) Outside and stayed: always Damages
+    OUTSIDE = "attempted Outside"
+    #: a Swap with an Outside Fence: the Stack stays and is Hit
+    SWAP_OUTSIDE = "swapped with Outside"
+    #: the rolled action was impossible: the Stack is Hit and Damaged
+    IMPOSSIBLE = "impossible action"
+
+
+class Source(NamedTuple):
+    """The piece that Hits: a Fence (size ``L``/``M``, its colour, its square)
+    or a Stack (size ``S``, its top colour, its square, and its ``seat``)."""
+
+    size: Size
+    colour: str
+    square: int
+    seat: int | None = None
+
+    @property
+    def is_fence(self) -> bool:
+        return self.seat is None
+
+    def describe(self) -> str:
+        if self.seat is not None:
+            return f"player {self.seat + 1}'s Stack ({self.colour} top) from {NAMES[self.square]}"
+        return f"{self.size.value}({self.colour}) at {NAMES[self.square]}"
+
+
+def fence_source(fence: Pyramid, square: int) -> Source:
+    return Source(fence.size, fence.colour, square)
+
+
 class Hit(NamedTuple):
-    """One Hit on ``seat``'s Stack.  ``colour`` is the colour that makes the
-    Stack immune when it is on top; ``None`` means the Hit always Damages."""
+    """One Hit on ``seat``'s Stack: its ``cause``, the piece that Hit it
+    (``source``; ``None`` for an attempt to move Outside and an impossible
+    action) and, for an attempt Outside, the Outside ``square`` tried.
+    ``ignores_colour``: the Hit Damages whatever the Stack's top colour."""
 
     seat: int
-    colour: str | None
-    cause: str
+    cause: Cause
+    source: Source | None = None
+    square: int | None = None
+    ignores_colour: bool = False
+
+    @property
+    def colour(self) -> str | None:
+        """The colour that makes the Stack immune when it is on top; ``None``:
+        the Hit always Damages (no piece, or it ignores colour)."""
+        if self.ignores_colour or self.source is None:
+            return None
+        return self.source.colour
+
+    def why(self) -> str:
+        """The Hit's cause in words: "moved onto M(red) at c4"."""
+        cause, source = self.cause, self.source
+        if cause is Cause.POINTED_AT:
+            return f"{source.describe()} points at it"
+        if cause is Cause.BOUNCED:
+            return f"bounced in the line of {source.describe()}"
+        if cause is Cause.MOVED_ONTO:
+            return f"moved onto {source.describe()}"
+        if cause is Cause.STACK_MOVED_ONTO:
+            return f"{source.describe()} moved onto it"
+        if cause is Cause.OUTSIDE:
+            return f"tried to move Outside at {NAMES[self.square]}"
+        if cause is Cause.SWAP_OUTSIDE:
+            return f"swapped with {source.describe()}, Outside"
+        return "the rolled action was impossible"
+
+
+class HitReport(NamedTuple):
+    """An event: a Hit as it was resolved.  ``top`` is the Stack's top colour
+    at the check, ``lost`` the small this Hit removed (``None``: no Damage,
+    because colour saved it or no small was left)."""
+
+    hit: Hit
+    top: str | None
+    lost: str | None
+
+    @property
+    def saved(self) -> bool:
+        """Colour immunity spared the Stack."""
+        return self.lost is None and self.hit.colour is not None and self.hit.colour == self.top
+
+    @property
+    def impossible(self) -> bool:
+        """The rolled action was impossible (counted in the playtest's impossible share)."""
+        return self.hit.cause is Cause.IMPOSSIBLE
+
+    def describe(self) -> str:
+        player = f"Player {self.hit.seat + 1}"
+        if self.lost is not None:
+            return f"{player} loses {self.lost} ({self.hit.why()})"
+        if self.saved:
+            return f"{player} is Hit ({self.hit.why()}): {self.top} top, no damage"
+        return f"{player} is Hit ({self.hit.why()}): no small left to lose"
+
+
+class StackOut(NamedTuple):
+    """An event: ``seat``'s Stack was emptied at check ``check`` and is out;
+    ``fell_to`` is the Hit that took its last small."""
+
+    seat: int
+    check: int
+    fell_to: Hit
+
+    def describe(self) -> str:
+        return f"Player {self.seat + 1} is out: the last small went ({self.fell_to.why()})"
 
 
 class Line(NamedTuple):
@@ -69,47 +192,65 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     return found
 
 
-def lines(board) -> list[Line]:
+@lru_cache(maxsize=1 << 14)
+def lines(board) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack.
 
     Looks outward from each Stack along its row and column to the first
     piece (:func:`first_pieces`), and keeps it if it is a Fence pointing
-    back: a few squares per Stack, whatever else moved.
+    back: a few squares per Stack, whatever else moved.  Cached by board:
+    a check compares the board before a move with the one after, and the
+    bots try many moves from one board (and many that end on the same one).
     """
     found = []
     for square, seat in stacks_on(board):
         for d, n, cell in first_pieces(board, square):
             if type(cell) is not int and cell.direction is d.opposite:
                 found.append(Line(n, cell, square, seat))
-    return found
+    return tuple(found)
 
 
 def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = frozenset(), every_check: bool = False) -> list[Hit]:
     """The line Hits of a check from ``before`` to ``after``.
 
     ``moved`` are the seats whose Stack is considered moved though it stayed
-    on its square (it bounced); their lines Hit even if they were there before.
+    on its square (it bounced); their lines Hit even if they were there before
+    (cause ``BOUNCED``).
     """
     old = set() if every_check else set(lines(before.board))
     hits = []
     for line in lines(after.board):
-        if every_check or line.seat in moved or line not in old:
-            hits.append(
-                Hit(
-                    line.seat,
-                    line.fence.colour,
-                    f"{line.fence.size.value}({line.fence.colour}) at {square_name(line.fence_square)} points at it",
-                )
-            )
+        if every_check or line not in old:
+            cause = Cause.POINTED_AT
+        elif line.seat in moved:
+            cause = Cause.BOUNCED
+        else:
+            continue
+        hits.append(Hit(line.seat, cause, fence_source(line.fence, line.fence_square)))
     return hits
 
 
+def one_per_piece(hits) -> list[Hit]:
+    """At most one Hit per piece and Stack: the first a piece makes (an
+    attempt comes before a line).  Stepping into a Fence that already points
+    at the Stack is then one Hit, not two (docs/rules/fences.md, Hits)."""
+    seen, kept = set(), []
+    for hit in hits:
+        if hit.source is not None:
+            key = (hit.seat, hit.source)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(hit)
+    return kept
+
+
 def ignoring_colour(hit: Hit) -> Hit:
-    """The same Hit, Damaging whatever the Stack's top colour: a Hit with no
-    colour never meets colour immunity.  The one way a Hit is made to ignore
-    colour: a Swap with an Outside Fence (``swap_outside_ignores_colour``)
-    and every Hit under the house rule ``no-colour-immunity``."""
-    return hit._replace(colour=None)
+    """The same Hit, Damaging whatever the Stack's top colour.  The one way
+    a Hit is made to ignore colour: a Swap with an Outside Fence
+    (``swap_outside_ignores_colour``) and every Hit under the house rule
+    ``no-colour-immunity``."""
+    return hit._replace(ignores_colour=True)
 
 
 def damage_counts(state: FencesPosition, hits) -> dict[int, int]:
@@ -120,22 +261,47 @@ def damage_counts(state: FencesPosition, hits) -> dict[int, int]:
         stack = state.stacks[hit.seat]
         if not stack:
             continue
-        if hit.colour is not None and stack[-1] == hit.colour:
+        colour = hit.colour
+        if colour is not None and stack[-1] == colour:
             continue  # colour immunity
         counts[hit.seat] = counts.get(hit.seat, 0) + 1
     return counts
 
 
-def apply_damage(state: FencesPosition, hits, check: int) -> FencesPosition:
-    """Remove one top small per Damage, all at once; empty Stacks go out at ``check``."""
-    counts = damage_counts(state, hits)
-    if not counts:
-        return state
+def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosition, tuple]:
+    """Resolve ``hits`` simultaneously: remove one top small per Damage, all
+    at once; empty Stacks go out at ``check``.  Returns the position and the
+    events: a :class:`HitReport` per Hit (in order; the Damaging Hits of a
+    Stack take its smalls from the top down) and a :class:`StackOut` per
+    Stack emptied."""
+    if not hits:
+        return state, ()
+    stacks = state.stacks
+    reports, fell = [], {}
+    taken = dict.fromkeys(range(len(stacks)), 0)
+    for hit in hits:
+        stack = stacks[hit.seat]
+        top = stack[-1] if stack else None
+        colour = hit.colour
+        if not stack or (colour is not None and top == colour):
+            reports.append(HitReport(hit, top, None))
+            continue
+        n = taken[hit.seat]
+        if n >= len(stack):
+            reports.append(HitReport(hit, top, None))  # nothing left to lose
+            continue
+        taken[hit.seat] = n + 1
+        reports.append(HitReport(hit, top, stack[len(stack) - 1 - n]))
+        if n + 1 == len(stack):
+            fell[hit.seat] = hit
+    if not any(taken.values()):
+        return state, tuple(reports)
     board = list(state.board)
-    stacks, destroyed, out = list(state.stacks), list(state.destroyed), list(state.out)
-    for seat, n in counts.items():
+    stacks, destroyed, out = list(stacks), list(state.destroyed), list(state.out)
+    for seat, n in taken.items():
+        if not n:
+            continue
         stack = stacks[seat]
-        n = min(n, len(stack))
         removed = stack[len(stack) - n :]
         stacks[seat] = stack[: len(stack) - n]
         destroyed[seat] = sort_colours(destroyed[seat] + removed)
@@ -143,4 +309,11 @@ def apply_damage(state: FencesPosition, hits, check: int) -> FencesPosition:
             if seat in board:  # always, in play: Stacks are only Hit once placed
                 board[board.index(seat)] = None
             out[seat] = check
-    return state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))
+    after = state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))
+    events = tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
+    return after, events
+
+
+def apply_damage(state: FencesPosition, hits, check: int) -> FencesPosition:
+    """The position once ``hits`` are resolved (:func:`resolve_damage` without its events)."""
+    return resolve_damage(state, hits, check)[0]

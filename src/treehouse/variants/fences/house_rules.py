@@ -27,6 +27,13 @@ class DigRestoresAny:
             return None  # the variant's own answer
         return action_moves(state, seat, face, self.variant.rules.uniform_dig, dig_restores_any=True)
 
+    @hookimpl(tryfirst=True)
+    def treehouse_explain_illegal(self, state, step, face, move, moves):
+        """Why a typed move is not legal, with this rule's Digs in mind."""
+        from treehouse.variants.fences.explain import why_illegal
+
+        return why_illegal(state, step, face, move, moves, self.variant.rules, restores_any=True)
+
 
 class NoColourImmunity:
     """Every Hit Damages: a top colour matching the Fence or Stack no longer protects."""
@@ -35,8 +42,8 @@ class NoColourImmunity:
         self.variant = variant
 
     @hookimpl(tryfirst=True)
-    def treehouse_resolve(self, state, before, step, move):
-        return self.variant.resolve(state, before, step, move, colour_immunity=False)
+    def treehouse_resolve(self, state, before, step, move, effect):
+        return self.variant.resolve(state, before, step, move, effect, colour_immunity=False)
 
     @hookimpl(tryfirst=True)
     def treehouse_evaluate(self, state, seat):

@@ -247,3 +247,13 @@ def parse_move(text: str) -> FencesMove:
 def describe_move(move: FencesMove) -> str:
     """The move in plain words: "move fence M(red) at N3 to N4"."""
     return _spell(move, WORDS)
+
+
+def split_choice(state, move: FencesMove) -> tuple[str, str] | None:
+    """A WILD move as two questions for a person: the action, then the order
+    (top first, as the board shows a Stack); ``None`` for any other move."""
+    if move.order is None:
+        return None
+    if move.order == state.stacks[state.to_move]:
+        return describe_move(move.base()), "keep the order as it is"
+    return describe_move(move.base()), f"reorder to {', '.join(reversed(move.order))}"
