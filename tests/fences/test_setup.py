@@ -48,6 +48,11 @@ def setup_game(fences, players, seed=1, seats=None, record=None):
     return Game(fences, seats or [RandomBot() for _ in range(players)], random.Random(seed), record=record)
 
 
+def applied(variant, state, step, move):
+    """The position after a setup move (the setup is not resolved)."""
+    return variant.treehouse_apply_move(state, step, move).state
+
+
 def squares(moves):
     return [NAMES[m.square] for m in moves]
 
@@ -79,7 +84,7 @@ def test_draft_distinct_leaves_out_the_drawers_colours_unless_only_they_are_left
     distinct = fences_class({"draft": "distinct"})
     state = distinct.parse_position(SEAT_2_DRAWS)
     assert [c for c, _ in distinct.treehouse_chance(state, DRAW)] == ["red", "yellow", "green", "blue"]  # seat 2 has orange
-    state = distinct.treehouse_apply_move(state, DRAW, distinct.parse_move("draw y"))  # seat 2: orange, yellow
+    state = applied(distinct, state, DRAW, distinct.parse_move("draw y"))  # seat 2: orange, yellow
     assert state.aside == ("red", "red", "orange", "yellow", "green", "blue")
     assert distinct.treehouse_chance(state, DRAW) == (("red", Fraction(2, 4)), ("orange", Fraction(1, 4)), ("yellow", Fraction(1, 4)))
     only = state._replace(aside=("green",), stacks=(("green", "blue", "red", "red"), state.stacks[1]))
@@ -95,11 +100,11 @@ def test_two_players_seat_1_picks_the_corners_and_seat_2_takes_the_opposite_one(
     state = fences.parse_position(NOTHING_DRAWN)
     assert sorted(squares(fences.treehouse_legal_moves(state, PLACE, "red"))) == ["a1", "a5", "e1", "e5"]
     for corner, opposite in (("a1", "e5"), ("a5", "e1"), ("e5", "a1"), ("e1", "a5")):
-        after = fences.treehouse_apply_move(state, PLACE, fences.parse_move(f"place r {corner}"))
+        after = applied(fences, state, PLACE, fences.parse_move(f"place r {corner}"))
         assert (after.to_move, after.phase, after.stacks) == (1, PLACE_PHASE, (("red",), ()))
         moves = fences.treehouse_legal_moves(after, PLACE, "blue")
         assert squares(moves) == [opposite]  # its only move
-        done = fences.treehouse_apply_move(after, PLACE, moves[0])
+        done = applied(fences, after, PLACE, moves[0])
         assert done.square_of(0) == BY_NAME[corner] and done.square_of(1) == BY_NAME[opposite]
         assert (done.to_move, done.phase) == (0, DRAW_PHASE)
 
@@ -113,7 +118,7 @@ def test_three_or_four_players_place_on_any_empty_inside_square_in_turn_order(fe
         assert (state.to_move, state.step_name) == (seat, "place")
         moves = fences.treehouse_legal_moves(state, PLACE, COLOURS["royg".index(colour)])
         assert set(squares(moves)) == {NAMES[s] for s in INSIDE} - set(picks[:seat]) and len(moves) == 25 - seat
-        state = fences.treehouse_apply_move(state, PLACE, fences.parse_move(f"place {colour} {square}"))
+        state = applied(fences, state, PLACE, fences.parse_move(f"place {colour} {square}"))
     assert (state.to_move, state.step_name) == (0, "draw")
     assert [NAMES[state.square_of(s)] for s in range(players)] == picks
 
@@ -124,7 +129,7 @@ def test_later_draws_go_on_top_of_the_stack_the_first_stays_at_the_bottom(fences
     state = fences.parse_position(SEAT_2_DRAWS)
     assert fences.treehouse_legal_moves(state, DRAW, "yellow") == (fences.parse_move("draw y"),)  # no choice
     assert fences.treehouse_legal_moves(state, DRAW, "orange") == (fences.parse_move("draw o"),)
-    after = fences.treehouse_apply_move(state, DRAW, fences.parse_move("draw y"))
+    after = applied(fences, state, DRAW, fences.parse_move("draw y"))
     assert after.stacks == (("green", "blue"), ("orange", "yellow")) and after.to_move == 0
     assert after.board == state.board and "yellow" in state.aside and after.aside.count("yellow") == 1
 
@@ -135,7 +140,7 @@ def test_the_setup_ends_when_every_stack_is_full_and_the_rest_is_set_aside(fence
     state = fences.parse_position(SEAT_2_DRAWS)
     for colour, seat in (("y", 1), ("r", 0), ("r", 1), ("o", 0), ("g", 1)):
         assert state.to_move == seat and state.setting_up
-        state = fences.treehouse_apply_move(state, DRAW, fences.parse_move(f"draw {colour}"))
+        state = applied(fences, state, DRAW, fences.parse_move(f"draw {colour}"))
     assert not state.setting_up and fences.treehouse_setup_step(state) is None
     assert (state.to_move, state.step_name, state.turn) == (0, "fence", 0)
     assert [len(s) for s in state.stacks] == [4, 4] and state.aside == ("yellow", "blue")
@@ -151,8 +156,8 @@ def test_the_setup_never_hits(fences):
     """The seed checks for Hits at the end of "the three Turn Steps" only."""
     state = fences.parse_position(SEAT_2_PLACES)
     move = fences.parse_move("place r e5")
-    after = fences.treehouse_apply_move(state, PLACE, move)
-    assert fences.treehouse_resolve(after, state, PLACE, move) == after
+    after = applied(fences, state, PLACE, move)
+    assert fences.treehouse_resolve(after, state, PLACE, move, None) == after
     assert fences.treehouse_outcome(after, 1) is None
 
 
@@ -162,7 +167,7 @@ def test_bots_place_by_the_evaluation_of_the_one_small_drawn(fences):
 
     state = fences.parse_position(SEAT_2_PLACES)
     assert evaluate(state, 0) == stack_value(state, 0) > SMALL - 5  # nobody else placed yet
-    after = fences.treehouse_apply_move(state, PLACE, fences.parse_move("place g e5"))
+    after = applied(fences, state, PLACE, fences.parse_move("place g e5"))
     assert evaluate(after, 1) == stack_value(after, 1) - stack_value(after, 0)
 
 
@@ -184,7 +189,7 @@ def test_every_position_of_the_setup_round_trips(fences, players):
         while (step := fences.treehouse_setup_step(state)) is not None:
             assert fences.parse_position(fences.format_position(state)) == state
             colour = rng.choice([c for c, _ in fences.treehouse_chance(state, step)])
-            state = fences.treehouse_apply_move(state, step, rng.choice(fences.treehouse_legal_moves(state, step, colour)))
+            state = applied(fences, state, step, rng.choice(fences.treehouse_legal_moves(state, step, colour)))
         assert fences.parse_position(fences.format_position(state)) == state
         assert [len(s) for s in state.stacks] == [fences.rules.height(players)] * players
 
@@ -335,8 +340,8 @@ def test_the_looking_ahead_bots_place_by_evaluation(plugins, fences, bot, player
     choice = seats[0].choose(state, PLACE, "red", moves, random.Random(0))
     from treehouse.variants.fences.evaluate import evaluate
 
-    best = max(evaluate(fences.treehouse_apply_move(state, PLACE, m), 0) for m in moves)
-    assert evaluate(fences.treehouse_apply_move(state, PLACE, choice), 0) == best
+    best = max(evaluate(applied(fences, state, PLACE, m), 0) for m in moves)
+    assert evaluate(applied(fences, state, PLACE, choice), 0) == best
     game.play_turn()  # the setup
     assert not game.setting_up and game.state.unplaced() == ()
     game.play_turn()  # and a normal turn follows

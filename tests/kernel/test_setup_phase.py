@@ -122,7 +122,7 @@ class Steps:
     def on_choice(self, game, mover, step, face, moves):
         pass
 
-    def on_step(self, game, mover, step, move, before, after):
+    def on_step(self, game, mover, step, move, before, after, events):
         self.seen.append((game.turn, mover, step.name, move, game.setting_up))
 
 

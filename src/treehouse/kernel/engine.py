@@ -260,6 +260,8 @@ class Game:
                 if move is None or isinstance(move, Control):
                     raise PluginError(f"variant {self.variant.name}: setup step {step.name!r} offers seat {mover + 1} no move")
                 after = hooks.treehouse_apply_move(before, step, move)
+                if type(after) is Applied:
+                    after = after.state  # what the move did matters to resolve only, and the setup is not resolved
                 if after == before:
                     raise PluginError(f"variant {self.variant.name}: setup step {step.name!r} left the position unchanged")
             except TreehouseError:
@@ -271,7 +273,7 @@ class Game:
                 raise failure from error
             self.state = after
             if observer is not None:
-                observer.on_step(self, mover, step, move, before, after)
+                observer.on_step(self, mover, step, move, before, after, ())
         self.setting_up = False
 
     def _failure(self, error: Exception, mover: int) -> BaseException:

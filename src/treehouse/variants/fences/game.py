@@ -272,7 +272,7 @@ class Fences(Variant):
             raise IllegalPositionError(f"{face!r} cannot be drawn here: a setup step draws a small, one of {names}")
         found = {}
         for move in setup_moves(state, state.to_move, colour):
-            found.setdefault(self.format_position(self.treehouse_apply_move(state, step, move)), self.describe_move(move))
+            found.setdefault(self.format_position(self.treehouse_apply_move(state, step, move).state), self.describe_move(move))
         return sorted(found.items())
 
     # -- game hooks --
@@ -317,8 +317,8 @@ class Fences(Variant):
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
         effect = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
-        if state.setting_up:  # a setup step: no check follows, so the bare position
-            return advance_setup(effect.state, self.rules.height(state.players))
+        if state.setting_up:  # a setup step (no check follows it)
+            return Applied(advance_setup(effect.state, self.rules.height(state.players)), effect)
         return Applied(advance(effect.state, step), effect)
 
     @hookimpl
