@@ -20,8 +20,8 @@ def walk_like_the_engine(flow: GameFlow, seed: int):
     seat = RandomBot()
     node = flow.initial(rng)
     while node.kind != TERMINAL:
-        if node.kind == CHANCE:
-            node = flow.roll(node, flow.die.roll(rng))
+        if node.kind == CHANCE:  # as the engine rolls: the chance node's outcome drawn by the roll hook
+            node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
         else:
             move = seat.choose(node.position, node.steps[0], node.face, node.moves, seat_rngs[node.mover])
             node = flow.play(node, move)
@@ -103,7 +103,7 @@ def test_every_legal_move_has_its_own_id(plugins, name, players):
             vector = observation.encode(node, node.mover if node.kind == DECISION else 0)
             assert vector.shape == (observation.size,)
             if node.kind == CHANCE:
-                node = flow.roll(node, flow.die.roll(rng))
+                node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
                 continue
             legal = actions.legal(node)
             assert len(legal) == len(node.moves) and all(0 <= a < actions.size for a in legal)
