@@ -18,7 +18,10 @@ chunks of the same seeds (benchmarks/alternate.py), and count turns:
 
 The figures that matter are the ratios to simulate (the path users run)
 measured in the same run; bare shows how far the engine itself is from a
-loop with no objects.
+loop with no objects.  On the shared 2-core machine (300 games, 10
+alternations of 30): flow/simulate median 0.860 (quartiles 0.781-0.997),
+openspiel/simulate 0.395 (0.352-0.419), pettingzoo/simulate 0.474
+(0.436-0.519); 6,918 simulate turns/s against 2,674 through OpenSpiel.
 """
 
 from __future__ import annotations

@@ -287,7 +287,9 @@ def treehouse_resolve(state, before, step, move, effect):
         them, the playtest counts them) and writes their words into the
         record; nothing derives them again from text.  An event whose
         ``impossible`` attribute is true says the rolled action could not be
-        done (the playtest counts it in the face's impossible share).  The
+        done (the playtest counts it in the face's impossible share); one
+        whose ``eliminated`` attribute is a seat (0-based) says that player
+        went out (``th play``'s game-over line says how).  The
         kernel's default returns ``state`` unchanged.  First result.
     """
 
@@ -374,4 +376,15 @@ def treehouse_render(state, console_width):
     :param state: the position.
     :param console_width: columns available (at least 40).
     :returns: a ``rich`` renderable (a string works).  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_render_svg(state):
+    """Draw a position as a picture, for ``th replay --html``.
+
+    :param state: the position.
+    :returns: one ``<svg>`` element as a string (self-contained: no scripts,
+        no links out), or ``None`` (the kernel's default: the page shows the
+        terminal drawing of :func:`treehouse_render` as text).  First result.
     """

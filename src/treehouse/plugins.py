@@ -9,17 +9,25 @@ manager (kernel defaults, the variant, its house rules) is built by
 
 Environment switches:
 
-* ``TREEHOUSE_BLOCK_PLUGINS=name,name``: do not load these entry points.
+* ``TREEHOUSE_BLOCK_PLUGINS=name,name``: do not load these entry points, or
+  drop these variants (a variant's name or alias); a name that matches
+  neither is a warning.
 * ``TREEHOUSE_TRACE_PLUGINS=1``: print every hook call to standard error.
 
 A plugin that fails to import, or implements a hook that does not exist, is
 left out and reported as one line in :attr:`Plugins.problems`; the others
-still load.
+still load.  That holds for ``sys.exit()`` and ``KeyboardInterrupt`` raised
+by a plugin too; only a real Ctrl-C from the user stops loading.  The
+built-in plugins load first, so their names win: a third party's variant or
+bot of the same name is refused with one warning.  A third-party plugin that
+takes over a second to import and register is named in a warning.
 """
 
 from __future__ import annotations
 
 import os
+import sys
+import time
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Callable, Iterable
@@ -182,8 +190,59 @@ def _blocked_names(block: Iterable[str] | None) -> set[str]:
     return names
 
 
+#: The distribution whose plugins are built in: their names win any collision.
+BUILTIN_DISTRIBUTION = "treehouse"
+#: A plugin whose import and registration take longer than this is named in a warning.
+SLOW_PLUGIN_SECONDS = 1.0
+
+
+def _builtin(ep: EntryPoint) -> bool:
+    return ep.dist is not None and ep.dist.name == BUILTIN_DISTRIBUTION
+
+
 def _entry_points() -> list[EntryPoint]:
-    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name)
+    """The group's entry points, the built-in ones first: a third party's
+    ``aa-dup-classic`` must not take ``classic`` by sorting before it."""
+    return sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: (not _builtin(ep), ep.name))
+
+
+class _UserInterrupt:
+    """While plugins load, tell a real Ctrl-C (the SIGINT signal) from a plugin
+    that raises ``KeyboardInterrupt`` itself: only the first stops the command."""
+
+    def __init__(self) -> None:
+        self.pressed = False
+        self.previous: Any = None
+
+    def __enter__(self) -> "_UserInterrupt":
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            def interrupt(signum: int, frame: Any) -> None:
+                self.pressed = True
+                raise KeyboardInterrupt
+
+            self.previous = signal.signal(signal.SIGINT, interrupt)
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.previous is not None:
+            import signal
+
+            signal.signal(signal.SIGINT, self.previous)
+
+    def problem(self, error: BaseException) -> BaseException | None:
+        """``None`` when ``error`` must go on (a real Ctrl-C), else the error to report."""
+        if isinstance(error, KeyboardInterrupt) and self.pressed:
+            return None
+        return error
+
+
+def _describe(error: BaseException) -> str:
+    if isinstance(error, SystemExit):
+        return f"SystemExit({error.code!r}): it called sys.exit()"
+    return f"{type(error).__name__}: {error}"
 
 
 def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, Any]] = ()) -> Plugins:
@@ -193,22 +252,35 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
     use it).  Never raises for a broken plugin: it is left out and described
     in ``problems``.
     """
+    with _UserInterrupt() as interrupt:
+        return _load(block, extra, interrupt)
+
+
+def _load(block: Iterable[str] | None, extra: Iterable[tuple[str, Any]], interrupt: _UserInterrupt) -> Plugins:
     manager = new_manager()
     blocked = _blocked_names(block)
     plugins = Plugins(manager)
-    candidates: list[tuple[str, Any, tuple[str, str]]] = []
+    candidates: list[tuple[str, Any, tuple[str, str], float]] = []
+    names_seen: set[str] = set()
     for ep in _entry_points():
+        names_seen.add(ep.name)
         if ep.name in blocked:
             manager.set_blocked(ep.name)
             continue
+        began = time.perf_counter()
         try:
             source = (ep.dist.name, ep.dist.version) if ep.dist else ("?", "?")
-            candidates.append((ep.name, ep.load(), source))
-        except Exception as error:  # a broken plugin must not take the tool down
-            plugins.problems.append(f"plugin {ep.name!r} failed to import: {type(error).__name__}: {error}")
-    candidates.extend((name, plugin, ("(in-process)", "")) for name, plugin in extra if name not in blocked)
+            candidates.append((ep.name, ep.load(), source, time.perf_counter() - began))
+        except BaseException as error:  # a broken plugin must not take the tool down, even with sys.exit()
+            if interrupt.problem(error) is None:
+                raise
+            plugins.problems.append(f"plugin {ep.name!r} failed to import: {_describe(error)}")
+    for name, plugin in extra:
+        names_seen.add(name)
+        if name not in blocked:
+            candidates.append((name, plugin, ("(in-process)", ""), 0.0))
 
-    for name, plugin, (dist, version) in candidates:
+    for name, plugin, (dist, version), seconds in candidates:
         try:
             manager.register(plugin, name=name)
         except (pluggy.PluginValidationError, ValueError) as error:
@@ -220,11 +292,32 @@ def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, 
             plugins.problems.append(f"plugin {name!r} implements unknown hook(s) {', '.join(misspelt)}; was it misspelt?")
             continue
         plugins.loaded[name] = PluginInfo(name, dist, version, implemented_hooks(plugin))
-        _call_registration(plugins, name, plugin, dist)
+        began = time.perf_counter()
+        _call_registration(plugins, name, plugin, dist, interrupt)
+        seconds += time.perf_counter() - began
+        if seconds > SLOW_PLUGIN_SECONDS and dist != BUILTIN_DISTRIBUTION:  # ours load what every command needs anyway
+            plugins.problems.append(f"plugin {name!r} is slow to load: {seconds:.1f} s to import and register (every command waits for it)")
+    _block_variants(plugins, blocked - names_seen)
     return plugins
 
 
-def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> None:
+def _block_variants(plugins: Plugins, names: set[str]) -> None:
+    """Blocked names that are no entry point: a variant's name or alias drops that
+    variant; any other name matches nothing, and says so."""
+    for name in sorted(names):
+        key = plugins.aliases.get(name.lower())
+        if key is None:
+            plugins.problems.append(
+                f"{BLOCK_ENV}: {name!r} matches no plugin and no variant; plugins: {', '.join(sorted(plugins.loaded))}"
+            )
+            continue
+        del plugins.variants[key]
+        plugins.variant_plugins.pop(key, None)
+        for alias in [a for a, v in plugins.aliases.items() if v == key]:
+            del plugins.aliases[alias]
+
+
+def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str, interrupt: _UserInterrupt | None = None) -> None:
     """Run one plugin's registration hooks, recording what it provides."""
 
     def register_variant(cls: type) -> None:
@@ -293,5 +386,9 @@ def _call_registration(plugins: Plugins, name: str, plugin: Any, dist: str) -> N
             continue
         try:
             impl(register=callback)
-        except Exception as error:
-            plugins.problems.append(f"plugin {name!r} raised in {hook_name}: {type(error).__name__}: {error}")
+        except BaseException as error:  # sys.exit() or KeyboardInterrupt from a plugin too; a real Ctrl-C goes on
+            real_ctrl_c = interrupt.problem(error) is None if interrupt is not None else isinstance(error, KeyboardInterrupt)
+            if real_ctrl_c:
+                raise
+            plugins.problems.append(f"plugin {name!r} raised in {hook_name}: {_describe(error)}")
+

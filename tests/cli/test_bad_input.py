@@ -380,6 +380,9 @@ PROMPT_MISTAKES = {
         ("-1", "✗ there is no move -1"),
         ("99999999999999999999999", "✗ there is no move 99999999999999999999999"),
         ("²", "✗ cannot read '²'"),
+        ("٣", "✗ cannot read '٣'"),
+        ("-٣", "✗ cannot read '-٣'"),
+        ("１", "✗ cannot read '１'"),
         ("1.5", "✗ cannot read '1.5'"),
         ("asdf", "✗ cannot read 'asdf': unknown action 'asdf'"),
         ("hop L^", "✗ cannot read 'hop L^': trio 'L^' has no M"),
@@ -418,6 +421,7 @@ def test_mistakes_at_the_prompt_ask_again_and_the_game_goes_on(monkeypatch_modul
 
 
 def test_a_superscript_number_at_the_replay_prompt_is_a_mistake(files):
-    result = th("replay", files / "over.jsonl", input="²\n3\nq\n")
+    result = th("replay", files / "over.jsonl", input="²\n٣\n3\nq\n")
     assert result.exit_code == 0 and "Traceback" not in result.output, result.output[-2000:]
     assert "✗ unknown command '²'" in result.stdout
+    assert "✗ unknown command '٣'" in result.stdout

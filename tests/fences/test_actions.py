@@ -57,7 +57,7 @@ def test_step1_outside_fences_move_along_their_edge_but_not_round_corners(pos, f
     # S1: the corner between W1 and S1 is not a square.
     from treehouse.variants.fences.board import AROUND
 
-    state = pos(layout(a1="1", e5="2", W1="Lb*"), step="fence", empty=("W2", "S1", "a2", "b1"))
+    state = pos(layout(a1="1", e5="2", W1="Lb*"), step="fence", empty=("W2", "S1", "a2", "b1"), spares_inside=True)
     moves = fences.treehouse_legal_moves(state, FENCE, None)
     words = names(fences, moves)
     assert "move Lb@W1 W2" in words and "move Lb@W1 S1" not in words
@@ -140,7 +140,7 @@ def test_swap_with_an_outside_fence_hits_and_damages_whatever_the_colour(pos, pl
 
 
 def test_swap_with_no_fence_in_row_or_column_fails(pos, fences):
-    state = pos(layout(c3="1", e1="2"), step="act", empty=("N3", "S3", "W3", "E3"))
+    state = pos(layout(c3="1", e1="2"), step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
     assert fences.treehouse_legal_moves(state, ACT, "SWAP") == (FAIL,)
     assert fences.treehouse_legal_moves(state, ACT, "TIP") == (FAIL,)
 
@@ -298,14 +298,14 @@ def test_wild_reorders_then_acts_and_the_new_top_decides_immunity(pos, play, fen
 
 def test_wild_with_nothing_possible_still_reorders_before_the_hit(pos, play, fences, fences_class):
     # no Fence in row, column or around; under uniform_dig: hit a one-colour Stack cannot Dig
-    state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"))
+    state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
     assert names(fences, fences.treehouse_legal_moves(state, ACT, "WILD")) == {"wild:rr dig"}  # the seed's Dig: always possible
     strict = fences_class({"uniform_dig": "hit"})
     moves = strict.treehouse_legal_moves(state, ACT, "WILD")
     assert names(strict, moves) == {"wild:rr fail"}
     after = play(state, ACT, moves[0], strict)
     assert after.stacks[0] == ("red",)
-    state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"))
+    state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
     moves = fences.treehouse_legal_moves(state, ACT, "WILD")
     assert names(fences, moves) == {"wild:rg dig"}  # "wild:gr dig" would end as it began
     state = pos(layout(c3="1", e1="2"), stacks="r,oygb", destroyed="rgb,-", step="act")

@@ -212,3 +212,22 @@ def test_replay_checks_the_recorded_events(plugins):
     edited = text.replace(line, line.replace("loses", "keeps"), 1)
     with pytest.raises(RecordError, match="the record says .*keeps.* but the replay finds"):
         replay(Record.loads(edited), plugins)
+
+
+# --------------------------------------------------------------------------
+# scenario builders
+# --------------------------------------------------------------------------
+
+
+def test_scenario_spares_stay_outside_unless_asked(fences):
+    from treehouse.variants.fences.board import INSIDE
+    from treehouse.variants.fences.scenario import complete
+
+    state = fences.parse_position(complete(layout(c3="1", e5="2", a4="Mr>", b2="Lg^")))
+    inside = {square for square in INSIDE if state.board[square] is not None and type(state.board[square]) is not int}
+    assert inside == {BY_NAME["a4"], BY_NAME["b2"]}  # only the Fences named Inside
+    with pytest.raises(ValueError, match="spares_inside=True"):
+        complete(layout(c3="1", e5="2"), empty=("N3", "S3"))
+    text = complete(layout(c3="1", e5="2"), empty=("N3", "S3"), spares_inside=True)
+    state = fences.parse_position(text)
+    assert sum(1 for s in INSIDE if state.board[s] is not None and type(state.board[s]) is not int) == 2

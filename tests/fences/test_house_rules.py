@@ -141,11 +141,11 @@ def test_a_lone_small_restores_as_without_the_house_rule(hooks, pos):
 
 def test_wild_can_reorder_then_restore(hooks, fences, pos):
     # nothing in row, column or around: only a Dig is possible
-    state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"))
+    state = pos(layout(c3="1", e1="2"), stacks="rr,oygb", destroyed="gb,-", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
     assert texts(fences, moves(hooks(uniform_dig="hit"), state, "WILD")) == ["wild:rr fail"]
     assert texts(fences, moves(hooks("dig-restores-any", uniform_dig="hit"), state, "WILD")) == ["wild:rr dig +g", "wild:rr dig +b"]
     assert texts(fences, moves(hooks("dig-restores-any"), state, "WILD")) == ["wild:rr dig", "wild:rr dig +g", "wild:rr dig +b"]
-    state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"))
+    state = pos(layout(c3="1", e1="2"), stacks="rg,oygb", destroyed="rb,-", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
     found = texts(fences, moves(hooks("dig-restores-any"), state, "WILD"))
     assert found == ["wild:rg dig", "wild:rg dig +r", "wild:rg dig +b", "wild:gr dig +r", "wild:gr dig +b"]
     after = play(hooks("dig-restores-any"), fences, state, "wild:gr dig +b")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from treehouse.bots.random_bot import RandomBot
@@ -145,3 +146,41 @@ def test_fences_ids_read_back_as_what_the_move_does(plugins, move, text):
     position = position._replace(board=tuple(0 if i == 8 else None for i in range(49)))
     encoding = FencesActions(4)
     assert encoding.describe(encoding.encode(position, fences.parse_move(move))) == text
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    name=st.sampled_from(["classic", "fences", "race"]),
+    players=st.integers(2, 4),
+    seed=st.integers(0, 2**32 - 1),
+    picks=st.lists(st.integers(0, 10_000), min_size=1, max_size=40),
+)
+def test_any_walk_keeps_the_adapters_invariants(plugins, name, players, seed, picks):
+    """Whatever the rolls and choices: legal ids are distinct, ascending and
+    in range, one per legal move; a node pickles to an equal node; the
+    observation has its size and finite numbers."""
+    import pickle
+
+    variant = resolve(plugins, variant=name).variant()
+    flow = GameFlow(variant, players)
+    actions, observation = Actions(flow), Observation(flow)
+    rng = random.Random(seed)
+    node = flow.initial(rng)
+    for pick in picks:
+        if node.kind == TERMINAL:
+            break
+        while node.kind == CHANCE:
+            node = flow.roll(node, flow.die.roll(rng))
+        if node.kind != DECISION:
+            break
+        legal = actions.legal(node)
+        ids = list(legal)
+        assert ids == sorted(set(ids)) and len(ids) == len(node.moves) and 0 <= ids[0] and ids[-1] < actions.size
+        assert pickle.loads(pickle.dumps(node)) == node
+        vector = observation.encode(node, pick % players)
+        assert vector.shape == (observation.size,) and np.isfinite(vector).all()
+        node = flow.play(node, legal[ids[pick % len(ids)]])

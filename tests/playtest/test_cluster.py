@@ -195,3 +195,55 @@ def test_without_dask_one_line_says_what_to_install(monkeypatch):
     result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", "10", "--cluster", "local"])
     assert result.exit_code == 2
     assert result.stderr.strip() == "error: --cluster needs Dask: pip install 'treehouse[cluster]'"
+
+
+def test_tune_on_the_cluster_gives_the_same_trials_and_best_rule_set(dask_cluster, tmp_path):
+    pytest.importorskip("optuna")
+    spec = tmp_path / "spec.yaml"
+    spec.write_text(
+        "rule_set: fences\nseats: [random, random]\n"
+        "options: {stack_height_2p: {low: 2, high: 5}, line_hits: [new, every_check]}\n"
+        "targets: {first_seat_win_rate: 0.5 ± 0.05, mean_turns: [4, 6]}\n"
+        "games: {first: 10, factor: 3, rungs: 2}\nchunk: 10\n"
+    )
+    folders = {}
+    for name, extra in (("local", []), ("cluster", ["--cluster", dask_cluster.address])):
+        folders[name] = tmp_path / name
+        result = CliRunner().invoke(app, ["tune", str(spec), "--budget-games", "200", "--seed", "6", "--out", str(folders[name]), *extra])
+        assert result.exit_code == 0, result.output
+    for file in ("trials.csv", "best-1.yaml", "best-2.yaml", "best-3.yaml"):
+        assert (folders["cluster"] / file).read_text() == (folders["local"] / file).read_text()
+
+
+def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster):
+    """SIGINT mid-run: exit 130, the games finished in order so far, and no chunk left on the cluster."""
+    from distributed import Client
+
+    def tasks_left(dask_scheduler):
+        return sum(1 for task in dask_scheduler.tasks.values() if task.key.startswith("treehouse-chunk") and task.state in ("processing", "queued", "no-worker", "waiting"))
+
+    command = [TH, "simulate", "--variant", "classic", "--games", "20000", "--seed", "2", "--json", "--cluster", dask_cluster.address]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    try:
+        with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
+            deadline = time.monotonic() + 120
+            while not client.run_on_scheduler(tasks_left):
+                assert run.poll() is None and time.monotonic() < deadline, "the run ended or never started"
+                time.sleep(0.1)
+            time.sleep(3)  # a few chunks of 100 games finish (about half a second each)
+            assert run.poll() is None, "the run ended before it could be interrupted"
+            run.send_signal(signal.SIGINT)
+            stdout, stderr = run.communicate(timeout=120)
+            deadline = time.monotonic() + 30
+            while client.run_on_scheduler(tasks_left):
+                assert time.monotonic() < deadline, "chunks were left running on the cluster"
+                time.sleep(0.2)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130, stderr.decode()
+    partial = json.loads(stdout)
+    assert partial["partial"] is True and 0 < partial["games"] < 20000 and partial["games"] % 100 == 0
+    local = _json(["simulate", "--variant", "classic", "--games", str(partial["games"]), "--seed", "2", "--json"])
+    partial.pop("seconds"), partial.pop("partial")
+    assert partial == local  # the first games, exactly as a run of that many plays them

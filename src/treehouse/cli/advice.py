@@ -20,7 +20,7 @@ from treehouse.bots.options import make_bot
 from treehouse.kernel.seats import seat_in
 
 #: How many other moves a hint lists after the best.
-OTHERS = 4
+OTHERS = 3
 
 
 @dataclass

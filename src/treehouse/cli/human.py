@@ -178,7 +178,8 @@ class Mistake(Exception):
 def read_number(text: str, count: int) -> int | None:
     """The 1-based number an answer picks, ``None`` if it is not a number; :class:`Mistake` out of range."""
     text = text.strip()
-    if not (text.isdecimal() or (text.startswith("-") and text[1:].isdecimal())):  # isdigit() would take '²', which int() refuses
+    digits = text[1:] if text.startswith("-") else text
+    if not (digits.isascii() and digits.isdecimal()):  # ASCII digits only: not '²', not the Arabic-Indic '٣'
         return None
     number = int(text)
     if 1 <= number <= count:

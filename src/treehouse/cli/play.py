@@ -14,6 +14,7 @@ import os
 import random
 import secrets
 import sys
+import textwrap
 import time
 from datetime import datetime
 from pathlib import Path
@@ -29,6 +30,7 @@ from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_lines
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
@@ -207,6 +209,8 @@ class Session:
         self.faces: list[str] = []
         #: What happened since a person last chose (shown on the steady screen).
         self.recent: list[str] = []
+        #: the events of the last step played (the game-over line says how the last Stack fell)
+        self.last_events: tuple = ()
         #: Where each person's decision stands in the record's events (for takeback).
         self.decisions: list[int] = []
         self.forced_move: Any = None
@@ -311,7 +315,7 @@ class Session:
         console, width = self.console, self.width
         board = self._board()
         board_lines = self._board_lines(board)
-        message_lines = message.splitlines() if message else []
+        message_lines = [part for line in message.splitlines() for part in (textwrap.wrap(line, width, subsequent_indent="  ") or [""])] if message else []
         roll_lines = -(-len(self._roll_line(step, face, menu)) // width)
         self._extra_roll_lines = roll_lines - 1
         recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
@@ -326,10 +330,13 @@ class Session:
             message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
         pages = paginate(texts, width, rows)
         menu.page = min(menu.page, len(pages) - 1)
-        for line in page_lines(texts, pages[menu.page], width, rows):
+        # a reply too long even without the recent moves hides the page's last rows for this once
+        overflow = 1 + board_lines + roll_lines + recent + rows + len(message_lines) + 1 - self.console.height
+        shown = max(1, rows - max(0, overflow))
+        for line in page_lines(texts, pages[menu.page], width, rows)[:shown]:
             console.print(line, markup=False, soft_wrap=False)
         for line in message_lines:
-            console.print(fit(line, width), markup=False, style="red" if line.startswith("✗") else None)
+            console.print(fit(line, width), markup=False, style="red" if message.startswith("✗") else None)
 
     def _header(self, seat: int, step: Any) -> str:
         steps = "" if step.name == "act" else f" · {step.name}"
@@ -502,6 +509,9 @@ class Session:
         if forced is not None:
             line += " (the only move, played for you)"
         self.say(line)
+        self.last_events = events
+        for happened in event_lines(events):
+            self.say(happened)
         if self.odds is not None:
             odds = self._odds_line(game, mover, after)
             if odds:
@@ -529,10 +539,38 @@ class Session:
         outcome = game.outcome
         if outcome.winners:
             names = " and ".join(self.who(w) for w in outcome.winners)
-            verb = "wins" if len(outcome.winners) == 1 else "tie"
-            self.console.print(f"[bold]{_escape(names)} {verb}[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+            result = f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
         else:
-            self.console.print(f"[bold]A draw[/bold] on turn {game.turn}: {_escape(outcome.reason)}.")
+            result = "A draw"
+        self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"))
+
+
+def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
+    from treehouse.cli.replay_page import replay_page, steps_data
+    from treehouse.textfiles import write_text_atomically
+
+    chances = _chances(walked, record, hooks)
+    page = replay_page(title, steps_data(walked, record, hooks, who, taken_back, chances), chances)
+    write_text_atomically(path, page, RecordError, "replay page")
+
+
+def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
+    """Player 1's exact winning chance at every step, where the perfect table is cached; else None."""
+    from treehouse.bots.perfect import PerfectBot
+
+    players = len((record.header or {}).get("seats") or [])
+    if not PerfectBot.ready(walked.variant, players):
+        return None
+    from treehouse.bots.solver import load_cached
+
+    bot = PerfectBot.from_solution(load_cached(walked.variant.rules))
+    chances = [bot.chance(walked.start, 0)]
+    for index, frame in enumerate(walked.frames, start=1):
+        if index == len(walked.frames) and walked.outcome is not None:
+            chances.append(1.0 if 0 in walked.outcome.winners else 0.0)
+        else:
+            chances.append(bot.chance(hooks.treehouse_end_turn(frame.after), 0))
+    return chances
 
 
 def when(turn: int) -> str:
@@ -772,6 +810,7 @@ def replay(
     file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play.", dir_okay=False)],
     turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
+    html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE.html, and exit.", dir_okay=False)] = None,
 ) -> None:
     """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
     record = run_guarded(Record.read, file)
@@ -805,6 +844,8 @@ def replay(
             rolled = ", then ".join(frame.rolls)
             line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
             out.print(line, markup=False)
+            for happened in event_lines(frame.events):
+                out.print(happened, markup=False)
             position = frame.after
         out.print(hooks.treehouse_render(position, min(out.width, 80)))
         for line in taken_back.get(index, []):
@@ -814,7 +855,8 @@ def replay(
             if footer is not None:
                 winners = footer.get("winners") or []
                 result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
-                out.print(f"[bold]{result}[/bold] on turn {footer.get('turn')}: {_escape(footer.get('reason', ''))}.")
+                final = frames[-1].events if frames else ()
+                out.print(Text(game_over_line(result, footer.get("turn"), footer.get("reason", ""), final), style="bold"))
             else:
                 pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
                 out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)
@@ -825,6 +867,10 @@ def replay(
     if meta.get("seed") is not None:
         title += f", seed {meta['seed']}"
     out.print(_escape(title) + f", {len(seats)} players, {last} steps.")
+    if html is not None:
+        run_guarded(_write_replay_page, html, title, walked, record, hooks, who, taken_back)
+        out.print(f"Wrote the replay page to {_escape(shown_path(str(html)))} (open it in a browser).", highlight=False)
+        return
     if show_all:
         for index in range(last + 1):
             show(index)
@@ -869,7 +915,7 @@ def replay(
             continue
         elif text in ("q", "quit", "exit"):
             return
-        elif text.isdecimal():  # not isdigit(): int() refuses superscripts such as '²'
+        elif text.isascii() and text.isdecimal():  # ASCII digits only: not '²', not the Arabic-Indic '٣'
             found = turn_index(int(text))
             if found is None or frames[found - 1].turn != int(text):
                 out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)

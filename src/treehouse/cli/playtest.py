@@ -25,14 +25,15 @@ from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, warned
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path, warned
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
-from treehouse.playtest import html, metrics
+from treehouse.playtest import html, metrics, skill
 from treehouse.playtest.metrics import differences, first_seat_differences, summary
 from treehouse.playtest.stats import SPRT
 from treehouse.playtest.sweep import grid, overrides as point_overrides
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
+from treehouse.playtest.work import Interrupted
 from treehouse.playtest.work import run as play
 from treehouse.textfiles import write_text_atomically
 
@@ -190,7 +191,40 @@ def _progress(total: int, label: str) -> Iterator[Callable[[int], None]]:
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"), TimeElapsedColumn(), TimeRemainingColumn())
     with Progress(*columns, console=err, transient=True) as bar:
         task = bar.add_task(label, total=total)
-        yield lambda done: bar.update(task, completed=done)
+        shown = 0.0
+
+        def update(done: int) -> None:  # called per game: redraw at most ten times a second
+            nonlocal shown
+            now = time.monotonic()
+            if now - shown >= 0.1 or done >= total:
+                shown = now
+                bar.update(task, completed=done)
+
+        yield update
+
+
+def _play(batch: Batch, games: int, run: RunOptions, progress: Callable[[int], None], pool: Any, stop: Any = None) -> tuple[Any, Interrupted | None]:
+    """Play the batch; on Ctrl-C (or SIGTERM, SIGHUP) the games finished so far
+    and the interruption, else the totals and ``None``.  Before any game
+    finished, an interruption says so and exits at once."""
+    try:
+        return play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop, pool=pool), None
+    except Interrupted as stopped:
+        if stopped.partial is None:
+            err.print("interrupted before any game finished", markup=False)
+            raise typer.Exit(stopped.exit_code) from None
+        return stopped.partial, stopped
+
+
+def _end_interrupted(stopped: Interrupted | None, done: int, asked: int) -> None:
+    """After partial results: the line saying so, and the signal's exit status (130 for Ctrl-C)."""
+    if stopped is None:
+        return
+    err.print(f"interrupted: {done} of {asked} games played; the results above are partial (--csv and --report were not written)", markup=False)
+    raise typer.Exit(stopped.exit_code)
+
+
+PARTIAL = "[bold]Partial results[/bold] (interrupted): "
 
 
 def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
@@ -198,11 +232,18 @@ def _write_csv(path: Path, header: list[str], rows: list[list[Any]]) -> None:
     writer = csv.writer(buffer)
     writer.writerow(header)
     writer.writerows(rows)
-    _write_text(path, buffer.getvalue())
+    write_text_atomically(path, buffer.getvalue(), ConfigError)
+    _wrote("the CSV", path)
 
 
 def _write_text(path: Path, text: str) -> None:
     write_text_atomically(path, text, ConfigError)
+    _wrote("the report", path)
+
+
+def _wrote(what: str, path: Path) -> None:
+    """Say where a file went, on standard error (standard output may be a table or JSON in a pipe)."""
+    err.print(f"Wrote {what} to {shown_path(str(path))}", markup=False, highlight=False)
 
 
 def _emit_json(data: dict) -> None:
@@ -274,6 +315,15 @@ def _print_simulate(result: dict) -> None:
     out.print(table)
     if any(metric["value"] is None for metric in result["metrics"].values()):
         out.print("* n/a: the variant has no treehouse_evaluate hook to tell who leads")
+    if "skill" in result:
+        data = result["skill"]
+        table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
+        for column in ("stronger", "weaker", "score", "95% interval", "edge"):
+            table.add_column(column, justify="right")
+        for pair in data["pairs"]:
+            table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
+        out.print(table)
+        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {escape(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
 
 
 def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
@@ -304,29 +354,74 @@ def simulate(
     variant: VariantOption = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
+    measure_skill: Annotated[bool, typer.Option("--skill", help="Also play the bot ladder on the same seeds: each stronger bot against each weaker, and SkillTrace.")] = False,
+    skill_games: Annotated[int, typer.Option("--skill-games", help="Games per pair of bots with --skill.")] = 200,
+    skill_bots: Annotated[Optional[str], typer.Option("--skill-bots", help="The ladder with --skill, weakest first, e.g. random,greedy,search (default: every bot that can play it, by strength).")] = None,
     *,
     run: RunOptions,
 ) -> None:
     """Play many games between bots and report outcomes, lengths, the die and the metrics."""
-    run_guarded(_simulate, variant, config, overrides, run)
+    run_guarded(_simulate, variant, config, overrides, (measure_skill, skill_games, skill_bots), run)
 
 
-def _simulate(variant, config, overrides, run: RunOptions) -> None:
+def _skill_ladder(effective: EffectiveRules, players: int, games: int, names: str | None) -> tuple[str, ...]:
+    if not 1 <= games <= MAX_GAMES:
+        raise ConfigError(f"--skill-games must be from 1 to {MAX_GAMES}, not {games}")
+    given = None
+    if names is not None:
+        given = tuple(check_bot_spec(plugins(), name) for name in names.split(",") if name.strip())
+    bots = skill.ladder(plugins(), effective.variant(), players, given)
+    if len(bots) < 2 or len(set(bots)) != len(bots):
+        raise ConfigError(f"--skill-bots needs at least two different bots, weakest first (e.g. random,greedy,search), not {names!r}")
+    return bots
+
+
+def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
     effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
+    measure_skill, skill_games, skill_bots = skill_options
+    ladder = _skill_ladder(effective, len(kinds), skill_games, skill_bots) if measure_skill else ()
     began = time.perf_counter()
-    with chunk_pool(run) as pool, _progress(run.games, f"simulate {effective.name}") as progress:
-        total = play(batch, run.games, run.jobs, plugins=plugins(), progress=progress, pool=pool)
+    with chunk_pool(run) as pool:
+        with _progress(run.games, f"simulate {effective.name}") as progress:
+            total, stopped = _play(batch, run.games, run, progress, pool)
+        skill_result = None
+        if ladder and stopped is None:
+            spec = batch.rule_sets[0]
+            pairs = skill.pairs(ladder)
+            with _progress(skill_games * len(pairs), "skill ladder") as progress:
+                done = []
+
+                def play_pair(pair_batch: Batch, games: int):
+                    offset = len(done) * games
+                    done.append(1)
+                    return play(pair_batch, games, run.jobs, plugins=plugins(), progress=lambda n: progress(offset + n), pool=pool).sides[0]
+
+                try:
+                    skill_result = skill.measure(spec, ladder, len(kinds), skill_games, run.seed, play_pair)
+                except Interrupted as interrupted:
+                    err.print("interrupted during the skill ladder: it is left out", markup=False)
+                    stopped = interrupted
     result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
-    if run.csv_file is not None:
-        _write_csv(run.csv_file, *_simulate_csv(result))
-    if run.report is not None:
-        _write_text(run.report, html.simulate_report(result))
+    if skill_result is not None:
+        result["skill"] = skill_result
+    if run.records is not None:
+        _wrote("every game's record", run.records)
+    if stopped is not None:
+        result["partial"] = True
+    else:
+        if run.csv_file is not None:
+            _write_csv(run.csv_file, *_simulate_csv(result))
+        if run.report is not None:
+            _write_text(run.report, html.simulate_report(result))
     if run.as_json:
         _emit_json(result)
     else:
+        if stopped is not None:
+            out.print(f"{PARTIAL}the first {result['games']} of {run.games} games")
         _print_simulate(result)
+    _end_interrupted(stopped, result["games"], run.games)
 
 
 # --------------------------------------------------------------------------
@@ -392,7 +487,7 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
 
     began = time.perf_counter()
     with chunk_pool(run) as pool, _progress(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
-        total = play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop, pool=pool)
+        total, stopped = _play(batch, games, run, progress, pool, stop)
     seconds = time.perf_counter() - began
     side_a = _simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
     side_b = _simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
@@ -418,19 +513,27 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
         verdict = {
             "H1": f"H1 accepted: the first seat's win rate changes by {test.delta1:+g} (B - A)",
             "H0": f"H0 accepted: a change of {test.delta1:+g} is ruled out (consistent with {test.delta0:+g})",
-            None: "inconclusive: --games ran out before the test decided",
+            None: "inconclusive: interrupted before the test decided" if stopped else "inconclusive: --games ran out before the test decided",
         }[decision]
         result["sprt"] = {
             "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
             "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
         }
-    if run.csv_file is not None:
-        _write_csv(run.csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
-    if run.report is not None:
-        _write_text(run.report, html.compare_report(result))
+    if run.records is not None:
+        _wrote("every game's record", run.records)
+    if stopped is not None:
+        result["partial"] = True
+    else:
+        if run.csv_file is not None:
+            _write_csv(run.csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
+        if run.report is not None:
+            _write_text(run.report, html.compare_report(result))
     if run.as_json:
         _emit_json(result)
+        _end_interrupted(stopped, result["games"], games)
         return
+    if stopped is not None:
+        out.print(f"{PARTIAL}the first {result['games']} of {games} pairs of games")
     out.print(
         f"[bold]A[/bold] = {escape(spec_a.name)}, [bold]B[/bold] = {escape(spec_b.name)}: {result['games']} paired games on the same seeds, "
         f"seats {escape(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
@@ -446,6 +549,7 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     if result["sprt"]:
         s = result["sprt"]
         out.print(f"SPRT: {s['verdict']} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)")
+    _end_interrupted(stopped, result["games"], games)
 
 
 # --------------------------------------------------------------------------
@@ -489,11 +593,23 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         batches.append(batch)
     began = time.perf_counter()
     rows = []
+    stopped: Interrupted | None = None
     with chunk_pool(run) as pool, _progress(games * len(points), "sweep") as progress:
         for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
-            total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
-            data = _simulate_result(effective, kinds, seed, total.sides[0], 0.0)
-            rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
+            try:
+                total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
+            except Interrupted as interruption:
+                stopped, total = interruption, interruption.partial
+            if total is not None:
+                data = _simulate_result(effective, kinds, seed, total.sides[0], 0.0)
+                rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
+                if stopped is not None:
+                    rows[-1]["partial"] = True
+            if stopped is not None:
+                break
+    if not rows:
+        err.print("interrupted before any game finished", markup=False)
+        raise typer.Exit(stopped.exit_code if stopped is not None else 2)
     seconds = time.perf_counter() - began
     result = {
         "variant": resolved[0].variant_class.name,
@@ -515,29 +631,84 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         for m in CHART_METRICS:
             line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
         table_rows.append(line)
-    if run.csv_file is not None:
-        _write_csv(run.csv_file, header, table_rows)
-    if run.report is not None:
-        _write_text(run.report, html.sweep_report(result))
+    played = sum(r["games"] for r in rows)
+    if run.records is not None:
+        _wrote("every game's record", run.records)
+    if stopped is not None:
+        result["partial"] = True
+    else:
+        if run.csv_file is not None:
+            _write_csv(run.csv_file, header, table_rows)
+        if run.report is not None:
+            _write_text(run.report, html.sweep_report(result))
     if run.as_json:
         _emit_json(result)
+        _end_interrupted(stopped, played, games * len(points))
         return
+    if stopped is not None:
+        out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
     out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
-    table = Table(title_justify="left")
-    for column in (*(k.removeprefix("rules.") for k in keys), "seat 1 wins [95%]", "draws", "timeouts", "length mean/med/p90", "DecisionMoves", "Balance [95%]"):
-        table.add_column(column, justify="right")
-    for r in rows:
-        s1 = r["seats"][0]
-        table.add_row(
-            *(escape(str(r["values"][k])) for k in keys),
-            f"{s1['rate']:.3f} {_interval(s1['low'], s1['high'], 2)}",
-            str(r["draws"]),
-            str(r["timeouts"]),
-            f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
-            _num(r["metrics"]["DecisionMoves"]["value"]),
-            f"{_num(r['metrics']['Balance']['value'], 2)} {_interval(r['metrics']['Balance']['low'], r['metrics']['Balance']['high'], 2)}",
-        )
-    out.print(table)
+    _print_sweep(keys, rows)
+    _end_interrupted(stopped, played, games * len(points))
+
+
+#: The sweep table's short column names and what they mean (printed as its key).
+SWEEP_KEY = (
+    ("P1 win", "seat 1's win rate [95% interval]"),
+    ("draw", "draws"),
+    ("cap", "games stopped by the turn cap"),
+    ("turns", "game length: mean/median/p90"),
+    ("DM", "DecisionMoves"),
+    ("Bal", "Balance [95%]"),
+)
+
+
+def _short(value: float) -> str:
+    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow)."""
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0.") else text
+
+
+def _sweep_cells(r: dict) -> list[str]:
+    s1, balance = r["seats"][0], r["metrics"]["Balance"]
+    return [
+        f"{s1['rate']:.3f} [{_short(s1['low'])},{_short(s1['high'])}]",
+        str(r["draws"]),
+        str(r["timeouts"]),
+        f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
+        _num(r["metrics"]["DecisionMoves"]["value"]),
+        f"{_num(balance['value'], 2)} [{_short(balance['low'])},{_short(balance['high'])}]" if balance["value"] is not None else "n/a",
+    ]
+
+
+def _print_sweep(keys: list[str], rows: list[dict]) -> None:
+    """One row per point when it fits 80 columns (values never cut), else one block per point; a key either way."""
+    names = [k.removeprefix("rules.") for k in keys]
+    headers = [*names, *(short for short, _ in SWEEP_KEY)]
+    lines = [[*(str(r["values"][k]) for k in keys), *_sweep_cells(r)] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
+    width = min(out.width, 80)
+    if sum(widths) + len(widths) - 1 <= width:
+        table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style="bold")
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i < len(names) else "right", no_wrap=True, min_width=widths[i])
+        for line in lines:
+            table.add_row(*(escape(cell) for cell in line))
+        out.print(table)
+    else:  # too many parameters for one row each: two lines per point, the values never cut
+        for number, (r, line) in enumerate(zip(rows, lines), start=1):
+            out.print(f"[bold]#{number}[/bold] " + escape(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
+            facts, current = [], ""
+            for (short, _), cell in zip(SWEEP_KEY, line[len(names):]):
+                fact = f"{short} {cell}"
+                if current and len(current) + 3 + len(fact) > width - 3:
+                    facts.append(current)
+                    current = fact
+                else:
+                    current = f"{current} · {fact}" if current else fact
+            for text in [*facts, current]:
+                out.print("   " + escape(text))
+    out.print("Key: " + "; ".join(f"{short}: {meaning}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
 
 
 __all__ = ["simulate", "compare", "sweep", "metrics", "TreehouseError"]

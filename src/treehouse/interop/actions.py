@@ -108,7 +108,7 @@ class Observation:
                 out[:own] = self.table.encode(node.position, seat)
             else:
                 out[(node.position.to_move - seat) % self.flow.players] = 1
-        if node.kind == DECISION and node.face is not None:
+        if node.kind == DECISION and node.face in self.flow.face_ids:
             out[own + self.flow.face_ids[node.face]] = 1
         return out
 

@@ -43,6 +43,8 @@ SETUP, CHANCE, DECISION, TERMINAL = "setup", "chance", "decision", "terminal"
 
 #: Seeds a random setup is drawn from, unless the game says otherwise.
 DEFAULT_LAYOUTS = 1024
+#: The most outcomes a chance node may have (OpenSpiel needs a bound); the die has 6.
+MAX_OUTCOMES = 32
 
 
 class Node(NamedTuple):
@@ -123,8 +125,9 @@ class GameFlow:
         self.turn_cap = turn_cap
         self.max_decisions = max_decisions
         self.layouts = layouts
+        self.die_outcomes = self.die.outcomes()
         #: every chance outcome, numbered: the die's faces, then what setup steps draw (``Variant.draws``)
-        self.faces = tuple(face for face, _ in self.die.outcomes()) + tuple(getattr(variant, "draws", ()))
+        self.faces = tuple(face for face, _ in self.die_outcomes) + tuple(getattr(variant, "draws", ()))
         self.face_ids = {face: i for i, face in enumerate(self.faces)}
         self.random_setup = self._setup_draws()
 
@@ -161,19 +164,23 @@ class GameFlow:
         return self._set_up(position, 0)
 
     def chance_outcomes(self, node: Node) -> tuple[tuple[Any, Fraction], ...]:
-        """The faces of a roll with their exact probabilities: the game's
-        ``treehouse_chance`` hook (a house rule's die, if one changes it; a
-        setup step's draw, such as Fences' smalls)."""
+        """The outcomes of a chance node with their exact probabilities: the
+        game's ``treehouse_chance`` hook (a house rule's die, if one changes it;
+        a setup step's draw, such as Fences' smalls)."""
         if node.kind != CHANCE:
-            return self.die.outcomes()
+            return self.die_outcomes
         return self._call(self.hooks.treehouse_chance, node.position, node.steps[0])
+
+    def draw(self, node: Node, rng: random.Random) -> Any:
+        """An outcome of the chance node drawn from ``rng`` as the engine draws it (the roll hook)."""
+        return self._call(self.hooks.treehouse_roll, node.position, node.steps[0], self.chance_outcomes(node), rng)
 
     def roll(self, node: Node, face: Any) -> Node:
         """The node after ``face`` was rolled at a ``CHANCE`` node."""
         if node.kind != CHANCE:
             raise TreehouseError(f"no roll is due at a {node.kind} node")
-        if face not in self.face_ids or face not in {outcome for outcome, _p in self.chance_outcomes(node)}:
-            raise TreehouseError(f"{face!r} cannot be rolled here (a face of the {self.die.name} die this game's chance node gives)")
+        if not any(outcome == face for outcome, _p in self.chance_outcomes(node)):
+            raise TreehouseError(f"{face!r} cannot come up here; the outcomes are {', '.join(str(o) for o, _p in self.chance_outcomes(node))}")
         moves = self._call(self.hooks.treehouse_legal_moves, node.position, node.steps[0], face)
         if not moves:
             return node  # nothing to play with this face: roll again

@@ -5,7 +5,8 @@ the OpenSpiel game of the variant it is seated at
 (:mod:`treehouse.interop.openspiel`), built on the running game's own hooks,
 so house rules are searched as they are played.  The die is a chance node
 (MCTS samples it by its probabilities).  Leaves are valued by random
-rollouts (``evaluator='random'``, OpenSpiel's ``RandomRolloutEvaluator``) or
+playouts (``evaluator='random'``: :class:`RolloutEvaluator`, OpenSpiel's
+``RandomRolloutEvaluator`` walked on the nodes) or
 by the variant's own evaluation (``evaluator='heuristic'``, the
 ``treehouse_evaluate`` hook squashed to -1..1).
 
@@ -24,9 +25,46 @@ import numpy as np
 from open_spiel.python.algorithms import mcts
 
 from treehouse.errors import TreehouseError
+from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, returns
 from treehouse.interop.openspiel import TreehouseGame, game_class
 
 EVALUATORS = ("random", "heuristic")
+
+
+class RolloutEvaluator(mcts.Evaluator):
+    """Random playouts, played as OpenSpiel's ``RandomRolloutEvaluator`` plays
+    them (each move uniform among the legal ones, each roll by its
+    probability), but walked on the flow's nodes directly: no action ids are
+    computed for the moves not taken, which is most of a playout's cost."""
+
+    def __init__(self, game: TreehouseGame, rollouts: int, random_state: np.random.RandomState) -> None:
+        self.flow = game.flow
+        self.rollouts = rollouts
+        self.random_state = random_state
+
+    def evaluate(self, state) -> np.ndarray:
+        flow, draw = self.flow, self.random_state
+        total = np.zeros(flow.players)
+        for _ in range(self.rollouts):
+            node = state.node
+            while node.kind != TERMINAL:
+                if node.kind == DECISION:
+                    node = flow.play(node, node.moves[draw.randint(len(node.moves))])
+                elif node.kind == CHANCE:
+                    outcomes = flow.chance_outcomes(node)
+                    cumulative = np.cumsum([float(p) for _, p in outcomes])
+                    index = int(np.searchsorted(cumulative, draw.random_sample() * cumulative[-1], side="right"))
+                    node = flow.roll(node, outcomes[min(index, len(outcomes) - 1)][0])
+                else:
+                    node = flow.set_up(node, draw.randint(flow.layouts))
+            total += returns(node.outcome, flow.players)
+        return total / self.rollouts
+
+    def prior(self, state) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        actions = state.legal_actions()
+        return [(action, 1.0 / len(actions)) for action in actions]
 
 
 class HeuristicEvaluator(mcts.Evaluator):
@@ -73,7 +111,7 @@ class MCTSSeat:
         self._running = game
         self._spiel = None
 
-    def _spiel_game(self, state: Any) -> TreehouseGame:
+    def _spiel_game(self) -> TreehouseGame:
         if self._spiel is None:
             running = self._running
             if running is None:
@@ -90,12 +128,12 @@ class MCTSSeat:
         seed = rng.getrandbits(32)  # drawn even for a forced move, so the stream never depends on timing
         if len(moves) == 1:
             return moves[0]
-        game = self._spiel_game(state)
+        game = self._spiel_game()
         turn = getattr(self._running, "turn", 1)
         node = game.flow.at_decision(state, step, face, moves, turn=turn)
         random_state = np.random.RandomState(seed)
         if self.evaluator == "random":
-            evaluator = mcts.RandomRolloutEvaluator(self.rollouts, random_state)
+            evaluator = RolloutEvaluator(game, self.rollouts, random_state)
         else:
             evaluator = HeuristicEvaluator(game, self.scale)
         bot = mcts.MCTSBot(game, self.uct_c, self.simulations, evaluator, solve=False, random_state=random_state)

@@ -34,12 +34,13 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("OpenSpiel is not installed: pip install 'treehouse[openspiel]'") from error
 
+import numpy as np
 from pydantic import ValidationError
 
 from treehouse.config import resolve, shipped_rulesets
-from treehouse.errors import ConfigError, TreehouseError
+from treehouse.errors import ConfigError, PluginError, TreehouseError
 from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation
-from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, SETUP, TERMINAL, GameFlow, Node, returns
+from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, MAX_OUTCOMES, SETUP, TERMINAL, GameFlow, Node, returns
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import Plugins, load_plugins
 
@@ -145,7 +146,7 @@ class TreehouseGame(pyspiel.Game):
         )
         self.actions = Actions(self.flow, params.get("max_moves", DEFAULT_MAX_MOVES))
         self.observation = Observation(self.flow)
-        chance = max(len(self.flow.faces), self.flow.layouts if self.flow.random_setup else 0)
+        chance = max(MAX_OUTCOMES, self.flow.layouts if self.flow.random_setup else 0)
         info = pyspiel.GameInfo(
             num_distinct_actions=self.actions.size,
             max_chance_outcomes=chance,
@@ -205,23 +206,28 @@ class TreehouseState(pyspiel.State):
             probability = 1.0 / game.flow.layouts
             return [(layout, probability) for layout in range(game.flow.layouts)]
         flow = game.flow
-        return [(flow.face_ids[face], float(p)) for face, p in flow.chance_outcomes(self.node)]
+        outcomes = flow.chance_outcomes(self.node)
+        if len(outcomes) > MAX_OUTCOMES:
+            raise PluginError(f"variant {flow.variant.name}: a chance node with {len(outcomes)} outcomes, more than the {MAX_OUTCOMES} the adapter numbers")
+        # an outcome's id is its place in the chance node's list (for the die: the face's place on the die)
+        return [(index, float(p)) for index, (_outcome, p) in enumerate(outcomes)]
 
     def _apply_action(self, action: int) -> None:
         game, node = self.get_game(), self.node
         if node.kind == SETUP:
             self.node = game.flow.set_up(node, action)
         elif node.kind == CHANCE:
-            self.node = game.flow.roll(node, game.flow.faces[action])
+            self.node = game.flow.roll(node, game.flow.chance_outcomes(node)[action][0])
         else:
             self.node = game.flow.play(node, game.legal(node)[action])
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.get_game()
         if player == pyspiel.PlayerId.CHANCE:
-            if self.node.kind == SETUP or action >= len(game.flow.faces):
-                return f"layout {action}"
-            return f"roll {game.flow.faces[action]}"
+            outcomes = game.flow.chance_outcomes(self.node) if self.node.kind == CHANCE else ()
+            if action >= len(outcomes):
+                return f"layout {action}" if self.node.kind == SETUP else f"outcome {action}"
+            return f"roll {outcomes[action][0]}"
         legal = game.legal(self.node) if self.node.kind == DECISION else {}
         return game.actions.name(self.node, action, legal)
 
@@ -242,7 +248,7 @@ class TreehouseObserver:
 
     def __init__(self, game: TreehouseGame) -> None:
         self.observation = game.observation
-        self.tensor = __import__("numpy").zeros(self.observation.size, "float32")
+        self.tensor = np.zeros(self.observation.size, np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: TreehouseState, player: int) -> None:

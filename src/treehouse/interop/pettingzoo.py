@@ -102,7 +102,7 @@ class TreehouseEnv(AECEnv):
         """Draw every chance node until a decision or the end (chance lives inside step)."""
         flow = self.flow
         while node.kind == CHANCE:
-            node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.steps[0], flow.chance_outcomes(node), self._rng))
+            node = flow.roll(node, flow.draw(node, self._rng))
         return node
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

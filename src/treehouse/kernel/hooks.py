@@ -250,6 +250,10 @@ class KernelDefaults:
     def treehouse_explain_illegal(self, state, step, face, move, moves):
         return None  # no reason known: th play says the move is not legal here
 
+    @hookimpl(trylast=True)
+    def treehouse_render_svg(self, state):
+        return None  # no picture: th replay --html shows the terminal drawing as text
+
 
 # --------------------------------------------------------------------------
 # one game's hooks, bound

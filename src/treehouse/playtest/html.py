@@ -7,6 +7,7 @@ written here by hand, so the page opens anywhere without a network.
 from __future__ import annotations
 
 import html
+import math
 import json
 from typing import Any, Sequence
 
@@ -75,7 +76,7 @@ def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 9
             row[(int(k) - lo) // size] += v / total
         counted.append(row)
     top = max(max(row) for row in counted) or 1
-    left, bottom = 50, 30
+    left, bottom = 64, 40
     w, h = width - left - 10, height - bottom - 10
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="game length histogram">']
     parts.append(f'<line x1="{left}" y1="{10 + h}" x2="{left + w}" y2="{10 + h}" stroke="#888"/>')
@@ -92,8 +93,15 @@ def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 9
                 )
     for i in range(0, count + 1, max(1, count // 8)):
         x = left + i * bar
-        parts.append(f'<text x="{x:.1f}" y="{height - 8}" font-size="11" text-anchor="middle">{lo + i * size}</text>')
-    parts.append(f'<text x="{left - 6}" y="18" font-size="11" text-anchor="end">{top:.0%}</text>')
+        parts.append(f'<text x="{x:.1f}" y="{height - 14}" font-size="11" text-anchor="middle">{lo + i * size}</text>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 1}" font-size="11" text-anchor="middle">turns</text>')
+    # the y axis: the share of games in each bin
+    parts.append(f'<line x1="{left}" y1="10" x2="{left}" y2="{10 + h}" stroke="#888"/>')
+    for share in (0.0, top / 2, top):
+        ty = 10 + h - share / top * h
+        parts.append(f'<line x1="{left - 4}" y1="{ty:.1f}" x2="{left}" y2="{ty:.1f}" stroke="#888"/>')
+        parts.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" font-size="11" text-anchor="end">{share:.1%}</text>')
+    parts.append(f'<text x="12" y="{10 + h / 2:.1f}" font-size="11" text-anchor="middle" transform="rotate(-90 12 {10 + h / 2:.1f})">games</text>')
     parts.append("</svg>")
     out = "".join(parts)
     if len(series) > 1:
@@ -101,8 +109,15 @@ def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 9
     return out
 
 
-def interval_bars(rows: Sequence[tuple[str, float, float, float]], width: int = 900, scale: tuple[float, float] = (0.0, 1.0), colors: Sequence[str] = ()) -> str:
-    """Horizontal bars (value) with interval whiskers (low-high), one per row."""
+def interval_bars(
+    rows: Sequence[tuple[str, float, float, float]],
+    width: int = 900,
+    scale: tuple[float, float] = (0.0, 1.0),
+    colors: Sequence[str] = (),
+    reference: float | None = None,
+) -> str:
+    """Horizontal bars (value) with interval whiskers (low-high), one per row;
+    ``reference`` draws a dashed line there (0.5: an even game between two)."""
     lo, hi = scale
     left, row_h = 190, 24
     w = width - left - 60
@@ -118,8 +133,11 @@ def interval_bars(rows: Sequence[tuple[str, float, float, float]], width: int = 
         for end in (low, high):
             parts.append(f'<line x1="{x(end):.1f}" y1="{y + 6}" x2="{x(end):.1f}" y2="{y + row_h - 6}" stroke="#222"/>')
         parts.append(f'<text x="{x(high) + 6:.1f}" y="{y + 15}" font-size="11">{value:.3f} [{low:.3f}, {high:.3f}]</text>')
-    for tick in (lo, (lo + hi) / 2, hi):
-        parts.append(f'<text x="{x(tick):.1f}" y="{height - 4}" font-size="10" text-anchor="middle">{tick:g}</text>')
+    parts.append(f'<line x1="{x(lo):.1f}" y1="2" x2="{x(lo):.1f}" y2="{height - 16}" stroke="#888"/>')
+    if reference is not None:
+        parts.append(f'<line x1="{x(reference):.1f}" y1="2" x2="{x(reference):.1f}" y2="{height - 16}" stroke="#e45756" stroke-dasharray="5 4"><title>{reference:g}</title></line>')
+    for tick in (lo, (lo + hi) / 4, (lo + hi) / 2, 3 * (lo + hi) / 4, hi):
+        parts.append(f'<text x="{x(tick):.1f}" y="{height - 4}" font-size="11" text-anchor="middle">{tick:g}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -148,7 +166,7 @@ def simulate_sections(result: dict) -> list[str]:
     sections = [
         f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), {result['games']} games, seats: {esc(', '.join(result['seat_kinds']))}, seed {esc(result['seed'])}.</p>",
         "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars([(f"seat {s['seat']}", s["rate"], s["low"], s["high"]) for s in seats], colors=PALETTE),
+        interval_bars([(f"seat {s['seat']}", s["rate"], s["low"], s["high"]) for s in seats], colors=PALETTE, reference=_even(seats)),
         f"<p class=note>ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}</p>",
         "<h2>Game length (turns)</h2>",
         histogram([(result["rule_set"], result["lengths"])]),
@@ -163,6 +181,17 @@ def simulate_sections(result: dict) -> list[str]:
         sections += [
             "<h2>Variant statistics (per game)</h2>",
             table(["counter", "total", "per game", "low", "high"], [[k, v["total"], v["per_game"], v["low"], v["high"]] for k, v in result["variant_statistics"].items()]),
+        ]
+    if result.get("skill"):
+        data = result["skill"]
+        sections += [
+            "<h2>Luck and skill</h2>",
+            f"<p>Each stronger bot against each weaker one, {data['games_per_pair']} games a pair on the same seeds, seats rotated: "
+            f"the stronger bot's score (a win 1, a shared result its share) with its 95% interval.  "
+            f"<b>SkillTrace {fmt(data['SkillTrace'])}</b>: the mean edge over the adjacent rungs of {esc(' < '.join(data['ladder']))} "
+            "(0: the dice decide everything, 1: each step of skill always wins; docs/playtesting.md).</p>",
+            interval_bars([(f"{p['strong']} vs {p['weak']}", p["score"], p["low"], p["high"]) for p in data["pairs"]], colors=PALETTE),
+            table(["stronger", "weaker", "games", "score", "low", "high", "edge"], [[p["strong"], p["weak"], p["games"], p["score"], p["low"], p["high"], p["edge"]] for p in data["pairs"]]),
         ]
     return sections
 
@@ -186,7 +215,7 @@ def compare_report(result: dict) -> str:
         "<h2>Differences B - A (95% intervals; highlighted: significant after Holm's correction)</h2>",
         table(["metric", "A", "B", "B - A", "low", "high", "p"], [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], r["p_value"]] for r in rows], [r["significant"] for r in rows]),
         "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars(seat_rows, colors=colors),
+        interval_bars(seat_rows, colors=colors, reference=_even(a["seats"])),
         "<h2>Game length (turns)</h2>",
         histogram([(a["rule_set"] + " (A)", a["lengths"]), (b["rule_set"] + " (B)", b["lengths"])]),
         "<h2>The die: A</h2>",
@@ -200,8 +229,9 @@ def compare_report(result: dict) -> str:
     return page(f"th compare: {a['rule_set']} vs {b['rule_set']}", sections, result)
 
 
-def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float | None, float | None, float | None]], width: int = 440, height: int = 200) -> str:
-    """One metric across the sweep's points, with interval whiskers."""
+def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float | None, float | None, float | None]], width: int = 440, height: int = 220) -> str:
+    """One metric across the sweep's points, with interval whiskers, both axes and
+    their ticks; ``labels`` are short (``P1``), the page's key names the parameters."""
     points = [(i, v, lo, hi) for i, (v, lo, hi) in enumerate(values) if v is not None]
     if not points:
         return ""
@@ -209,30 +239,54 @@ def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float |
     ymin, ymax = min(ys), max(ys)
     if ymax - ymin < 1e-12:
         ymin, ymax = ymin - 0.5, ymax + 0.5
-    left, bottom, top = 50, 40, 24
+    left, bottom, top = 58, 40, 24
     w, h = width - left - 20, height - bottom - top
     step = w / max(len(labels) - 1, 1)
     x = lambda i: left + (i * step if len(labels) > 1 else w / 2)  # noqa: E731
     y = lambda v: top + h - (v - ymin) / (ymax - ymin) * h  # noqa: E731
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}" style="display:inline-block">']
     parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(title)}</text>')
-    parts.append(f'<text x="{left - 6}" y="{top + 4}" font-size="10" text-anchor="end">{ymax:.3g}</text>')
-    parts.append(f'<text x="{left - 6}" y="{top + h}" font-size="10" text-anchor="end">{ymin:.3g}</text>')
+    parts.append(f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + h}" stroke="#888"/>')
+    parts.append(f'<line x1="{left}" y1="{top + h}" x2="{left + w}" y2="{top + h}" stroke="#888"/>')
+    for tick in (ymin, (ymin + ymax) / 2, ymax):
+        parts.append(f'<line x1="{left - 4}" y1="{y(tick):.1f}" x2="{left}" y2="{y(tick):.1f}" stroke="#888"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:.3g}</text>')
+    if ymin < 0.5 < ymax and title in HALF_METRICS:
+        parts.append(f'<line x1="{left}" y1="{y(0.5):.1f}" x2="{left + w}" y2="{y(0.5):.1f}" stroke="#e45756" stroke-dasharray="5 4"><title>0.5</title></line>')
     path = " ".join(f"{'M' if k == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for k, (i, v, _, _) in enumerate(points))
     parts.append(f'<path d="{path}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
     for i, v, lo, hi in points:
         if lo is not None and hi is not None:
             parts.append(f'<line x1="{x(i):.1f}" y1="{y(lo):.1f}" x2="{x(i):.1f}" y2="{y(hi):.1f}" stroke="#222"/>')
-        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{PALETTE[0]}"><title>{v:.4g}</title></circle>')
+        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{PALETTE[0]}"><title>{esc(labels[i])}: {v:.4g}</title></circle>')
+    every = max(1, -(-len(labels) * 36 // w))  # one label per 36 pixels at most: they never overlap
     for i, label in enumerate(labels):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 22}" font-size="10" text-anchor="middle">{esc(label)[:24]}</text>')
+        if i % every == 0 or i == len(labels) - 1:
+            parts.append(f'<text x="{x(i):.1f}" y="{top + h + 16}" font-size="11" text-anchor="middle">{esc(label)}</text>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">sweep point (see the key)</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
+#: Metrics whose even value is 0.5 (the reference line of their charts).
+HALF_METRICS = ("AdvantageP1",)
+
+
+def _even(seats: Sequence[dict]) -> float | None:
+    """The win rate of an even game: 0.5 between two seats (with more, 1/n)."""
+    return 1 / len(seats) if seats else None
+
+
+def point_key(points: Sequence[dict]) -> str:
+    """The table naming every parameter of every point (``#1``, ``#2``, ...)."""
+    keys = list(points[0]["values"]) if points else []
+    rows = [[f"#{i + 1}", *(p["values"][k] for k in keys)] for i, p in enumerate(points)]
+    return table(["point", *keys], rows)
+
+
 def sweep_report(result: dict) -> str:
     points = result["points"]
-    labels = [", ".join(f"{k}={v}" for k, v in p["values"].items()) for p in points]
+    labels = [f"#{i + 1}" for i in range(len(points))]
     charts = []
     for name in result["chart_metrics"]:
         charts.append(line_chart(name, labels, [(p["metrics"][name]["value"], p["metrics"][name]["low"], p["metrics"][name]["high"]) for p in points]))
@@ -244,11 +298,133 @@ def sweep_report(result: dict) -> str:
             colors.append(PALETTE[(seat["seat"] - 1) % len(PALETTE)])
     sections = [
         f"<p>{esc(result['variant'])}: {len(points)} points x {result['games']} games, seed {esc(result['seed'])} (every point plays the same seeds).</p>",
+        "<h2>The points</h2>",
+        point_key(points),
         "<h2>Metrics across the sweep (95% intervals)</h2>",
         "".join(charts),
         "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars(seat_rows, colors=colors),
+        interval_bars(seat_rows, colors=colors, reference=_even(points[0]["seats"]) if points else None),
         "<h2>Game length (turns)</h2>",
         histogram([(labels[i], p["lengths"]) for i, p in enumerate(points)]),
     ]
     return page(f"th sweep: {result['variant']}", sections, result)
+
+
+# --------------------------------------------------------------------------
+# th tune
+# --------------------------------------------------------------------------
+
+
+def scatter(
+    title: str,
+    points: Sequence[tuple[Any, float, str, str]],
+    band: tuple[float | None, float | None] | None = None,
+    line: Sequence[tuple[Any, float]] = (),
+    categories: Sequence[Any] | None = None,
+    width: int = 440,
+    height: int = 220,
+) -> str:
+    """Points ``(x, y, tooltip, colour)``; ``band`` shades a target's range,
+    ``line`` draws a step line (the best so far); with ``categories`` the x
+    values are choices, spread evenly."""
+    shown = [(x, y, tip, c) for x, y, tip, c in points if y is not None and math.isfinite(y)]
+    if not shown:
+        return f"<p class=note>{esc(title)}: nothing measured</p>"
+    position = {c: i for i, c in enumerate(categories)} if categories is not None else None
+    xs = [position[repr(x)] if position is not None else float(x) for x, *_ in shown]
+    ys = [y for _, y, _, _ in shown] + [y for _, y in line if math.isfinite(y)]
+    if band is not None:
+        ys += [b for b in band if b is not None and math.isfinite(b)]
+    xmin, xmax = (-0.5, len(categories) - 0.5) if categories is not None else (min(xs), max(xs))
+    if xmax - xmin < 1e-12:
+        xmin, xmax = xmin - 0.5, xmax + 0.5
+    ymin, ymax = min(ys), max(ys)
+    if ymax - ymin < 1e-12:
+        ymin, ymax = ymin - 0.5, ymax + 0.5
+    left, bottom, top = 56, 34, 22
+    w, h = width - left - 14, height - bottom - top
+    X = lambda v: left + (v - xmin) / (xmax - xmin) * w  # noqa: E731
+    Y = lambda v: top + h - (min(max(v, ymin), ymax) - ymin) / (ymax - ymin) * h  # noqa: E731
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}" style="display:inline-block">']
+    parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(title)}</text>')
+    if band is not None:
+        low = band[0] if band[0] is not None and math.isfinite(band[0]) else ymin
+        high = band[1] if band[1] is not None and math.isfinite(band[1]) else ymax
+        if high >= ymin and low <= ymax:
+            parts.append(f'<rect x="{left}" y="{Y(high):.1f}" width="{w}" height="{max(Y(low) - Y(high), 1):.1f}" fill="#54a24b" fill-opacity="0.15"><title>target</title></rect>')
+    parts.append(f'<line x1="{left}" y1="{top + h}" x2="{left + w}" y2="{top + h}" stroke="#888"/>')
+    parts.append(f'<text x="{left - 6}" y="{top + 4}" font-size="10" text-anchor="end">{ymax:.3g}</text>')
+    parts.append(f'<text x="{left - 6}" y="{top + h}" font-size="10" text-anchor="end">{ymin:.3g}</text>')
+    if line:
+        path = " ".join(f"{'M' if k == 0 else 'L'}{X(float(x)):.1f},{Y(y):.1f}" for k, (x, y) in enumerate(line) if math.isfinite(y))
+        parts.append(f'<path d="{path}" fill="none" stroke="#222" stroke-width="1.5"/>')
+    for (x, y, tip, colour), px in zip(shown, xs):
+        parts.append(f'<circle cx="{X(px):.1f}" cy="{Y(y):.1f}" r="3.5" fill="{colour}" fill-opacity="0.8"><title>{esc(tip)}</title></circle>')
+    if categories is not None:
+        for label, i in position.items():
+            parts.append(f'<text x="{X(i):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{esc(label.strip(chr(39)))}</text>')
+    else:
+        for tick in (xmin, (xmin + xmax) / 2, xmax):
+            parts.append(f'<text x="{X(tick):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def tune_report(result: dict) -> str:
+    """The th tune page: the best rule sets, the search's progress, each option's effect."""
+    trials = result["trials"]
+    rungs = sorted({t["rung"] for t in trials})
+    colour = {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(rungs)}
+    games_of = {t["rung"]: t["games"] for t in trials}
+    by_number = {t["trial"]: t for t in trials}
+    sections = [
+        f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), seats {esc(', '.join(result['seats']))}, seed {result['seed']}: "
+        f"{len(trials)} trials, {result['games_played']} of {result['budget_games']} games budgeted; stopped by {esc(result['stopped_by'])}; "
+        f"{result['seconds']:.0f} s.</p>"
+    ]
+    targets = result["targets"]
+    headers = ["rank", "trial", "games", "loss", *(o["name"] for o in result["options"]), *(f"{t['name']} [95%] (target {t['target']})" for t in targets)]
+    rows = []
+    for rank, number in enumerate(result["best"], 1):
+        t = by_number[number]
+        cells = [rank, number, t["games"], f"{t['loss']:.4f}", *(t["params"][o["name"]] for o in result["options"])]
+        for target in targets:
+            v = t["values"][target["name"]]
+            cells.append("n/a" if v["value"] is None else f"{v['value']:.3f}" + ("" if v["low"] is None else f" [{v['low']:.3f}, {v['high']:.3f}]"))
+        rows.append(cells)
+    sections.append("<h2>Best rule sets</h2>" + table(headers, rows) + "<p class=note>best-1.yaml, best-2.yaml, ... in this folder hold them, ready to use.</p>")
+    ordered = sorted(trials, key=lambda t: t["trial"])
+    best_line, best = [], math.inf
+    for t in ordered:
+        if t["rung"] == max(rungs):
+            best = min(best, t["loss"])
+        if math.isfinite(best):
+            best_line.append((t["trial"], best))
+    points = [(t["trial"], t["loss"], f"trial {t['trial']}: loss {t['loss']:.4f} after {t['games']} games", colour[t["rung"]]) for t in ordered]
+    sections.append(
+        "<h2>Progress of the search</h2>"
+        + scatter("loss of each trial (lower is better)", points, line=best_line, width=900, height=260)
+        + legend([(f"stopped after {games_of[r]} games" if r < max(rungs) else f"{games_of[r]} games (the last rung)", colour[r]) for r in rungs])
+        + "<p class=note>The line is the best loss so far among trials that reached the last rung.  "
+        "Trials are asked from a seeded TPE sampler; each plays the same seeds; the best third of every bracket plays more games.</p>"
+    )
+    effects = []
+    for option in result["options"]:
+        name = option["name"]
+        categories = None
+        if option["kind"] == "choice":
+            categories = list(dict.fromkeys(repr(t["params"][name]) for t in ordered))
+        charts = [scatter(f"loss by {name}", [(t["params"][name], t["loss"], f"trial {t['trial']}", colour[t["rung"]]) for t in ordered], categories=categories)]
+        for target in targets:
+            tn = target["name"]
+            charts.append(
+                scatter(
+                    f"{tn} by {name}",
+                    [(t["params"][name], t["values"][tn]["value"], f"trial {t['trial']}: {tn} {t['values'][tn]['value']}", colour[t["rung"]]) for t in ordered],
+                    band=(target["low"], target["high"]),
+                    categories=categories,
+                )
+            )
+        effects.append(f"<h3>{esc(name)} ({esc(option['range'])})</h3>" + "".join(charts))
+    sections.append("<h2>Each option's effect</h2><p class=note>Every trial at its last rung; the green band is the target.</p>" + "".join(effects))
+    return page(f"th tune: {result['rule_set']}", sections, result)

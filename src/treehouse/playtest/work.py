@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import os
 import random
-from concurrent.futures import Future, ProcessPoolExecutor
+import signal
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +38,31 @@ from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, R
 
 #: Games per chunk: the unit of work, of merging and of the SPRT's looks.
 CHUNK = 100
+
+#: The signals that end a run as Ctrl-C does (the workers end with it).
+ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+class Interrupted(KeyboardInterrupt):
+    """A run stopped by Ctrl-C or a signal: ``partial`` holds the games finished
+    in order so far (``None`` before the first), ``signum`` the signal."""
+
+    def __init__(self, partial: ChunkResult | None = None, signum: int = signal.SIGINT) -> None:
+        super().__init__(partial, signum)
+        self.partial, self.signum = partial, signum
+
+    @property
+    def exit_code(self) -> int:
+        """The shell's convention: 128 + the signal (130 for Ctrl-C)."""
+        return 128 + int(self.signum)
+
+
+class _ChunkInterrupted(Exception):
+    """Raised out of :func:`play_chunk` in this process when Ctrl-C arrives mid-chunk: the games before it, added up."""
+
+    def __init__(self, partial: ChunkResult, signum: int) -> None:
+        super().__init__(partial.start, partial.stop)
+        self.partial, self.signum = partial, signum
 
 
 @dataclass(frozen=True)
@@ -258,15 +286,18 @@ def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None 
     return observer.summary(game), entrants
 
 
-def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None) -> ChunkResult:
+def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game: Callable[[], None] | None = None) -> ChunkResult:
     """The work unit: play games ``[start, stop)`` of ``batch`` and add them up.
 
     Pure in effect: the result depends on ``(batch, start, stop)`` only (and
     on the installed plugins).  With two rule sets, game ``i`` is played under
     each from the same seed (common random numbers) and the pair is added to
     the paired sums.  ``plugins`` defaults to the worker's own
-    :func:`~treehouse.plugins.load_plugins`.
+    :func:`~treehouse.plugins.load_plugins`.  ``on_game()`` is called after
+    each game (the progress bar); in a worker of :func:`run_chunks`, each game
+    is reported to the parent.
     """
+    on_game = on_game if on_game is not None else _report_game
     plugins = plugins if plugins is not None else _worker_plugins()
     players = len(batch.seats)
     tables = [_Table(spec, batch.seats, plugins) for spec in batch.rule_sets]
@@ -274,21 +305,23 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None) -> Chun
     paired = Paired.empty(players) if len(tables) == 2 else None
     folder = Path(batch.records) if batch.records else None
     prefixes = [""] if len(tables) == 1 else [f"{'ab'[i]}-" for i in range(len(tables))]
-    for index in range(start, stop):
-        vectors, counters = [], []
-        for table, side, prefix in zip(tables, sides, prefixes):
-            path = folder / f"{prefix}game-{index:06d}.jsonl" if folder else None
-            summary, entrants = play_game(table, batch, index, path)
-            vectors.append(side.add(summary, entrants))
-            counters.append(summary.counters)
-        if paired is not None:
-            paired.add(vectors[0], vectors[1], counters[0], counters[1])
+    index = start
+    try:
+        for index in range(start, stop):
+            summaries = [(play_game(table, batch, index, folder / f"{prefix}game-{index:06d}.jsonl" if folder else None)) for table, prefix in zip(tables, prefixes)]
+            vectors = [side.add(summary, entrants) for side, (summary, entrants) in zip(sides, summaries)]
+            if paired is not None:
+                paired.add(vectors[0], vectors[1], summaries[0][0].counters, summaries[1][0].counters)
+            if on_game is not None:
+                on_game()
+    except KeyboardInterrupt as stop_signal:  # Ctrl-C in this process: keep the games before this one
+        raise _ChunkInterrupted(ChunkResult(start, index, sides, paired), getattr(stop_signal, "signum", signal.SIGINT)) from None
     return ChunkResult(start, stop, sides, paired)
 
 
-def chunks(games: int, size: int = CHUNK) -> list[tuple[int, int]]:
-    """The fixed split of ``games`` into work units (it never depends on the workers)."""
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunks(games: int, size: int = CHUNK, first: int = 0) -> list[tuple[int, int]]:
+    """The fixed split of games ``[first, games)`` into work units (it never depends on the workers)."""
+    return [(start, min(start + size, games)) for start in range(first, games, size)]
 
 
 def check_batch(batch: Batch, plugins: Any) -> None:
@@ -315,6 +348,8 @@ def run_chunks(
     plugins: Any = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
+    on_game: Callable[[], None] | None = None,
 ) -> Iterator[ChunkResult]:
     """Play the batch and yield each chunk's result in chunk order.
 
@@ -322,35 +357,130 @@ def run_chunks(
     ``jobs == 1`` plays in this process (with ``plugins``, if given);
     otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
     Closing the generator early (the SPRT has decided) cancels what is left.
+    ``on_game()`` is called as each game finishes (with a cluster ``pool``,
+    as each chunk does, once per game in it).
     """
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
-    work = chunks(games, chunk)
+    work = chunks(games, chunk, first)
     if pool is not None:
-        yield from pool.results(batch, work)
+        for result in pool.results(batch, work):
+            for _ in range(result.stop - result.start):
+                if on_game is not None:
+                    on_game()
+            yield result
         return
     if jobs <= 1:
         for start, stop in work:
-            yield play_chunk(batch, start, stop, plugins)
+            yield play_chunk(batch, start, stop, plugins, on_game)
         return
     window = 3 * jobs
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with _worker_pool(jobs) as (pool, finished_games):
         pending: list[Future] = []
         queue = iter(work)
-        try:
-            for start, stop in queue:
-                pending.append(pool.submit(play_chunk, batch, start, stop))
-                if len(pending) >= window:
-                    break
-            while pending:
-                result = pending.pop(0).result()
-                nxt = next(queue, None)
-                if nxt is not None:
-                    pending.append(pool.submit(play_chunk, batch, *nxt))
-                yield result
-        finally:
-            for future in pending:
-                future.cancel()
+        for start, stop in queue:
+            pending.append(pool.submit(play_chunk, batch, start, stop))
+            if len(pending) >= window:
+                break
+        while pending:
+            while not pending[0].done():  # report each game as the workers finish it
+                wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                _drain(finished_games, on_game)
+            result = pending.pop(0).result()
+            _drain(finished_games, on_game)
+            nxt = next(queue, None)
+            if nxt is not None:
+                pending.append(pool.submit(play_chunk, batch, *nxt))
+            yield result
+
+
+#: In a worker process: where it reports each finished game (set by :func:`_start_worker`).
+_finished_games: Any = None
+
+
+def _report_game() -> None:
+    if _finished_games is not None:
+        _finished_games.put(1)
+
+
+def _drain(finished_games: Any, on_game: Callable[[], None] | None) -> None:
+    while not finished_games.empty():
+        finished_games.get()
+        if on_game is not None:
+            on_game()
+
+
+def _start_worker(finished_games: Any) -> None:
+    """A worker's first act: report games to the parent, leave Ctrl-C to the
+    parent (which stops the run and reports), and die with the parent even
+    when it is killed outright (Linux's parent-death signal)."""
+    global _finished_games
+    _finished_games = finished_games
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for signum in ENDING_SIGNALS:
+        signal.signal(signum, signal.SIG_DFL)
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        PR_SET_PDEATHSIG = 1
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() == 1:  # the parent died before the line above: go now
+            os._exit(1)
+    except (OSError, AttributeError):
+        pass  # not Linux: the parent's own cleanup still ends the workers
+
+
+@contextmanager
+def _worker_pool(jobs: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
+    """``jobs`` worker processes that never outlive this run: however it ends
+    (done, an error, Ctrl-C, SIGTERM, SIGHUP, the generator closed early),
+    the workers end too, at once rather than after their current chunk."""
+    import multiprocessing
+
+    finished_games = multiprocessing.get_context().SimpleQueue()
+    pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(finished_games,))
+    try:
+        yield pool, finished_games
+    except BaseException:
+        _end_workers(pool)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        finished_games.close()
+
+
+def _end_workers(pool: ProcessPoolExecutor) -> None:
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+
+
+@contextmanager
+def _signals_interrupt() -> Iterator[None]:
+    """SIGTERM and SIGHUP end the run as Ctrl-C does (the workers end too, the
+    games so far are reported); only the main thread can catch signals."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise Interrupted(None, signum)
+
+    previous = {signum: signal.signal(signum, interrupt) for signum in ENDING_SIGNALS}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 def run(
@@ -362,24 +492,47 @@ def run(
     stop: Callable[[ChunkResult], bool] | None = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
+    first: int = 0,
 ) -> ChunkResult:
     """Play ``games`` games of ``batch`` and return the merged totals.
 
-    ``progress(games_done)`` is called after each chunk; ``stop(total)`` may
-    end the run early after any chunk (the decision then depends on the chunk
-    order only, so it too is the same for any ``jobs``, or ``pool``).
+    ``progress(games_done)`` is called after each game (games finished in
+    any order: the bar's count, from ``first``); ``stop(total)`` may end the
+    run early after any chunk (the decision then depends on the chunk order
+    only, so it too is the same for any ``jobs``, or ``pool``).
+    ``first`` skips games ``[0, first)``: merged onto a run of those, the
+    totals are the same as one run of all ``games`` (``th tune`` grows a
+    promising trial's games so).
+
+    Ctrl-C, SIGTERM or SIGHUP raise :class:`Interrupted` holding the games
+    finished in order so far (a prefix ``[first, n)`` of the games, so it too
+    is the same for any ``jobs``), once every worker has ended.
     """
     total: ChunkResult | None = None
-    stream = run_chunks(batch, games, jobs, plugins, chunk, pool)
-    try:
-        for result in stream:
-            total = result if total is None else total.merge(result)
-            if progress is not None:
-                progress(total.stop)
-            if stop is not None and stop(total):
-                break
-    finally:
-        stream.close()
+    done = first
+
+    def on_game() -> None:
+        nonlocal done
+        done += 1
+        if progress is not None:
+            progress(done)
+
+    with _signals_interrupt():
+        stream = run_chunks(batch, games, jobs, plugins, chunk, pool, first=first, on_game=on_game)
+        try:
+            for result in stream:
+                total = result if total is None else total.merge(result)
+                if stop is not None and stop(total):
+                    break
+        except _ChunkInterrupted as stopped:
+            partial = stopped.partial
+            if partial.stop > partial.start:
+                total = partial if total is None else total.merge(partial)
+            raise Interrupted(total, stopped.signum) from None
+        except KeyboardInterrupt as stopped:
+            raise Interrupted(total, getattr(stopped, "signum", signal.SIGINT)) from None
+        finally:
+            stream.close()
     if total is None:
         raise TreehouseError("no games to play: --games must be at least 1")
     return total

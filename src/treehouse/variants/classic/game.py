@@ -220,7 +220,11 @@ class Classic(Variant):
 
     def __init__(self, rules=None) -> None:
         super().__init__(rules)
-        self._cache: dict = {}  # (id(trio), face, target) -> (trio, moves)
+        # id(trio) -> (trio, {(face, target): moves}): keyed by the trio's identity
+        # first (hashing a trio piece by piece costs more than the rest of a turn),
+        # then by face.  Each entry holds its trio, so while it exists no other
+        # object has that id.
+        self._by_trio: dict = {}
         self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
 
     @hookimpl
@@ -229,8 +233,10 @@ class Classic(Variant):
         WILD: both trios, even when your own would do."""
         house, trios, to_move = state
         own = trios[to_move]
-        entry = self._cache.get((id(own), face, OWN))  # the common case, looked up inline
-        mine = entry[1] if entry is not None else self._moves(own, face, OWN)
+        entry = self._by_trio.get(id(own))  # the common case, looked up inline
+        mine = entry[1].get(face) if entry is not None else None
+        if mine is None:
+            mine = self._moves(own, face, OWN)
         if face == "WILD":
             entry = self._wild_cache.get((id(own), id(house)))
             if entry is None:
@@ -241,11 +247,13 @@ class Classic(Variant):
         return self._moves(house, face, DECLINABLE)
 
     def _moves(self, trio, face, target):
-        """The moves ``face`` offers on ``trio``, cached by the trio's identity:
-        hashing a trio piece by piece costs more than the rest of a turn.  Each
-        entry holds its trio, so while it exists no other object has that id."""
-        entry = self._cache.get((id(trio), face, target))
+        """The moves ``face`` offers on ``trio`` (``target`` says which trio it is), cached."""
+        entry = self._by_trio.get(id(trio))
         if entry is None:
+            entry = self._by_trio[id(trio)] = (trio, {})
+        key = face if target == OWN else (face, target)  # own moves by face alone: the hot lookup
+        moves = entry[1].get(key)
+        if moves is None:
             dig_in_place = self.rules.dig_in_place
             if target == DECLINABLE:
                 moves = action_moves(trio, face, HOUSE_TARGET, dig_in_place)
@@ -253,8 +261,8 @@ class Classic(Variant):
                     moves += (PASS if self.rules.house_decline == "pass" else REROLL,)
             else:
                 moves = action_moves(trio, face, target, dig_in_place)
-            entry = self._cache[id(trio), face, target] = (trio, moves)
-        return entry[1]
+            entry[1][key] = moves
+        return moves
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
@@ -343,3 +351,9 @@ class Classic(Variant):
         from treehouse.variants.classic.encoding import ClassicObservation
 
         return ClassicObservation(players)
+
+    @hookimpl
+    def treehouse_render_svg(self, state):
+        from treehouse.variants.classic.svg import render_svg
+
+        return render_svg(state)

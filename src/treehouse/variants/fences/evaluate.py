@@ -18,9 +18,13 @@ answers the ``treehouse_evaluate`` hook with it.  What it values, per Stack
   square it can step onto without Damage (an empty Inside square, or a Fence
   of its top colour) earns 0.5, and a Stack with none loses 2 more.
 
-With ``colour_immunity=False`` (the house rule ``no-colour-immunity``) a
-Fence of the top colour is a threat like any other and never a square to
-step onto.
+The threats and the squares to step onto are judged as the Hits they would
+make (:func:`threatened_hits`), through the same ``treehouse_fences_hits``
+hook that resolution uses: a Fence whose Hit a house rule removes (say, a
+medium one under ``large-fences-only``) shields like one of the top colour,
+and a Hit that ignores colour (``no-colour-immunity``) is a threat whatever
+its colour.  So a house rule changes what the bots believe without a copy of
+this module.
 
 During the setup (``start: chosen``) a seat that has drawn nothing yet is
 not out, and counts for nothing: a placing player is scored against the
@@ -35,11 +39,15 @@ The score is the seat's own Stack value minus the best live opponent's
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Callable
 
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
-from treehouse.variants.fences.hits import first_pieces
+from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces
 from treehouse.variants.fences.position import FencesPosition
+
+#: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
+Stand = Callable[[tuple], "tuple | list"]
 
 SMALL = 10.0
 POINTING_AT = 3.0
@@ -51,45 +59,75 @@ BOXED_IN = 2.0
 WON = 1000.0
 
 
-def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True) -> float:
-    """The value of one live Stack: smalls, less the threats, plus shields and room."""
+def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True, stand: Stand | None = None) -> float:
+    """The value of one live Stack: smalls, less the threats, plus shields and room.
+
+    ``stand`` says which Hits stand (the ``treehouse_fences_hits`` hook, when a
+    house rule answers it): the threats and the squares to step onto are
+    judged as the Hits they would be.  ``None``: every Hit stands, as the
+    seed has it."""
     stack = state.stacks[seat]
     if not stack:
         return 0.0
     square = state.square_of(seat)
     top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
-    return _placed_value(state.board, square, top, len(stack))
+    if stand is None:
+        return _placed_value(state.board, square, seat, top, len(stack))
+    return placed_value(state.board, square, seat, top, len(stack), stand)
 
 
-@lru_cache(maxsize=1 << 15)
-def _placed_value(board: tuple, square: int, top: str | None, smalls: int) -> float:
-    """A placed Stack's value from what it depends on (cached: the bots score
-    many positions that share a board, a Stack's square and its top colour)."""
-    value = SMALL * smalls
-    for d, _n, cell in first_pieces(board, square):
-        if type(cell) is not int:
-            if cell.colour == top:
-                value += SHIELD
-            elif cell.direction is d.opposite:
-                value -= POINTING_AT
-            elif cell.direction is Direction.UP:
-                value -= STANDING
-            else:
-                value -= POINTING_AWAY
-    room = 0
+def threatened_hits(board: tuple, square: int, seat: int) -> tuple[list, list]:
+    """The Hits a placed Stack is threatened with: one per Fence first met along
+    its row and column (``POINTED_AT``: the Hit it makes once it points at the
+    Stack), and one per Fence next to it (``MOVED_ONTO``: stepping onto it)."""
+    lines = [(d, cell, Hit(seat, Cause.POINTED_AT, fence_source(cell, n))) for d, n, cell in first_pieces(board, square) if type(cell) is not int]
+    onto = []
     for n in AROUND[square]:
         cell = board[n]
-        if n in INSIDE and cell is None:
-            room += 1
-        elif cell is not None and type(cell) is not int and cell.colour == top:
-            room += 1
+        if cell is not None and type(cell) is not int:
+            onto.append(Hit(seat, Cause.MOVED_ONTO, fence_source(cell, n)))
+    return lines, onto
+
+
+def placed_value(board: tuple, square: int, seat: int, top: str | None, smalls: int, stand: Stand | None = None) -> float:
+    """A placed Stack's value from the board, its square and top colour and
+    its smalls; ``stand`` as in :func:`stack_value`."""
+    lines, onto = threatened_hits(board, square, seat)
+    judged = None
+    if stand is not None:
+        judged = {(h.seat, h.cause, h.source): h for h in stand(tuple(hit for _d, _cell, hit in lines) + tuple(onto))}
+    value = SMALL * smalls
+    for d, cell, hit in lines:
+        if judged is not None:
+            hit = judged.get((hit.seat, hit.cause, hit.source))
+        colour = None if hit is None else hit.colour
+        if hit is None or (colour is not None and colour == top):
+            value += SHIELD  # it cannot Damage the Stack, and blocks the line behind it
+        elif cell.direction is d.opposite:
+            value -= POINTING_AT
+        elif cell.direction is Direction.UP:
+            value -= STANDING
+        else:
+            value -= POINTING_AWAY
+    room = sum(1 for n in AROUND[square] if n in INSIDE and board[n] is None)
+    for hit in onto:
+        if judged is not None:
+            hit = judged.get((hit.seat, hit.cause, hit.source))
+        colour = None if hit is None else hit.colour
+        if hit is None or (colour is not None and colour == top):
+            room += 1  # stepping onto it does no Damage
     value += ROOM * room
     if room == 0:
         value -= BOXED_IN
     return value
 
 
-def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True) -> float:
+#: every Hit stands (the seed): cached, since the bots score many positions
+#: sharing a board, a Stack's square and its top colour
+_placed_value = lru_cache(maxsize=1 << 15)(placed_value)
+
+
+def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing
         others = [stack_value(state, s, colour_immunity) for s in state.live() if s != seat]
@@ -99,4 +137,5 @@ def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True) -> 
     others = [s for s in state.live() if s != seat]
     if not others:
         return WON
-    return stack_value(state, seat, colour_immunity) - max(stack_value(state, s, colour_immunity) for s in others)
+    value = stack_value(state, seat, colour_immunity, stand)
+    return value - max(stack_value(state, s, colour_immunity, stand) for s in others)

@@ -419,7 +419,8 @@ class Fences(Variant):
     def treehouse_render(self, state, console_width):
         from treehouse.variants.fences.render import render_position
 
-        return render_position(state, console_width)
+        outcome = self.treehouse_outcome(state, state.to_move)  # a finished game says so, not who is to play
+        return render_position(state, console_width, None if outcome is None else outcome.reason)
 
     # -- integer ids and vectors for other frameworks (treehouse.interop) --
     def action_encoding(self, players):
@@ -440,3 +441,9 @@ class Fences(Variant):
         if self.rules.sets != "two-rainbow":
             return None
         return FencesObservation(players, self.rules.height(players))
+
+    @hookimpl
+    def treehouse_render_svg(self, state):
+        from treehouse.variants.fences.svg import render_svg
+
+        return render_svg(state)

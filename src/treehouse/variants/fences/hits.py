@@ -158,6 +158,11 @@ class StackOut(NamedTuple):
     check: int
     fell_to: Hit
 
+    @property
+    def eliminated(self) -> int:
+        """The seat that went out (the CLI's game-over line says how)."""
+        return self.seat
+
     def describe(self) -> str:
         return f"Player {self.seat + 1} is out: the last small went ({self.fell_to.why()})"
 

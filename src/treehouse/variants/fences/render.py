@@ -1,5 +1,6 @@
 """Drawing a Fences position: the 7x7 frame (the 5x5 Inside in a box, the
-Outside ring around it, no corners), then one line per Stack.
+Outside ring around it, no corners, every Outside square named on its edge),
+then one line per Stack (or, once the game is over, how it ended).
 
 Every piece is readable without colour (``NO_COLOR``): a Fence is its size,
 colour letter and a glyph (``▲`` Standing, ``↑ → ↓ ←`` Pointing), a Stack is
@@ -44,37 +45,49 @@ def _padded(text: Text, width: int = CELL) -> Text:
     return Text(" " * left) + text + Text(" " * (pad - left))
 
 
+def _names(prefix: str, margin: str) -> Text:
+    """The names of one edge's Outside squares (``N1`` ... ``N5``), each over its cell."""
+    return Text(margin + " " + "".join(f"{prefix}{x}".center(CELL) for x in range(1, 6)) + "\n", style="dim")
+
+
 def render_board(state: FencesPosition) -> Text:
+    """The frame, with every Outside square named on all four edges
+    (``N1``-``N5`` above, ``S1``-``S5`` below, ``W1``-``W5`` and ``E1``-``E5``
+    beside the ranks) and the files in the box's borders, so notation can be
+    typed without counting."""
     out = Text()
-    margin = " " * 4 + " " * CELL  # rank label, west ring
-    out.append(margin + " " + "".join(f"{f:^{CELL}}" for f in FILES) + "\n", style="dim")
+    margin = " " * 7 + " " * CELL  # rank label and W name, west ring
+    files = "".join(f"{f:─^{CELL}}" for f in FILES)
+    out.append_text(_names("N", margin))
     out.append(margin + " ")
     for x in range(1, 6):
         out.append_text(_padded(_cell(state, at(x, 6))))
-    out.append("  N\n", style="dim")
-    out.append(margin + "┌" + "─" * (CELL * 5) + "┐\n")
+    out.append("\n")
+    out.append(margin + "┌" + files + "┐\n")
     for y in range(5, 0, -1):
-        out.append(f" {y}  ", style="dim")
+        out.append(f" {y}  W{y} ", style="dim")
         out.append_text(_padded(_cell(state, at(0, y))))
         out.append("│")
         for x in range(1, 6):
             out.append_text(_padded(_cell(state, at(x, y))))
         out.append("│")
         out.append_text(_padded(_cell(state, at(6, y))))
-        out.append(f" {y}\n", style="dim")
-    out.append(margin + "└" + "─" * (CELL * 5) + "┘\n")
+        out.append(f" E{y} {y}\n", style="dim")
+    out.append(margin + "└" + files + "┘\n")
     out.append(margin + " ")
     for x in range(1, 6):
         out.append_text(_padded(_cell(state, at(x, 0))))
-    out.append("  S\n", style="dim")
+    out.append("\n")
+    out.append_text(_names("S", margin))
     return out
 
 
-def render_position(state: FencesPosition, console_width: int = 80) -> Text:
+def render_position(state: FencesPosition, console_width: int = 80, over: str | None = None) -> Text:
+    """The board and one line per Stack; ``over`` (the outcome's reason,
+    when the game has ended) replaces the line saying who is to play."""
     text = render_board(state)
-    text.append("\n")
     for seat, stack in enumerate(state.stacks):
-        marker = "*" if seat == state.to_move else " "
+        marker = "*" if seat == state.to_move and over is None else " "
         text.append(f"{marker} Player {seat + 1}  ", style="bold")
         if not stack:
             text.append("nothing drawn yet" if state.setting_up else f"out (check {state.out[seat]})", style="dim")
@@ -85,6 +98,9 @@ def render_position(state: FencesPosition, console_width: int = 80) -> Text:
         lost = state.destroyed[seat]
         text.append(f"  destroyed: {''.join(LETTER[c] for c in lost) or '-'}\n", style="dim")
     aside = "".join(LETTER[c] for c in state.aside) or "-"
+    if over is not None:
+        text.append(f"Game over after {state.turn} turns: {over}; set aside: {aside}\n", style="dim")
+        return text
     if state.setting_up:
         doing = "to draw a small and place it" if state.phase == PLACE_PHASE else "to draw a small onto their Stack"
         text.append(f"Setup: Player {state.to_move + 1} {doing}; in the bag: {aside}\n", style="dim")

@@ -3,13 +3,15 @@
 ``complete(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb")`` gives a
 whole position in the notation: :func:`layout` writes the board rows with
 the named squares filled, and :func:`complete` adds every Fence not named as
-a Standing piece on an empty square, preferring in turn: Outside squares
-out of every Stack's row, column and reach; other Outside squares not next
-to a Stack; Inside squares out of every Stack's row, column and reach; then
-anything.  So spare Fences stay out of the lines of sight (Standing, they
-make none).  Name squares in ``empty`` to keep them clear.  It then sets the
-unused smalls aside and appends the remaining fields.  Tests and docs examples use it; the result is parsed by
-the variant like any other position.
+a Standing piece on an empty **Outside** square, preferring those out of
+every Stack's row, column and reach, then those not next to a Stack.  So
+spare Fences stay off the Inside, where they would block lines and moves
+nobody asked for, and out of the lines of sight (Standing, they make none).
+Only with ``spares_inside=True`` may a spare go Inside (when the Outside is
+full), preferring squares out of every Stack's lines and reach.  Name
+squares in ``empty`` to keep them clear.  It then sets the unused smalls
+aside and appends the remaining fields.  Tests and docs examples use it;
+the result is parsed by the variant like any other position.
 """
 
 from __future__ import annotations
@@ -47,9 +49,11 @@ def complete(
     turn: int = 0,
     aside: str | None = None,
     empty: tuple[str, ...] = (),
+    spares_inside: bool = False,
 ) -> str:
     """A whole position from a partial board (rows as in the notation);
-    the squares named in ``empty`` get no spare Fence."""
+    the squares named in ``empty`` get no spare Fence, and spare Fences go
+    Inside only with ``spares_inside``."""
     grid = {}
     for row_number, row in enumerate(rows.split("/")):
         y = SIZE - 1 - row_number
@@ -63,19 +67,22 @@ def complete(
     stacks_at = [s for s, t in grid.items() if t.isdigit()]
     keep = {BY_NAME[name] for name in empty}
     free = [s for s in (*RING, *sorted(set(BY_NAME.values()) - set(RING))) if grid[s] == "." and s not in keep]
+    if not spares_inside:
+        free = [s for s in free if s in OUTSIDE]
 
     def rank(square: int) -> int:
         near = any(square in AROUND[q] for q in stacks_at)
         in_line = any(same_line(square, q) for q in stacks_at)
-        if square in OUTSIDE:
-            return 0 if not (near or in_line) else 1 if not near else 3
-        return 2 if not (near or in_line) else 4
+        if square in OUTSIDE:  # every Outside square before any Inside one
+            return 0 if not (near or in_line) else 1 if not near else 2
+        return 3 if not (near or in_line) else 4
 
     for square in sorted(free, key=rank):
         if missing:
             grid[square] = missing.pop(0) + "*"
     if missing:
-        raise ValueError("no empty Outside squares left for the other Fences")
+        where = "empty squares" if spares_inside else "empty Outside squares (spares_inside=True lets them go Inside)"
+        raise ValueError(f"no {where} left for {len(missing)} more Fences")
     seats = stacks.split(",")
     if destroyed is None:
         destroyed = ",".join("-" for _ in seats)

@@ -1,0 +1,120 @@
+"""th play and th replay tell what happened at every step: each Hit, each
+small lost and who went out, from the events resolution reported (Typer's
+runner, and the real program in a pseudo-terminal as a person plays it)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from treehouse.cli import app
+from treehouse.plugins import load_plugins
+
+runner = CliRunner()
+PLUGINS = load_plugins()
+
+
+def th(*args, input=None):
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output, result.output[-3000:]
+    assert result.exit_code == 0, result.output[-3000:]
+    return result.output
+
+
+EVENT = re.compile(r"^  Player \d (?:loses|is Hit|is out)")
+
+
+def event_lines(output: str) -> list[str]:
+    return [line for line in output.splitlines() if EVENT.match(line)]
+
+
+def lost_in(record_path: Path) -> int:
+    """Smalls destroyed by the end of a recorded Fences game (none are at the start)."""
+    end = json.loads(record_path.read_text().splitlines()[-1])
+    destroyed = end["position"].split()[2]
+    return sum(len(part) for part in destroyed.split(",") if part != "-")
+
+
+@pytest.fixture(scope="module")
+def bot_game(tmp_path_factory):
+    path = tmp_path_factory.mktemp("events") / "fences.jsonl"
+    output = th("play", "-v", "fences", "--seat", "random", "--seat", "random", "--seed", 3, "--delay", 0, "--record", path)
+    return path, output
+
+
+def test_th_play_prints_every_loss_under_the_step_that_caused_it(bot_game):
+    path, output = bot_game
+    losses = re.findall(r"^  Player \d loses (?:red|orange|yellow|green|blue) \(.+\)$", output, re.M)
+    assert len(losses) == lost_in(path) > 0
+    assert "  Player 2 loses red (moved onto M(yellow) at d5)" in output
+    assert re.search(r"^  Player \d is Hit \(.+\): \w+ top, no damage$", output, re.M)
+
+
+def test_the_game_over_line_says_how_the_last_stack_fell(bot_game):
+    _path, output = bot_game
+    assert "Player 1 (random) wins on turn 4: last stack standing. Player 2 is out: the last small went (bounced in the line of L(yellow) at E5)." in output
+    after = output.split("─ Game over ─")[-1]
+    assert "to play" not in after  # the board under "Game over" says how the game ended instead
+    assert "Game over after 4 turns: last stack standing" in after
+
+
+def test_th_replay_shows_the_same_events_from_the_record(bot_game):
+    path, output = bot_game
+    shown = th("replay", path, "--all")
+    played, replayed = event_lines(output), event_lines(shown)
+    assert replayed == played
+    assert "Player 2 is out: the last small went" in shown.splitlines()[-1]
+
+
+def test_the_record_keeps_the_events_words(bot_game):
+    path, output = bot_game
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    happened = [words for line in lines if line["event"] == "resolved" for words in line["happened"]]
+    assert ["  " + words for words in happened] == event_lines(output)
+    assert {line["seat"] for line in lines if line["event"] == "resolved"} <= {1, 2}
+
+
+# --------------------------------------------------------------------------
+# a person playing in a terminal
+# --------------------------------------------------------------------------
+
+pexpect = pytest.importorskip("pexpect", reason="pexpect is in the test extra: pip install -e '.[test]'")
+TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
+PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ more, )?\? help, q quit\): "
+
+
+@pytest.mark.skipif(not Path(TH).exists(), reason="the th program is not installed")
+def test_a_whole_fences_game_played_by_a_person_shows_every_hit_and_loss(tmp_path):
+    path = tmp_path / "person.jsonl"
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), NO_COLOR="1", COLUMNS="80", LINES="40", TERM="xterm")
+    env.pop("TREEHOUSE_DEBUG", None)
+    args = ["play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(path)]
+    child = pexpect.spawn(TH, args, env=env, encoding="utf-8", timeout=30, dimensions=(40, 80))
+    seen = []
+    for _ in range(400):
+        index = child.expect([PROMPT, r"(?:wins|tie|A draw) on turn \d+: [^\r\n]*"])
+        seen.append(child.before)
+        if index == 1:
+            seen.append(child.after)
+            break
+        child.sendline("1")  # the person takes the first move offered, every time
+    else:
+        pytest.fail("the game did not end in 400 moves")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(seen))
+    shown = {line.strip() for line in screen.splitlines()}
+    recorded = [json.loads(line) for line in path.read_text().splitlines()]
+    written = [words for line in recorded if line["event"] == "resolved" for words in line["happened"]]
+    assert any(" loses " in words for words in written)
+    assert [words for words in written if words not in shown] == []  # every Hit and loss was on the screen
+    if recorded[-1]["reason"] == "last stack standing":
+        assert "is out: the last small went" in screen.split("on turn")[-1]

@@ -1,0 +1,76 @@
+"""Sweeps a person can read: the terminal table at 80 columns (piped too), the report's axes and labels,
+and every command that writes a file saying where."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from typer.testing import CliRunner
+
+from treehouse.cli import app
+
+runner = CliRunner()
+SEATS = ("--seat", "random", "--seat", "random")
+
+
+def th(*args):
+    result = runner.invoke(app, [str(a) for a in args], env={"COLUMNS": "80"})
+    assert "Traceback" not in result.output and result.exit_code == 0, result.output[-3000:]
+    return result
+
+
+def test_a_two_parameter_sweep_is_one_row_per_point_within_80_columns_with_a_key():
+    result = th("sweep", "-v", "fences", "--param", "rules.line_hits=new,every_check", "--param", "rules.draft=random,distinct", "--games", 6, *SEATS)
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines if len(line) > 80]  # after the title sentence
+    header = next(line for line in lines if line.startswith("line_hits"))
+    assert header.split() == ["line_hits", "draft", "P1", "win", "draw", "cap", "turns", "DM", "Bal"]
+    rows = [line.split() for line in lines if line.split() and line.split()[0] in ("new", "every_check")]
+    assert [row[:2] for row in rows] == [["new", "random"], ["new", "distinct"], ["every_check", "random"], ["every_check", "distinct"]]
+    assert "…" not in result.stdout  # no value is cut
+    assert "Key: P1 win: seat 1's win rate [95% interval]; draw: draws;" in result.stdout
+
+
+def test_a_wide_sweep_is_a_block_per_point_naming_every_parameter():
+    result = th(
+        "sweep", "-v", "fences", "--param", "rules.line_hits=new,every_check", "--param", "rules.draft=random,distinct",
+        "--param", "rules.uniform_dig=hit,noop", "--games", 4, *SEATS,
+    )
+    lines = result.stdout.splitlines()
+    assert "#1 line_hits=new, draft=random, uniform_dig=hit" in lines
+    assert "#8 line_hits=every_check, draft=distinct, uniform_dig=noop" in lines
+    assert all(len(line) <= 80 for line in lines[1:])
+    assert "…" not in result.stdout
+
+
+def test_the_sweep_report_has_axes_a_key_of_every_parameter_and_a_half_line(tmp_path):
+    report = tmp_path / "sweep.html"
+    result = th("sweep", "-v", "fences", "--param", "rules.line_hits=new,every_check", "--param", "rules.draft=random,distinct", "--games", 6, *SEATS, "--report", report)
+    assert f"Wrote the report to {report}" in result.stderr
+    page = report.read_text()
+    # the key names both parameters of every point
+    for point, line_hits, draft in (("#1", "new", "random"), ("#4", "every_check", "distinct")):
+        assert f"<td>{point}</td><td>{line_hits}</td><td>{draft}</td>" in page
+    assert "<th>rules.line_hits</th><th>rules.draft</th>" in page
+    # charts: axis titles and point labels that are short enough never to overlap
+    assert page.count("sweep point (see the key)") == 6
+    labels = re.findall(r'font-size="11" text-anchor="middle">(#\d+)</text>', page)
+    assert labels and max(len(label) for label in labels) <= 3
+    # the win-rate chart has its 0.5 line; the histogram has a y axis with percentages
+    assert '<title>0.5</title></line>' in page
+    histogram = page[page.index('aria-label="game length histogram"'):]
+    histogram = histogram[: histogram.index("</svg>")]
+    assert "rotate(-90" in histogram and ">games</text>" in histogram and ">turns</text>" in histogram
+    assert re.search(r'text-anchor="end">\d+\.\d%</text>', histogram)
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "sweep"])
+def test_every_file_written_is_named(tmp_path, command):
+    args = {"simulate": ("simulate", "-v", "classic"), "compare": ("compare", "classic", "classic-wiki"), "sweep": ("sweep", "-v", "classic", "--param", "rules.dig_in_place=true,false")}[command]
+    csv, report, records = tmp_path / "out.csv", tmp_path / "out.html", tmp_path / "records"
+    result = th(*args, "--games", 4, *SEATS, "--csv", csv, "--report", report, "--records", records)
+    assert f"Wrote the CSV to {csv}" in result.stderr
+    assert f"Wrote the report to {report}" in result.stderr
+    assert f"Wrote every game's record to {records}" in result.stderr
+    assert csv.is_file() and report.is_file() and records.is_dir()
