@@ -174,7 +174,7 @@ def test_any_walk_keeps_the_adapters_invariants(plugins, name, players, seed, pi
         if node.kind == TERMINAL:
             break
         while node.kind == CHANCE:
-            node = flow.roll(node, flow.die.roll(rng))
+            node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
         if node.kind != DECISION:
             break
         legal = actions.legal(node)

@@ -67,14 +67,14 @@ CORNER_STARTS = {
 class FencesRules(Rules):
     """The rule options of Fences (defaults: the seed as docs/rules/fences.md reads it)."""
 
+    stack_height_2p: int = Field(4, ge=1, le=5, description="Smalls in each Stack with 2 players.")
+    stack_height_3p: int = Field(3, ge=1, le=3, description="Smalls in each Stack with 3 players.")
+    stack_height_4p: int = Field(2, ge=1, le=2, description="Smalls in each Stack with 4 players.")
     sets: Literal["two-rainbow", "rainbow-xeno"] = Field(
         "two-rainbow",
         description="The two Treehouse sets the game needs: two-rainbow: two of one colour scheme, so two of each of five"
         " colours; rainbow-xeno: a Rainbow and a Xeno set, ten colours, one of each (colour immunity is rarer).",
     )
-    stack_height_2p: int = Field(4, ge=1, le=5, description="Smalls in each Stack with 2 players.")
-    stack_height_3p: int = Field(3, ge=1, le=3, description="Smalls in each Stack with 3 players.")
-    stack_height_4p: int = Field(2, ge=1, le=2, description="Smalls in each Stack with 4 players.")
     draft: Literal["random", "distinct"] = Field(
         "random",
         description="random: blind draws from the bag in turn order; distinct: as random, but no Stack gets a colour twice.",
