@@ -21,3 +21,14 @@ def test_every_classic_option_is_documented(classic_class):
     text = (DOCS / "rules" / "classic.md").read_text()
     missing = [key for key in classic_class.Rules.model_fields if f"`{key}`" not in text]
     assert missing == []
+
+
+def test_the_fences_api_page_documents_the_hook_and_every_cause():
+    from treehouse.variants.fences import hookspecs as fences_hookspecs
+    from treehouse.variants.fences.hits import Cause
+
+    text = (DOCS / "fences-api.md").read_text()
+    hooks = [name for name in vars(fences_hookspecs) if name.startswith("treehouse_")]
+    assert hooks == ["treehouse_fences_hits"]
+    assert all(f"`{name}(" in text for name in hooks)
+    assert [cause.name for cause in Cause if f"`{cause.name}`" not in text] == []

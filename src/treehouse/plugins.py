@@ -46,6 +46,7 @@ from treehouse.kernel.hooks import (  # the per-game machinery lives in the kern
     every_answer,
     game_hooks,
     hook_conflicts,
+    hook_failure,
     implemented_hooks,
     new_manager,
     plugin_name,

@@ -231,3 +231,39 @@ def test_scenario_spares_stay_outside_unless_asked(fences):
     text = complete(layout(c3="1", e5="2"), empty=("N3", "S3"), spares_inside=True)
     state = fences.parse_position(text)
     assert sum(1 for s in INSIDE if state.board[s] is not None and type(state.board[s]) is not int) == 2
+
+
+# --------------------------------------------------------------------------
+# the move list warns of moves that Damage the mover's own Stack
+# --------------------------------------------------------------------------
+
+
+def test_the_move_list_marks_moves_that_damage_the_movers_own_stack(pos, fences):
+    from treehouse.cli.human import Menu
+    from treehouse.plugins import game_hooks
+
+    hooks = game_hooks(fences)
+    state = pos(layout(c3="1", e5="2", c4="Mr>", E3="Lg<"), stacks="rgby,oygb", step="stack")
+    moves = fences.treehouse_legal_moves(state, STACK, None)
+    notes = fences.move_notes(state, STACK, moves, hooks)
+    # north bounces off Mr (and, considered moved, is Hit again by Lg's line): two smalls;
+    # east and west end in Lg's line along rank 3: one; south leaves it
+    assert notes == {
+        fences.parse_move("step n"): "⚠ you lose 2 smalls",
+        fences.parse_move("step e"): "⚠ you lose 1 small",
+        fences.parse_move("step w"): "⚠ you lose 1 small",
+    }
+    words = [entry.words for entry in Menu(fences, state, moves, notes).entries]
+    assert "move the stack north ⚠ you lose 2 smalls" in words
+    assert "move the stack south" in words  # no Damage, no mark
+    # the same resolution: the mark is what playing the move does
+    after, _events = play_move(hooks, state, STACK, fences.parse_move("step n"))
+    assert len(state.stacks[0]) - len(after.stacks[0]) == 2
+
+
+def test_a_failed_action_is_marked_with_its_loss_and_going_out(pos, fences):
+    from treehouse.plugins import game_hooks
+
+    state = pos(layout(c3="1", e5="2"), stacks="r,oygb", destroyed="gby,-", step="act")
+    fail = fences.parse_move("fail")
+    assert fences.move_notes(state, ACT, (fail,), game_hooks(fences)) == {fail: "⚠ you lose 1 small, and are out"}

@@ -193,17 +193,18 @@ def test_swap_outside_damages_whatever_its_option_says(hooks, fences, pos):
         assert after.stacks[0] == ("red", "green", "yellow")
 
 
-def test_the_hits_lose_their_colour(pos, fences):
+def test_the_hits_lose_their_colour(hooks, pos, fences):
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgbr,oyyb", step="fence")
     move = fences.parse_move("move Mr@a4 a3")
     assert [h.colour for h in fences.hits(state, STEPS[0], move)] == ["red"]
-    assert [h.colour for h in fences.hits(state, STEPS[0], move, colour_immunity=False)] == [None]
+    assert [h.colour for h in hooks("no-colour-immunity").variant.hits(state, STEPS[0], move)] == [None]
 
 
 def test_bots_score_a_fence_of_the_top_colour_as_a_threat(hooks, pos):
+    """The bots' evaluation asks the same treehouse_fences_hits hook: no copy of the rule."""
     state = pos(layout(c3="1", e5="2", c5="Mrv"), stacks="rgbr,oyyb", step="fence")
     plain, house = hooks(), hooks("no-colour-immunity")
-    assert house.treehouse_evaluate(state, 0) == evaluate(state, 0, colour_immunity=False)
+    assert plain.treehouse_evaluate(state, 0) == evaluate(state, 0)
     assert house.treehouse_evaluate(state, 0) < plain.treehouse_evaluate(state, 0)
 
 

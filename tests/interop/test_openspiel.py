@@ -165,3 +165,10 @@ def test_openspiels_mcts_plays_a_treehouse_game():
         else:
             state.apply_action(bots[state.current_player()].step(state))
     assert state.move_number() > 0
+
+
+def test_an_illegal_action_is_one_line():
+    game = pyspiel.load_game("treehouse_classic")
+    state = game.new_initial_state().child(0)  # TIP: own moves only, no pass
+    with pytest.raises(TreehouseError, match="action 0 is not legal here"):
+        state.apply_action(0)

@@ -160,3 +160,14 @@ def test_a_replay_page_to_an_unwritable_place_is_one_line(tmp_path):
     assert result.exit_code == 2
     lines = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: cannot write the replay page to "), lines
+
+
+def test_the_page_shows_the_moves_taken_back_at_their_step(tmp_path):
+    path = tmp_path / "g.jsonl"
+    result = th("play", "-v", "classic", "--seat", "human", "--seat", "random", "--seed", "12", "--delay", "0", "--record", path, input="1\n2\nu\n1\nq\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    page = page_of(tmp_path, path).read_text()
+    data = json.loads(re.search(r'<script type="application/json" id="steps-data">(.*?)</script>', page, re.S).group(1).replace("<\\/", "</"))
+    marked = [i for i, step in enumerate(data) if step.get("taken_back")]
+    assert marked == [2]  # after turn 2 (the bot's reply), turn 3's first choice was taken back
+    assert data[2]["taken_back"][0].startswith("Taken back here: Turn 3 · Player 1 (human): tip S< M< L<; Turn 4 · Player 2 (random): ")

@@ -43,6 +43,10 @@ class Terminal:
         out = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name], check=True, capture_output=True, text=True).stdout
         return out.split("\n")[: self.height]
 
+    def history(self) -> str:
+        """Everything the terminal printed, scrolled-off lines included."""
+        return subprocess.run([TMUX, "capture-pane", "-p", "-S", "-2000", "-t", self.name], check=True, capture_output=True, text=True).stdout
+
     def wait_for(self, text: str, timeout: float = 60, settled: str = PROMPT) -> list[str]:
         """The screen once ``text`` is on it and it has settled: ``settled`` (the prompt) is
         on it too and two captures in a row agree (the screen is drawn top to bottom)."""
@@ -139,3 +143,14 @@ def test_a_hint_fits_the_screen(terminal, tmp_path):
     steady(lines, "Turn 1 · Player 1 (you) to move")
     assert any(line.startswith("Next best: ") for line in lines)
     (tmp_path / "hint-screen.txt").write_text("\n".join(lines))
+
+
+def test_plain_prints_a_transcript_in_a_terminal_too(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--seat", "human", "--seed", "5", "--delay", "0", "--plain", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for("No roll in this step (fence).")
+    t.type("1")
+    t.wait_for("(move 1-30,")
+    # nothing was cleared: the fence step's screen, the move played and the new screen follow one another
+    printed = t.history()
+    first, played, second = (printed.index(text) for text in ("No roll in this step (fence).", "Turn 1 (fence) · Player 1 (you): move fence", "Choose the action"))
+    assert first < played < second

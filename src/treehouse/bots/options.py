@@ -15,7 +15,7 @@ import inspect
 import math
 from typing import Any
 
-from treehouse.errors import TreehouseError
+from treehouse.errors import PluginError, TreehouseError
 from treehouse.specs import format_spec, parse_spec
 
 class BotOptionError(TreehouseError, ValueError):
@@ -71,11 +71,18 @@ def _resolve(plugins: Any, spec: str) -> tuple[Any, dict[str, Any]]:
 
 def _build(info: Any, options: dict[str, Any], spec: str) -> Any:
     try:
-        return info.factory(**options)
+        bot = info.factory(**options)
     except TreehouseError:
         raise
     except (TypeError, ValueError) as error:
         raise BotOptionError(f"bot {spec!r}: {error}") from None
+    except Exception as error:  # the factory's own bug: name the plugin that registered it, in one line
+        raise PluginError(f"bot {spec!r} of plugin {getattr(info, 'plugin', '?')!r} failed to start: {type(error).__name__}: {error}") from None
+    if not callable(getattr(bot, "choose", None)):
+        raise PluginError(
+            f"bot {spec!r} of plugin {getattr(info, 'plugin', '?')!r}: its factory returned {type(bot).__name__}, not a seat with a choose() method"
+        )
+    return bot
 
 
 def make_bot(plugins: Any, spec: str) -> Any:

@@ -24,7 +24,10 @@ How it searches, through the game's hooks only (so it plays any variant):
   for this bot's seat (0 if the variant has none);
 * below the root, a node with more than ``width`` moves keeps only the
   ``width`` best by a one-step evaluation (the root always looks at all);
-* positions met twice at the same depth are looked up, not searched again.
+* positions met twice at the same depth are looked up, not searched again;
+* at the last step searched every move's value is its one-step look, so such
+  a node takes the best one-step look over all its moves (what searching the
+  ``width`` best again would give) and evaluates each position once.
 
 Budget: ``depth`` counts decision steps (one classic turn is one step; a
 Fences turn is three).  The default, ``depth=0``, chooses at each turn: 3

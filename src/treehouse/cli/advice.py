@@ -33,10 +33,15 @@ class Hint:
     measure: str
 
 
-def advise(plugins: Any, bot_spec: str, game: Any, seat: int, state: Any, step: Any, face: str | None, moves: tuple) -> Hint:
-    """Ask a fresh ``bot_spec`` bot, seated in ``seat`` of ``game``, about this decision."""
+def hint_bot(plugins: Any, bot_spec: str, game: Any, seat: int) -> Any:
+    """A ``bot_spec`` bot seated in ``seat`` of ``game``, to ask for hints (keep it: ``perfect`` loads its table once)."""
     bot = make_bot(plugins, bot_spec)
     seat_in(bot, game, seat)
+    return bot
+
+
+def advise(bot: Any, state: Any, step: Any, face: str | None, moves: tuple) -> Hint:
+    """What ``bot`` (seated by :func:`hint_bot`) would play at this decision, and why."""
     rng = random.Random(0)  # its own stream: a hint never moves the game's
     advise_moves = getattr(bot, "advise", None)
     if advise_moves is None:

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from treehouse.config import EffectiveRules, resolve
 from treehouse.errors import TreehouseError, clip
-from treehouse.plugins import Plugins, load_plugins
+from treehouse.plugins import Plugins, hook_failure, load_plugins
 
 DEBUG_ENV = "TREEHOUSE_DEBUG"
 
@@ -46,6 +46,11 @@ def run_guarded(function, *args, **kwargs):
         if os.environ.get(DEBUG_ENV):
             raise
         raise fail(str(error) if isinstance(error, TreehouseError) else f"not written yet: {error}") from None
+    except Exception as error:  # a plugin's hook that raised outside a game (drawing, listing moves): one line naming it
+        failure = hook_failure(error)
+        if failure is None or os.environ.get(DEBUG_ENV):
+            raise
+        raise fail(str(failure)) from None
 
 
 def shown_path(path: str) -> str:

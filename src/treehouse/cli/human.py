@@ -102,16 +102,18 @@ class Menu:
     their second part.  ``page`` is the page of the list being shown.
     """
 
-    def __init__(self, variant: Any, state: Any, moves: tuple) -> None:
+    def __init__(self, variant: Any, state: Any, moves: tuple, notes: dict | None = None) -> None:
         self.variant = variant
         self.moves = moves
+        #: the variant's warnings beside some moves (Variant.move_notes: what a move costs the mover)
+        self.notes = notes or {}
         split = getattr(variant, "split_choice", None)
         self.parts = [split(state, move) if split is not None and not isinstance(move, Control) else None for move in moves]
         groups: dict[str, Entry] = {}
         entries: list[Entry] = []
         for move, parts in zip(moves, self.parts):
             if parts is None:
-                entries.append(Entry(describe(variant, move), format_move(variant, move), [move]))
+                entries.append(Entry(self._noted(describe(variant, move), [move]), format_move(variant, move), [move]))
                 continue
             entry = groups.get(parts[0])
             if entry is None:
@@ -124,6 +126,7 @@ class Menu:
                 entry.notation = format_move(variant, entry.moves[0])
             else:
                 entry.notation = f"{len(entry.moves)} ways"
+            entry.words = self._noted(entry.words, entry.moves)
         self.first = entries
         self.entries = entries
         self.opened: Entry | None = None
@@ -137,8 +140,17 @@ class Menu:
         """Ask the second question: the moves of ``entry``, by their second part."""
         by_move = dict(zip(self.moves, self.parts))
         self.opened = entry
-        self.entries = [Entry(by_move[m][1], format_move(self.variant, m), [m]) for m in entry.moves]
+        self.entries = [Entry(self._noted(by_move[m][1], [m]), format_move(self.variant, m), [m]) for m in entry.moves]
         self.page = 0
+
+    def _noted(self, words: str, moves: list) -> str:
+        """``words`` with the note its moves share; moves with different notes say "depends"."""
+        notes = {self.notes.get(move, "") for move in moves}
+        if notes == {""}:
+            return words
+        if len(notes) == 1:
+            return f"{words} {notes.pop()}"
+        return f"{words} ⚠ depends on the choice"
 
     def back(self) -> None:
         self.opened, self.entries, self.page = None, self.first, 0
@@ -232,8 +244,8 @@ class HumanSeat:
             table.forced(self.index, moves[0])
             return moves[0]
         variant = self.game.variant
-        menu = Menu(variant, state, moves)
         hooks = self.game.hooks
+        menu = Menu(variant, state, moves, variant.move_notes(state, step, moves, hooks))
 
         def explain(move: Any) -> str | None:
             try:

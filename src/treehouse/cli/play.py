@@ -28,7 +28,7 @@ from rich.text import Text
 
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
-from treehouse.cli.advice import advise, hint_lines
+from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
@@ -36,6 +36,7 @@ from treehouse.cli.screen import fit, numbered, page_lines, paginate
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
+from treehouse.plugins import hook_failure
 from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
@@ -216,6 +217,8 @@ class Session:
         self.forced_move: Any = None
         self.odds: Any = None  # the perfect bot that says the winning chances (--show-odds)
         self._extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
+        #: The bot that gives hints, per (game, seat): a takeback builds a new game, so a new key.
+        self.hint_bots: dict[tuple[int, int], Any] = {}
 
     # -- who is who -------------------------------------------------------
 
@@ -428,8 +431,10 @@ class Session:
     def hint(self, seat: int, state: Any, step: Any, face: str | None, menu: Menu) -> str:
         """What the strongest ready bot would play here, and each move's value where it says."""
         game = self.game
-        spec = best_bot(game.variant, len(game.seats))
-        hint = advise(plugins(), spec, game, seat, state, step, face, menu.moves)
+        key = (id(game), seat)
+        if key not in self.hint_bots:
+            self.hint_bots[key] = hint_bot(plugins(), best_bot(game.variant, len(game.seats)), game, seat)
+        hint = advise(self.hint_bots[key], state, step, face, menu.moves)
         variant = game.variant
         where, words = {}, {}
         for number, entry in enumerate(menu.first, start=1):
@@ -471,7 +476,7 @@ class Session:
         again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
         humans = self.kinds.count(HUMAN)
         live = [build_seat(kind, self, self.console, humans, i) for i, kind in enumerate(self.kinds)]
-        self.decisions, self.faces, self.forced_move = [], [], None
+        self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
         self.game, self.check = resume_game(kept, saved, live, observer=self, new_record=again)
         taken = sum(1 for event in record.events[cut:] if event[0] == "move")
         self.recent = [f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {record.events[cut][1]}."]
@@ -585,8 +590,10 @@ def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     from treehouse.kernel.engine import parse_move
 
     def words(value: Any) -> str:
+        """A taken-back move in words where its notation alone says them (classic's words
+        come from the legal moves, which a taken-back branch is not replayed for), else its notation."""
         try:
-            return describe(variant, parse_move(variant, value))
+            return describe(variant, parse_move(variant, value)) or str(value)
         except TreehouseError:
             return str(value)
 
@@ -779,6 +786,12 @@ def _run(session: Session) -> None:
         if os.environ.get("TREEHOUSE_DEBUG"):
             raise
         raise fail(str(error)) from None
+    except Exception as error:  # a plugin's hook failed while drawing (treehouse_render, say): one line, the game kept
+        failure = hook_failure(error)
+        if failure is None or os.environ.get("TREEHOUSE_DEBUG"):
+            raise
+        fail(str(failure))
+        raise typer.Exit(_saved(session, 2)) from None
     path = run_guarded(session.save)
     out.print(f"Record: {_escape(path)}  (th replay {_escape(path)})", highlight=False)
 

@@ -9,11 +9,12 @@ module is that walk, built from the same game hooks in the same order:
 * ``SETUP``: a chance node before the first turn, only for a variant whose
   setup draws from its ``rng`` (Fences deals its Fences and smalls); its
   outcome is the seed of that ``rng``, one of ``layouts`` equally likely;
-* ``CHANCE``: a step that rolls; the outcomes are the die's faces with their
-  exact probabilities (:meth:`~treehouse.kernel.die.Die.outcomes`, the source
-  the engine rolls from), or, for a setup step, what it draws (Fences: a
-  small's colour; ``treehouse_chance``).  A face with nothing to play leads
-  to the same chance node again, as the engine rolls again;
+* ``CHANCE``: a step that rolls; the outcomes and their exact probabilities
+  are the game's ``treehouse_chance`` hook, the source the engine rolls from
+  (by default the die's :meth:`~treehouse.kernel.die.Die.outcomes`; a
+  setup step's is what it draws, Fences: a small's colour).  A face with
+  nothing to play leads to the same chance node again, as the engine rolls
+  again;
 * ``DECISION``: the player to move picks one of the legal moves (``PASS`` and
   ``REROLL`` included where the rules offer them; ``REROLL`` leads back to the
   chance node);

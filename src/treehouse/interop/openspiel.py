@@ -219,7 +219,10 @@ class TreehouseState(pyspiel.State):
         elif node.kind == CHANCE:
             self.node = game.flow.roll(node, game.flow.chance_outcomes(node)[action][0])
         else:
-            self.node = game.flow.play(node, game.legal(node)[action])
+            move = game.legal(node).get(action)
+            if move is None:
+                raise TreehouseError(f"action {action} is not legal here; the legal ones are {sorted(game.legal(node))}")
+            self.node = game.flow.play(node, move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         game = self.get_game()

@@ -160,6 +160,7 @@ class Game:
             raise
         except Exception as error:  # a plugin's bug (or a stub not written yet): name it in one line
             raise self.hooks.blame(error) from error
+        self._check_position(self.state, "treehouse_setup")
         self.turn = 0
         self.outcome: Outcome | None = None
         self.record = record
@@ -193,7 +194,10 @@ class Game:
         if self.setting_up:
             self.play_setup()
             return None
-        mover = self.state.to_move
+        try:
+            mover = self.state.to_move
+        except AttributeError:  # checked here, where it costs nothing until it fails
+            raise self.hooks.wrong_answer("treehouse_end_turn", self.state, "a position with to_move") from None
         self.turn += 1
         try:
             for step in self._default_steps or self.hooks.treehouse_turn_steps(self.state):
@@ -228,10 +232,17 @@ class Game:
         except TreehouseError:
             raise
         except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback
-            failure = self._failure(error, mover)
-            if failure is error:
-                raise
-            raise failure from error
+            observer = self.observer
+            if observer is not None and (_raised_in(error, type(observer).on_step) or _raised_in(error, type(observer).on_choice)):
+                raise  # the observer's own complaint (a test's, say): not a plugin's bug
+            seat = self.seats[mover]
+            if _raised_in(error, type(seat).choose):
+                raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
+            if locals().get("after", 0) is None:  # a hook tripped over a missing position: blame the one that gave it
+                applied = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)  # hooks are pure: asking again is safe
+                hook = "treehouse_apply_move" if applied is None else "treehouse_resolve"
+                raise self.hooks.wrong_answer(hook, None, "the position after the move") from error
+            raise self.hooks.blame(error) from error
         if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
         return None
@@ -277,7 +288,9 @@ class Game:
         self.setting_up = False
 
     def _failure(self, error: Exception, mover: int) -> BaseException:
-        """What an exception raised while ``mover`` played becomes: the
+        """What an exception raised while ``mover`` played a setup step becomes
+        (as in :meth:`play_turn`, less its missing-position case: a setup step
+        is not resolved): the
         observer's own complaint as it is, a seat's or a plugin's bug as one
         line naming it (the caller chains the traceback)."""
         observer = self.observer
@@ -299,7 +312,10 @@ class Game:
                 if self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
                 else:  # the chance node, then one outcome drawn from it
-                    face = hooks.treehouse_roll(state, step, hooks.treehouse_chance(state, step), self.dice_rng)
+                    chance = hooks.treehouse_chance(state, step)
+                    face = hooks.treehouse_roll(state, step, chance, self.dice_rng)
+                    if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
+                        raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
                 if events is not None:
                     events.append(("roll", self.turn, mover, step.name, face))
             moves = hooks.treehouse_legal_moves(state, step, face)
@@ -319,6 +335,8 @@ class Game:
                 events.append(("move", self.turn, mover, step.name, move))
             if move is not REROLL:
                 return move
+        if not isinstance(moves, (tuple, list)):
+            raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
         raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
 
     def _bind_defaults(self) -> None:
@@ -333,7 +351,18 @@ class Game:
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None
 
+    def _check_position(self, state: Any, hook: str) -> None:
+        """Once per game: a position the kernel can use (it reads ``to_move``)."""
+        to_move = getattr(state, "to_move", None)
+        if type(to_move) is not int or not 0 <= to_move < len(self.seats):
+            raise self.hooks.wrong_answer(hook, state, f"a position whose to_move is a seat from 0 to {len(self.seats) - 1}")
+
     def _finish(self, outcome: Outcome) -> Outcome:
+        winners = getattr(outcome, "winners", None)
+        if not isinstance(winners, tuple) or not isinstance(getattr(outcome, "reason", None), str) or any(
+            type(seat) is not int or not 0 <= seat < len(self.seats) for seat in winners
+        ):
+            raise self.hooks.wrong_answer("treehouse_outcome", outcome, f"an Outcome whose winners are seats from 0 to {len(self.seats) - 1}")
         self.outcome = outcome
         if self.record is not None:
             self.record.end(self.turn, outcome, self.state)

@@ -307,6 +307,18 @@ class GameHooks:
         """The canonical specs of the house rules in force, as records carry them."""
         return [rule.spec for rule in self.house_rules]
 
+    def answered_by(self, hook: str) -> str:
+        """The plugins that answer ``hook`` other than the kernel, for an error: ``'classic', 'no-house-moves'``."""
+        caller = getattr(self.manager.hook, hook, None)
+        names = [impl.plugin_name for impl in (caller.get_hookimpls() if caller is not None else ()) if impl.plugin_name != KERNEL_PLUGIN]
+        return ", ".join(repr(name) for name in reversed(names)) or "(the kernel)"
+
+    def wrong_answer(self, hook: str, answer: Any, expected: str) -> PluginError:
+        """One line blaming ``hook`` (and the plugins answering it) for a wrong answer."""
+        from treehouse.errors import quote
+
+        return PluginError(f"{hook} returned {quote(answer)} ({type(answer).__name__}), expected {expected}; answered by plugin {self.answered_by(hook)}")
+
     def blame(self, error: BaseException) -> PluginError:
         """A one-line :class:`PluginError` naming the plugin and hook whose code raised ``error``."""
         culprit = None
@@ -319,6 +331,25 @@ class GameHooks:
             return PluginError(f"a plugin failed: {what}")
         plugin, hook = culprit
         return PluginError(f"plugin {plugin!r} failed in {hook}: {what}")
+
+
+def hook_failure(error: BaseException) -> PluginError | None:
+    """A one-line :class:`PluginError` for ``error`` when it was raised inside a
+    hook implementation (a function named ``treehouse_*``) outside a game's
+    engine, which blames on its own: ``th play`` drawing, say.  ``None`` when
+    no hook is on the way: then it is our bug, and keeps its traceback."""
+    culprit = None
+    traceback = error.__traceback__
+    while traceback is not None:
+        code = traceback.tb_frame.f_code
+        if code.co_name.startswith(f"{PROJECT}_"):
+            owner = traceback.tb_frame.f_locals.get("self")
+            where = plugin_name(owner) if owner is not None else traceback.tb_frame.f_globals.get("__name__", "?")
+            culprit = (where, code.co_name)
+        traceback = traceback.tb_next
+    if culprit is None:
+        return None
+    return PluginError(f"plugin {culprit[0]!r} failed in {culprit[1]}: {type(error).__name__}: {error}")
 
 
 def _code(function: Any) -> Any:

@@ -9,7 +9,7 @@ rules and is itself the plugin that answers a game's hooks; see
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -108,6 +108,13 @@ class Variant:
         orders.  ``None`` (the default): the move is one choice."""
         return None
 
+    def move_notes(self, state, step, moves, hooks) -> dict:
+        """Warnings to show beside some of ``moves`` in ``th play``'s list
+        (Fences: "⚠ you lose 2 smalls" for a move that Damages the mover's
+        own Stack), as ``{move: words}``, worked out through the game's
+        ``hooks`` (house rules included).  Default: none."""
+        return {}
+
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
     def render_text(self, text: str, console_width: int = 80) -> Any:
@@ -139,6 +146,48 @@ class Variant:
             found.setdefault(self.format_position(after), self.describe_move(move))
         return sorted(found.items())
 
+    #: What ``th moves`` lists: ``False`` (the default), the distinct positions
+    #: one roll leads to (:meth:`successors`); ``True``, every move of the step
+    #: the position is at (:meth:`step_moves`), for variants whose positions
+    #: name their step (Fences).
+    lists_step_moves: ClassVar[bool] = False
+
+    def step_moves(self, text: str, face: str | None = None, hooks: Any = None) -> list[StepMove]:
+        """Every legal move of the step the position ``text`` is at (the first
+        step its turn still has), each applied and resolved: a
+        :class:`StepMove` per move, in the variant's order.  For a step that
+        rolls, the moves of ``face``, or of every face of its chance node
+        when ``face`` is ``None``; a face given for a step that does not roll
+        is ignored.  Different moves that lead to the same position stay
+        separate rows.  ``hooks`` as in :meth:`successors`."""
+        from treehouse.kernel.engine import Applied, Control, play_move
+
+        hooks = hooks if hooks is not None else self.hooks
+        state = self.parse_position(text)
+        setup = hooks.treehouse_setup_step(state)  # a position in the setup phase: its setup step
+        steps = (setup,) if setup is not None else tuple(hooks.treehouse_turn_steps(state))
+        if face is not None and face.strip().lower() not in {draw.lower() for draw in self.draws}:
+            self.die.face(face)  # refuse a face that is no face (nor a setup's draw), whatever the step
+        if not steps:
+            return []
+        step = steps[0]
+        faces: list = [None]
+        if step.rolls:
+            outcomes = hooks.treehouse_chance(state, step)
+            faces = [chance_outcome(outcomes, face)] if face is not None else [outcome for outcome, _p in outcomes]
+        rows = []
+        for rolled in faces:
+            for move in hooks.treehouse_legal_moves(state, step, rolled) or ():
+                if isinstance(move, Control):
+                    continue
+                if step.setup:  # the setup is applied, not resolved
+                    after = hooks.treehouse_apply_move(state, step, move)
+                    after = after.state if type(after) is Applied else after
+                else:
+                    after, _events = play_move(hooks, state, step, move)
+                rows.append(StepMove(step.name, rolled, self.format_move(move), self.describe_move(move), self.format_position(after)))
+        return rows
+
     def __getstate__(self) -> dict:
         state = dict(self.__dict__)
         state["_hooks"] = None  # a game's hooks are rebuilt where the object lands, never pickled
@@ -146,6 +195,18 @@ class Variant:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.rules!r})"
+
+
+class StepMove(NamedTuple):
+    """One row of :meth:`Variant.step_moves`: the step, the face rolled
+    (``None`` for a step that does not roll), the move's notation and
+    words, and the position it leads to once resolved."""
+
+    step: str
+    face: str | None
+    move: str
+    words: str
+    position: str
 
 
 def chance_outcome(outcomes: Any, name: str) -> str:

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
 
 from treehouse.bots.options import bot_factory
-from treehouse.errors import TreehouseError
+from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import TRACE_ENV
@@ -280,10 +280,33 @@ def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None 
     record = Record(meta={"seed": batch.seed, "game": index, "rule_set": table.spec.name}) if record_path else None
     game = Game(table.variant, seats, game_rng(batch.seed, group), turn_cap=table.spec.turn_cap, house_rules=table.house_rules, record=record)
     observer = Observer(game)
-    game.play()
+    try:
+        game.play()
+        summary = observer.summary(game)
+    except TreehouseError:
+        raise
+    except Exception as error:  # the observer tripped over a hook's answer: one line naming the hook, not a traceback
+        raise _blame_observed(game, error) from None
     if record is not None:
         record.write(record_path)
-    return observer.summary(game), entrants
+    return summary, entrants
+
+
+def _blame_observed(game: Game, error: Exception) -> TreehouseError:
+    if game.state is None:
+        return game.hooks.wrong_answer("treehouse_apply_move", None, "the position after the move")
+    culprit = game.hooks.blame(error)
+    if not str(culprit).startswith("a plugin failed"):
+        return culprit
+    from treehouse.kernel.engine import _raised_in
+
+    if _raised_in(error, Observer.on_choice):
+        hook, expected = "treehouse_legal_moves", "a tuple of moves"
+    elif _raised_in(error, Observer._track_lead):
+        hook, expected = "treehouse_evaluate", "a number"
+    else:
+        hook, expected = "treehouse_step_statistics", "a dict of counter name -> number"
+    return PluginError(f"{hook} gave an answer that is not {expected} ({type(error).__name__}: {error}); answered by plugin {game.hooks.answered_by(hook)}")
 
 
 def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game: Callable[[], None] | None = None) -> ChunkResult:

@@ -59,7 +59,7 @@ BOXED_IN = 2.0
 WON = 1000.0
 
 
-def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True, stand: Stand | None = None) -> float:
+def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The value of one live Stack: smalls, less the threats, plus shields and room.
 
     ``stand`` says which Hits stand (the ``treehouse_fences_hits`` hook, when a
@@ -70,7 +70,7 @@ def stack_value(state: FencesPosition, seat: int, colour_immunity: bool = True, 
     if not stack:
         return 0.0
     square = state.square_of(seat)
-    top = stack[-1] if colour_immunity else None  # None matches no Fence's colour
+    top = stack[-1]
     if stand is None:
         return _placed_value(state.board, square, seat, top, len(stack))
     return placed_value(state.board, square, seat, top, len(stack), stand)
@@ -89,7 +89,7 @@ def threatened_hits(board: tuple, square: int, seat: int) -> tuple[list, list]:
     return lines, onto
 
 
-def placed_value(board: tuple, square: int, seat: int, top: str | None, smalls: int, stand: Stand | None = None) -> float:
+def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, stand: Stand | None = None) -> float:
     """A placed Stack's value from the board, its square and top colour and
     its smalls; ``stand`` as in :func:`stack_value`."""
     lines, onto = threatened_hits(board, square, seat)
@@ -127,15 +127,15 @@ def placed_value(board: tuple, square: int, seat: int, top: str | None, smalls: 
 _placed_value = lru_cache(maxsize=1 << 15)(placed_value)
 
 
-def evaluate(state: FencesPosition, seat: int, colour_immunity: bool = True, stand: Stand | None = None) -> float:
+def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing
-        others = [stack_value(state, s, colour_immunity) for s in state.live() if s != seat]
-        return stack_value(state, seat, colour_immunity) - max(others, default=0.0)
+        others = [stack_value(state, s, stand) for s in state.live() if s != seat]
+        return stack_value(state, seat, stand) - max(others, default=0.0)
     if not state.stacks[seat]:
         return -WON
     others = [s for s in state.live() if s != seat]
     if not others:
         return WON
-    value = stack_value(state, seat, colour_immunity, stand)
-    return value - max(stack_value(state, s, colour_immunity, stand) for s in others)
+    value = stack_value(state, seat, stand)
+    return value - max(stack_value(state, s, stand) for s in others)

@@ -25,16 +25,16 @@ from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step
+from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step, play_move
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
-from treehouse.variants.fences.hits import ignoring_colour, line_hits, one_per_piece, resolve_damage
+from treehouse.variants.fences import hookspecs as fences_hookspecs
+from treehouse.variants.fences.hits import HitReport, StackOut, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
     ALL_COLOURS,
-    COLOUR_OF,
     DRAW_PHASE,
     FENCE_SIZES,
     PLACE_PHASE,
@@ -210,6 +210,10 @@ class Fences(Variant):
     Rules = FencesRules
     #: The setup's blind draws (``start: chosen``) draw a small's colour.
     draws = ALL_COLOURS
+    #: Fences' own hooks (the Fences API for house rules): ``treehouse_fences_hits``.
+    hookspecs = fences_hookspecs
+    #: ``th moves`` lists every move of the step a position is at (fence, act, stack, place).
+    lists_step_moves = True
 
     # -- notation --
     def format_position(self, state):
@@ -257,23 +261,6 @@ class Fences(Variant):
         from treehouse.variants.fences.moves import split_choice
 
         return split_choice(state, move) if isinstance(move, FencesMove) else None
-
-    def successors(self, text, face, hooks=None):
-        """What ``th moves`` lists.  A setup position (``place`` or ``draw``)
-        draws a small instead of rolling: ``face`` is the colour drawn."""
-        state = self.parse_position(text)
-        if not state.setting_up:
-            return super().successors(text, face, hooks)
-        step = self.treehouse_setup_step(state)
-        chances = dict(self.treehouse_chance(state, step))
-        colour = COLOUR_OF.get(face.strip().lower(), face.strip().lower())
-        if colour not in chances:
-            names = ", ".join(chances)
-            raise IllegalPositionError(f"{face!r} cannot be drawn here: a setup step draws a small, one of {names}")
-        found = {}
-        for move in setup_moves(state, state.to_move, colour):
-            found.setdefault(self.format_position(self.treehouse_apply_move(state, step, move).state), self.describe_move(move))
-        return sorted(found.items())
 
     # -- game hooks --
     @hookimpl
@@ -325,24 +312,22 @@ class Fences(Variant):
     def treehouse_resolve(self, state, before, step, move, effect):
         return self.resolve(state, before, step, move, effect)
 
-    def resolve(self, state, before, step, move, effect, colour_immunity: bool = True):
-        """The check after a step and its Damage (``colour_immunity=False``:
-        the house rule ``no-colour-immunity``)."""
+    def resolve(self, state, before, step, move, effect):
+        """The check after a step and its Damage, with what happened as events."""
         if before.setting_up:
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        after, events = resolve_damage(state, self.check_hits(state, before, step, effect, colour_immunity), check)
+        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check)
         return Resolved(after, events) if events else after
 
-    def check_hits(self, state, before, step, effect, colour_immunity: bool = True) -> list:
-        """The Hits of the check after a move took ``before`` to ``state``:
-        the attempt Hits the move made (``effect``, from apply; ``None`` for
-        a declined step) and the line Hits, one per piece and Stack (unless
-        ``one_hit_per_piece`` is off).  Without colour immunity (the house
-        rule ``no-colour-immunity``) every Hit loses its colour, so it
-        Damages whatever the top colour, as a Swap with an Outside Fence does."""
+    def check_hits(self, state, before, step, effect) -> tuple:
+        """The Hits of the check after a move took ``before`` to ``state`` that
+        stand: the attempt Hits the move made (``effect``, from apply; ``None``
+        for a declined step) and the line Hits, one per piece and Stack (unless
+        ``one_hit_per_piece`` is off), passed through the ``treehouse_fences_hits``
+        hook (house rules say there which stand)."""
         if effect is None:
             attempts, bounced = (), frozenset()
         else:
@@ -350,14 +335,55 @@ class Fences(Variant):
         hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
         if self.rules.one_hit_per_piece:
             hits = one_per_piece(hits)
-        if not colour_immunity:
-            hits = [ignoring_colour(hit) for hit in hits]
+        if not hits:
+            return ()
+        return tuple(self.hooks.treehouse_fences_hits(state, before, step, tuple(hits)))
+
+    def hits(self, before, step, move):
+        """Every Hit a move makes (attempts and lines) that stands, before Damage: for tests and tools."""
+        applied = self.treehouse_apply_move(before, step, move)
+        return list(self.check_hits(applied.state, before, step, applied.effect))
+
+    @hookimpl
+    def treehouse_fences_hits(self, state, before, step, hits):
+        """Fences' own answer: every Hit found stands (docs/fences-api.md)."""
         return hits
 
-    def hits(self, before, step, move, colour_immunity: bool = True):
-        """Every Hit a move makes (attempts and lines), before Damage: for tests and tools."""
-        applied = self.treehouse_apply_move(before, step, move)
-        return self.check_hits(applied.state, before, step, applied.effect, colour_immunity)
+    @property
+    def house_judges_hits(self) -> bool:
+        """Does a house rule answer ``treehouse_fences_hits``?  Then the bots'
+        evaluation asks the hook which threats stand (otherwise every one does,
+        and the evaluation's cache answers)."""
+        judged = self.__dict__.get("_house_judges_hits")
+        if judged is None:
+            hooks = self.hooks
+            impls = hooks.manager.hook.treehouse_fences_hits.get_hookimpls()
+            judged = self._house_judges_hits = any(impl.plugin is not hooks.variant for impl in impls)
+        return judged
+
+    def bind_hooks(self, hooks) -> None:
+        super().bind_hooks(hooks)
+        self.__dict__.pop("_house_judges_hits", None)
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("_house_judges_hits", None)
+        return state
+
+    def move_notes(self, state, step, moves, hooks):
+        """Moves that Damage the mover's own Stack, with how many smalls it
+        would lose: each move applied and resolved through the game's hooks
+        (the very resolution the engine runs), its losses counted."""
+        seat, notes = state.to_move, {}
+        for move in moves:
+            if not isinstance(move, FencesMove):
+                continue
+            _after, events = play_move(hooks, state, step, move)
+            lost = sum(1 for e in events if isinstance(e, HitReport) and e.lost is not None and e.hit.seat == seat)
+            if lost:
+                out = any(isinstance(e, StackOut) and e.seat == seat for e in events)
+                notes[move] = f"⚠ you lose {lost} small{'s' if lost != 1 else ''}" + (", and are out" if out else "")
+        return notes
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
@@ -413,7 +439,10 @@ class Fences(Variant):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
         from treehouse.variants.fences.evaluate import evaluate
 
-        return evaluate(state, seat)
+        if not self.house_judges_hits:
+            return evaluate(state, seat)
+        hooks = self.hooks
+        return evaluate(state, seat, stand=lambda hits: hooks.treehouse_fences_hits(state, state, None, hits))
 
     @hookimpl
     def treehouse_render(self, state, console_width):

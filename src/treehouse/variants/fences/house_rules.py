@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from treehouse.hookspecs import hookimpl
 from treehouse.variants.fences.actions import action_moves
-from treehouse.variants.fences.evaluate import evaluate
+from treehouse.variants.fences.hits import ignoring_colour
 
 
 class DigRestoresAny:
@@ -41,14 +41,11 @@ class NoColourImmunity:
     def __init__(self, variant, options) -> None:
         self.variant = variant
 
-    @hookimpl(tryfirst=True)
-    def treehouse_resolve(self, state, before, step, move, effect):
-        return self.variant.resolve(state, before, step, move, effect, colour_immunity=False)
-
-    @hookimpl(tryfirst=True)
-    def treehouse_evaluate(self, state, seat):
-        """The bots' score, with no Fence of the top colour counted as a shield."""
-        return evaluate(state, seat, colour_immunity=False)
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        """Every Hit stands as a Hit that ignores colour (the bots' evaluation asks the same hook)."""
+        standing = yield
+        return tuple(ignoring_colour(hit) for hit in standing)
 
 
 def register_house_rules(register) -> None:
