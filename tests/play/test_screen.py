@@ -146,7 +146,7 @@ def test_a_hint_fits_the_screen(terminal, tmp_path):
 
 
 def test_plain_prints_a_transcript_in_a_terminal_too(terminal, tmp_path):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seed", "5", "--delay", "0", "--plain", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--plain", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for("No roll in this step (fence).")
     t.type("1")
     t.wait_for("(move 1-30,")
