@@ -38,3 +38,54 @@ def test_the_kit_catches_a_move_that_is_a_pass(plugins, classic_class):
     broken = load_plugins(extra=[("lazy", module)])
     with pytest.raises(AssertionError, match="left the position unchanged: a pass is not a move"):
         check_variant("lazy", plugins=broken, games=5, players=[2])
+
+
+class _Flaky:
+    """An impure house rule: it keeps a count between calls and answers by it."""
+
+    def __init__(self, variant, options):
+        self.calls = 0
+
+    @hookimpl(tryfirst=True)
+    def treehouse_evaluate(self, state, seat):
+        self.calls += 1
+        return float(self.calls)
+
+
+class _BadDie:
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(tryfirst=True)
+    def treehouse_chance(self, state, step):
+        from fractions import Fraction
+
+        return (("TIP", Fraction(1, 2)), ("HOP", Fraction(1, 3)))
+
+
+class _Rules:
+    @hookimpl
+    def treehouse_register_house_rules(self, register):
+        register("flaky", _Flaky, variants="classic")
+        register("bad-die", _BadDie, variants="classic")
+
+
+@pytest.mark.parametrize(
+    "rule, line",
+    [
+        ("flaky", "treehouse_evaluate (plugin 'flaky') answered differently when asked twice with the same arguments: hooks must be pure"),
+        ("bad-die", "treehouse_chance (plugin 'bad-die'): a chance node's probabilities sum to 5/6, not 1"),
+    ],
+)
+def test_a_broken_contract_is_one_line_naming_the_hook_and_the_plugin(rule, line):
+    from treehouse.plugins import load_plugins
+
+    plugins = load_plugins(extra=[("rules", _Rules())])
+    with pytest.raises(AssertionError) as caught:
+        check_variant("classic", plugins=plugins, games=1, players=[2], overrides=[f"house_rules=[{rule}]"], house_rules=False)
+    assert line in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_the_kit_plays_each_fitting_house_rule(plugins):
+    report = check_variant("classic", plugins=plugins, games=1, players=[2], turn_cap=100)
+    assert {"mirror-matches", "no-house-moves"} <= set(report.house_rules)

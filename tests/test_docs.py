@@ -23,6 +23,20 @@ def test_every_classic_option_is_documented(classic_class):
     assert missing == []
 
 
+def test_the_hooks_page_is_written_from_the_contracts_in_markdown():
+    """docs/hooks.md is what docs/tools/hooks_md.py writes from hookspecs.py, with no reST left in it."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("hooks_md", DOCS / "tools" / "hooks_md.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    text = (DOCS / "hooks.md").read_text()
+    assert text == module.page(), "docs/hooks.md is out of date: run python docs/tools/hooks_md.py"
+    prose = "\n".join(line for line in text.splitlines() if not line.startswith("```"))
+    for rest in (":param ", ":returns:", "``", ":class:`", ":func:`", ":mod:`", ":data:`"):
+        assert rest not in prose
+
+
 def test_the_fences_api_page_documents_the_hook_and_every_cause():
     from treehouse.variants.fences import hookspecs as fences_hookspecs
     from treehouse.variants.fences.hits import Cause

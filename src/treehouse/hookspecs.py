@@ -35,8 +35,10 @@ Decision hooks are ``firstresult``: the first non-``None`` answer wins, so a
 variant overrides the kernel's default (registered ``trylast``) and a house
 rule overrides a variant by declaring ``tryfirst=True``.  To change an answer
 rather than replace it (filter the legal moves, log, time), write a wrapper:
-``@hookimpl(wrapper=True)`` and ``result = yield``.  Never depend on the order
-in which plugins were registered.
+``@hookimpl(wrapper=True)`` and ``result = yield``.  Among house rules of
+the same ``tryfirst``/``trylast`` rank, the one named first in
+``house_rules:`` is asked first; two overriding one first-result hook are
+warned about when the rule set loads.
 
 All game hooks must be pure: they receive immutable values and return new
 ones.  Chance reaches them only through the ``rng`` argument.
@@ -355,6 +357,52 @@ def treehouse_step_statistics(before, after, step, move, mover, face):
     :returns: a dict of counter name to a number to add (``{"house_moves": 1}``),
         or ``None``.  Every plugin's answer is summed, so a house rule can add
         counters of its own.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_format_move(move):
+    """Write a move in the game's notation (for records, ``th play``, messages).
+
+    The variant answers for its own moves (its ``format_move``, registered
+    ``trylast``), so a house rule that adds a move kind answers for its own
+    moves and returns ``None`` for the others.
+
+    :param move: a legal move (never a control choice: the kernel writes those).
+    :returns: its notation; ``parse`` of it must give the move back.  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_parse_move(text):
+    """Read a move written by :func:`treehouse_format_move`.
+
+    :param text: the notation, as typed or recorded.
+    :returns: the move, or ``None`` when the text is not a move this plugin
+        writes (the next plugin is asked; the variant, asked last, raises a
+        :class:`~treehouse.errors.NotationError` saying what it expected).
+        First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_describe_move(move):
+    """A move in plain words for people (``th play``'s list, ``th replay``).
+
+    :param move: a legal move (never a control choice).
+    :returns: one short line; the variant's default is its ``describe_move``
+        (by default the notation).  First result.
+    """
+
+
+@hookspec(firstresult=True)
+def treehouse_describe_face(face):
+    """What a face rolled lets the player do, in plain words (``th play``).
+
+    :param face: an outcome of the chance node (a die face).
+    :returns: one short line ("tip an upright stack or piece over, left or
+        right"), or ``None``/``""`` for nothing to say.  The variant's
+        default is its ``describe_face``.  First result.
     """
 
 

@@ -12,6 +12,9 @@ Environment switches:
 * ``TREEHOUSE_BLOCK_PLUGINS=name,name``: do not load these entry points, or
   drop these variants (a variant's name or alias); a name that matches
   neither is a warning.
+* ``TREEHOUSE_PLUGINS_DIR=DIR``: also load every ``*.py`` module in ``DIR``
+  as a plugin (as pytest loads ``conftest.py``), named after its file;
+  ``th --plugins-dir DIR`` sets it, so worker processes load them too.
 * ``TREEHOUSE_TRACE_PLUGINS=1``: print every hook call to standard error.
 
 A plugin that fails to import, or implements a hook that does not exist, is
@@ -25,11 +28,13 @@ takes over a second to import and register is named in a warning.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
+from pathlib import Path
 from typing import Any, Callable, Iterable
 
 import pluggy
@@ -62,6 +67,8 @@ __all__ = [
 
 ENTRY_POINT_GROUP = "treehouse"
 BLOCK_ENV = "TREEHOUSE_BLOCK_PLUGINS"
+#: Folders of plugin modules loaded without packaging (``th --plugins-dir DIR`` sets it).
+PLUGINS_DIR_ENV = "TREEHOUSE_PLUGINS_DIR"
 
 
 @dataclass
@@ -201,6 +208,39 @@ def _builtin(ep: EntryPoint) -> bool:
     return ep.dist is not None and ep.dist.name == BUILTIN_DISTRIBUTION
 
 
+def plugin_dirs() -> list[Path]:
+    """The folders of local plugins: ``TREEHOUSE_PLUGINS_DIR`` (several
+    separated by the path separator; ``th --plugins-dir DIR`` sets it)."""
+    return [Path(part) for part in os.environ.get(PLUGINS_DIR_ENV, "").split(os.pathsep) if part.strip()]
+
+
+def _local_plugins() -> list[tuple[str, Any, str, float, str | None]]:
+    """Every ``*.py`` module in the local plugin folders, imported as a plugin
+    named after its file (``my_rule.py`` -> ``my_rule``): ``(name, module,
+    folder, seconds, problem)``, ``problem`` one line when it failed to import."""
+    found = []
+    for folder in plugin_dirs():
+        if not folder.is_dir():
+            found.append((folder.name, None, str(folder), 0.0, f"plugin folder {str(folder)!r} ({PLUGINS_DIR_ENV} or --plugins-dir) is not a folder"))
+            continue
+        for path in sorted(folder.glob("*.py")):
+            if path.name.startswith("_"):
+                continue
+            name = path.stem
+            began = time.perf_counter()
+            try:
+                spec = importlib.util.spec_from_file_location(f"treehouse_local_plugins.{name}", path)
+                module = importlib.util.module_from_spec(spec)
+                sys.modules[spec.name] = module
+                spec.loader.exec_module(module)
+            except Exception as error:  # a broken local plugin is one line, as an installed one is
+                sys.modules.pop(f"treehouse_local_plugins.{name}", None)
+                found.append((name, None, str(folder), 0.0, f"plugin {name!r} ({path}) failed to import: {_describe(error)}"))
+                continue
+            found.append((name, module, str(folder), time.perf_counter() - began, None))
+    return found
+
+
 def _entry_points() -> list[EntryPoint]:
     """The group's entry points, the built-in ones first: a third party's
     ``aa-dup-classic`` must not take ``classic`` by sorting before it."""
@@ -276,6 +316,12 @@ def _load(block: Iterable[str] | None, extra: Iterable[tuple[str, Any]], interru
             if interrupt.problem(error) is None:
                 raise
             plugins.problems.append(f"plugin {ep.name!r} failed to import: {_describe(error)}")
+    for name, plugin, folder, seconds, problem in _local_plugins():
+        names_seen.add(name)
+        if problem is not None:
+            plugins.problems.append(problem)
+        elif name not in blocked:
+            candidates.append((name, plugin, (f"(local: {folder})", ""), seconds))
     for name, plugin in extra:
         names_seen.add(name)
         if name not in blocked:

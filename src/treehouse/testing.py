@@ -16,7 +16,19 @@ games for each player count and seat kind, and after every step checks that:
 * the hooks return what their contracts promise (steps, the player to move,
   outcomes naming real seats);
 * every game ends, by a result or the turn cap;
-* every game's record replays to the same final position and outcome.
+* every game's record replays to the same final position and outcome, in
+  this process and in a fresh one (a plugin that keeps state between hook
+  calls, or reads something ``th replay`` never sets up, fails there);
+* every hook asked twice with the same arguments answers the same (legal
+  moves, the chance node, apply and resolve, the outcome, the evaluation,
+  notation and words): hooks must be pure;
+* the chance node is well formed (distinct outcomes, probabilities summing
+  to 1) and the face rolled is one of its outcomes;
+* positions and the rules are hashable, and equal positions hash equal;
+* and all of it again with every installed house rule that fits the variant
+  turned on, one at a time.
+
+A broken contract is one line naming the hook and the plugin that answered.
 
 A failure raises ``AssertionError`` with one line saying what broke, where.
 With ``unwritten="xfail"`` (what ``th new-variant`` writes) a hook or notation
@@ -31,8 +43,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
 from treehouse.config import resolve
-from treehouse.kernel.engine import Control, Outcome, Step, format_move, parse_move
+from treehouse.kernel.die import chance_problem
+from treehouse.kernel.engine import Control, Outcome, Step, format_move, parse_move, play_move
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import Plugins, load_plugins
@@ -46,6 +65,11 @@ class ConformanceReport:
     games: int = 0
     steps: int = 0
     outcomes: Counter = field(default_factory=Counter)
+    #: the installed house rules it also played with, and the games it played with them
+    house_rules: list[str] = field(default_factory=list)
+    house_rule_games: int = 0
+    #: what it could not try, one line each (a house rule whose options have no defaults)
+    skipped: list[str] = field(default_factory=list)
 
 
 class _Checker:
@@ -58,15 +82,40 @@ class _Checker:
     def fail(self, what: str) -> None:
         raise AssertionError(f"{self.variant.name} ({self.where}): {what}")
 
+    def twice(self, game: Any, hook: str, *args: Any) -> Any:
+        """Ask ``hook`` twice with the same arguments; they must answer the same."""
+        call = getattr(game.hooks, hook)
+        first, second = call(*args), call(*args)
+        if first != second:
+            self.fail(f"{hook} ({_answering(game.hooks, hook, args)}) answered differently when asked twice with the same arguments: hooks must be pure")
+        return first
+
     def check_position(self, state: Any, label: str) -> None:
         text = self.variant.format_position(state)
-        if self.variant.parse_position(text) != state:
+        again = self.variant.parse_position(text)
+        if again != state:
             self.fail(f"{label} position {text!r} does not round-trip through parse_position")
+        try:
+            if hash(again) != hash(state):
+                self.fail(f"{label} position {text!r} hashes differently from its equal copy")
+        except TypeError as error:
+            self.fail(f"{label} position is not hashable ({error}): positions must be immutable values")
         to_move = getattr(state, "to_move", None)
         if not isinstance(to_move, int) or not 0 <= to_move < self.players:
             self.fail(f"{label} position has to_move={to_move!r}, not a seat from 0 to {self.players - 1}")
 
     def on_choice(self, game, mover, step, face, moves) -> None:
+        state = game.state
+        if face is not None:
+            outcomes = self.twice(game, "treehouse_chance", state, step)
+            problem = chance_problem(outcomes)
+            if problem is not None:
+                self.fail(f"treehouse_chance ({_answering(game.hooks, 'treehouse_chance', (state, step))}): {problem}")
+            if face not in {outcome for outcome, _p in outcomes}:
+                self.fail(f"treehouse_roll ({_answering(game.hooks, 'treehouse_roll', (state, step, outcomes, None))}) rolled {face!r}, not an outcome of the chance node")
+            self.twice(game, "treehouse_describe_face", face)
+        if self.twice(game, "treehouse_legal_moves", state, step, face) != moves:
+            self.fail(f"treehouse_legal_moves ({_answering(game.hooks, 'treehouse_legal_moves', (state, step, face))}) answered the engine differently")
         if not isinstance(moves, tuple):
             self.fail(f"treehouse_legal_moves returned {type(moves).__name__}, not a tuple")
         if len(set(moves)) != len(moves):
@@ -74,17 +123,30 @@ class _Checker:
         for move in moves:
             if isinstance(move, Control):
                 continue
-            text = format_move(self.variant, move)
-            if parse_move(self.variant, text) != move:
-                self.fail(f"move {text!r} does not round-trip through parse_move")
+            text = self.twice(game, "treehouse_format_move", move)
+            if parse_move(game.variant, text) != move:
+                self.fail(f"move {text!r} does not round-trip through parse_move ({_answering(game.hooks, 'treehouse_parse_move', (text,))})")
+            words = self.twice(game, "treehouse_describe_move", move)
+            if not isinstance(words, str):
+                self.fail(f"treehouse_describe_move ({_answering(game.hooks, 'treehouse_describe_move', (move,))}) gave {words!r} for {text!r}, not text")
 
     def on_step(self, game, mover, step, move, before, after, events) -> None:
         self.steps += 1
         if not isinstance(step, Step):
             self.fail(f"treehouse_turn_steps gave {step!r}, not a Step")
         if move is not Control.PASS and after == before:
-            self.fail(f"move {format_move(self.variant, move)!r} left the position unchanged: a pass is not a move")
-        self.check_position(after, f"after {format_move(self.variant, move)!r},")
+            self.fail(f"move {format_move(game.variant, move)!r} left the position unchanged: a pass is not a move")
+        self.check_position(after, f"after {format_move(game.variant, move)!r},")
+        if move is not Control.REROLL:
+            first, second = play_move(game.hooks, before, step, move), play_move(game.hooks, before, step, move)
+            if first != second or first[0] != after:
+                hooks = "treehouse_apply_move/treehouse_resolve"
+                owners = f"{_answering(game.hooks, 'treehouse_apply_move', (before, step, move))}; {_answering(game.hooks, 'treehouse_resolve', None)}"
+                self.fail(f"{hooks} ({owners}) gave another position for {format_move(game.variant, move)!r} when asked again: hooks must be pure")
+        self.twice(game, "treehouse_outcome", after, mover)
+        if any(impl.plugin_name != "kernel" for impl in game.hooks.manager.hook.treehouse_evaluate.get_hookimpls()):
+            for seat in range(self.players):
+                self.twice(game, "treehouse_evaluate", after, seat)
 
 
 def check_variant(
@@ -98,6 +160,8 @@ def check_variant(
     overrides: Iterable[str] = (),
     plugins: Plugins | None = None,
     unwritten: str = "fail",
+    house_rules: bool = True,
+    fresh_process: bool | None = None,
 ) -> ConformanceReport:
     """Check ``variant`` (a name or rule set ``th`` knows) against every contract.
 
@@ -105,11 +169,17 @@ def check_variant(
     the variant allows, up to four counts) and each seat kind (a registered
     bot name); ``overrides`` are ``--set`` strings for the rule set.
     ``unwritten="xfail"`` turns a ``NotImplementedError`` into ``pytest.xfail``.
+    ``house_rules`` also plays a game per player count with each installed
+    house rule that fits the variant (its default options; one needing
+    options it cannot default is left out).  ``fresh_process`` replays every
+    record in a new Python process (default: when ``plugins`` is not given,
+    so the fresh process finds the same plugins installed).
     """
     if unwritten not in ("fail", "xfail"):
         raise ValueError(f"unwritten must be 'fail' or 'xfail', not {unwritten!r}")
     try:
-        return _check_variant(variant, games, seed, players, seat_kinds, turn_cap, overrides, plugins or load_plugins())
+        fresh = fresh_process if fresh_process is not None else plugins is None
+        return _check_variant(variant, games, seed, players, seat_kinds, turn_cap, list(overrides), plugins or load_plugins(), house_rules, fresh)
     except Exception as error:
         stub = _not_implemented(error)
         if stub is None or unwritten == "fail":
@@ -128,32 +198,112 @@ def _not_implemented(error: BaseException | None) -> NotImplementedError | None:
     return None
 
 
-def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, overrides, plugins) -> ConformanceReport:
+def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, overrides, plugins, house_rules, fresh) -> ConformanceReport:
     effective = resolve(plugins, variant=variant, overrides=[*overrides, f"turn_cap={turn_cap}"])
     cls = effective.variant_class
     report = ConformanceReport(cls.name)
     _check_metadata(cls)
+    try:
+        hash(effective.rules)
+    except TypeError as error:
+        raise AssertionError(f"{cls.name}: its rules are not hashable ({error}): the Rules model must be frozen") from None
     lo, hi = effective.variant().player_range()
     counts = list(players) if players is not None else list(range(lo, hi + 1))[:4]
+    records: list[str] = []
     for kind in seat_kinds:
-        factory = plugins.bot(kind).factory
         for count in counts:
             for index in range(games):
-                game_seed = seed + 1000 * count + index
-                checker = _Checker(effective.variant(), count, f"{count} players, {kind} seats, seed {game_seed}")
-                record = Record(meta={"seed": game_seed})
-                game = effective.new_game(plugins, [factory() for _ in range(count)], random.Random(game_seed), record=record, observer=checker)
-                checker.check_position(game.state, "the initial")
-                outcome = game.play()
-                if not isinstance(outcome, Outcome) or any(not 0 <= w < count for w in outcome.winners):
-                    checker.fail(f"treehouse_outcome returned {outcome!r}: winners must be seats from 0 to {count - 1}")
-                again = replay(Record.loads(record.dumps()), plugins)
-                if again.state != game.state or again.outcome != game.outcome:
-                    checker.fail("the record does not replay to the same final position and outcome")
-                report.games += 1
-                report.steps += checker.steps
-                report.outcomes[outcome.reason] += 1
+                records.append(_play_checked(effective, plugins, kind, count, seed + 1000 * count + index, report, "", main=True))
+    if house_rules:
+        named = {spec.partition("(")[0] for spec in effective.house_rules}
+        for info in plugins.house_rules_for(cls):
+            if info.name in named:
+                continue
+            try:
+                with_rule = resolve(plugins, variant=variant, overrides=[*overrides, f"turn_cap={turn_cap}", f"house_rules=[{info.name}]"])
+            except Exception as error:  # a rule whose options have no defaults: it cannot be tried blind
+                if "option" in str(error):
+                    report.skipped.append(f"house rule {info.name}: {error}")
+                    continue
+                raise AssertionError(f"{cls.name} with house rule {info.name!r} (plugin {info.provider!r}): {error}") from error
+            for count in counts[:2]:
+                records.append(_play_checked(with_rule, plugins, seat_kinds[0] if isinstance(seat_kinds, (list, tuple)) else "random", count, seed + 7 * count, report, f", house rule {info.name}"))
+            report.house_rules.append(info.name)
+    if fresh:
+        _replay_in_a_fresh_process(cls.name, records)
     return report
+
+
+def _play_checked(effective, plugins, kind, count, game_seed, report, label, main=False) -> str:
+    """Play one game under every check; its record's text."""
+    factory = plugins.bot(kind).factory
+    checker = _Checker(effective.variant(), count, f"{count} players, {kind} seats, seed {game_seed}{label}")
+    record = Record(meta={"seed": game_seed})
+    game = effective.new_game(plugins, [factory() for _ in range(count)], random.Random(game_seed), record=record, observer=checker)
+    checker.check_position(game.state, "the initial")
+    outcome = game.play()
+    if not isinstance(outcome, Outcome) or any(not 0 <= w < count for w in outcome.winners):
+        checker.fail(f"treehouse_outcome ({_answering(game.hooks, 'treehouse_outcome', None)}) returned {outcome!r}: winners must be seats from 0 to {count - 1}")
+    text = record.dumps()
+    again = replay(Record.loads(text), plugins)
+    if again.state != game.state or again.outcome != game.outcome:
+        checker.fail("the record does not replay to the same final position and outcome")
+    if main:  # the games of the rule set asked for; the house rules' own are counted apart
+        report.games += 1
+        report.steps += checker.steps
+        report.outcomes[outcome.reason] += 1
+    else:
+        report.house_rule_games += 1
+    return text
+
+
+_FRESH_REPLAY = """
+import sys
+from pathlib import Path
+from treehouse.kernel.records import Record
+from treehouse.kernel.replay import replay
+from treehouse.plugins import load_plugins
+plugins = load_plugins()
+for path in sorted(Path(sys.argv[1]).glob("*.jsonl")):
+    try:
+        replay(Record.read(path), plugins)
+    except Exception as error:
+        print(f"{path.name}: {type(error).__name__}: {error}")
+        sys.exit(1)
+"""
+
+
+def _replay_in_a_fresh_process(name: str, records: list[str]) -> None:
+    """Replay every record in a new interpreter, as ``th replay`` would: only
+    what the record says and the installed plugins may decide it."""
+    with tempfile.TemporaryDirectory() as folder:
+        for index, text in enumerate(records):
+            (Path(folder) / f"game-{index:04d}.jsonl").write_text(text)
+        done = subprocess.run([sys.executable, "-c", _FRESH_REPLAY, folder], capture_output=True, text=True, timeout=600, env=dict(os.environ))
+        if done.returncode != 0:
+            why = (done.stdout.strip() or done.stderr.strip().splitlines()[-1:] or ["?"])
+            why = why if isinstance(why, str) else why[0]
+            raise AssertionError(f"{name}: a record does not replay in a fresh process: {why}")
+
+
+def _answering(hooks: Any, hook: str, args: Any) -> str:
+    """The plugin that answers ``hook`` for ``args`` (first result), or the
+    plugins implementing it, as ``plugin 'name'`` words for a failure line."""
+    caller = getattr(hooks.manager.hook, hook, None)
+    if caller is None:
+        return "no plugin"
+    impls = [impl for impl in reversed(caller.get_hookimpls()) if not (impl.wrapper or impl.hookwrapper)]
+    if args is not None and caller.spec is not None and caller.spec.opts.get("firstresult"):
+        names = tuple(caller.spec.argnames)
+        for impl in impls:
+            try:
+                answer = impl.function(*[dict(zip(names, args))[n] for n in impl.argnames])
+            except Exception:
+                return f"plugin {impl.plugin_name!r}"
+            if answer is not None:
+                return f"plugin {impl.plugin_name!r}"
+    owners = [impl.plugin_name for impl in impls if impl.plugin_name != "kernel"] or ["kernel"]
+    return "plugin " + ", ".join(repr(name) for name in owners)
 
 
 def _check_metadata(cls: type) -> None:

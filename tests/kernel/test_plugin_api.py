@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 import types
 from fractions import Fraction
+from typing import NamedTuple
 
 import pytest
 from pydantic import BaseModel, ConfigDict, Field
@@ -20,6 +21,7 @@ from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.plugins import load_plugins
 from treehouse.variants.classic.game import Classic
+from treehouse.variants.classic.trio import mirror
 
 # --------------------------------------------------------------------------
 # test plugins
@@ -449,3 +451,172 @@ def test_house_rule_plugins_are_hashable_so_games_share_managers(loaded):
     assert a == b and hash(a) == hash(b)
     assert game_hooks(Classic(), [a]) is game_hooks(Classic(), [b])
     assert isinstance(a, HouseRule)
+
+
+# --------------------------------------------------------------------------
+# local plugins: --plugins-dir and TREEHOUSE_PLUGINS_DIR
+# --------------------------------------------------------------------------
+
+NO_WILD_MODULE = '''
+from fractions import Fraction
+from treehouse.hookspecs import hookimpl
+
+
+class NoWild:
+    def __init__(self, variant, options):
+        self.outcomes = tuple((face, Fraction(1, 5)) for face in variant.die.faces if face != "WILD")
+
+    @hookimpl(tryfirst=True)
+    def treehouse_chance(self, state, step):
+        return self.outcomes
+
+    @hookimpl(tryfirst=True)
+    def treehouse_describe_face(self, face):
+        return "no Wild here" if face == "WILD" else None
+
+
+@hookimpl
+def treehouse_register_house_rules(register):
+    register("local-no-wild", NoWild, description="no Wild face")
+'''
+
+
+def test_a_plugin_folder_is_loaded_and_a_broken_module_is_one_line(tmp_path, monkeypatch):
+    (tmp_path / "no_wild.py").write_text(NO_WILD_MODULE)
+    (tmp_path / "broken.py").write_text("raise RuntimeError('half written')\n")
+    (tmp_path / "_private.py").write_text("raise RuntimeError('never imported')\n")
+    monkeypatch.setenv("TREEHOUSE_PLUGINS_DIR", str(tmp_path))
+    plugins = load_plugins()
+    assert "local-no-wild" in plugins.house_rules
+    assert plugins.loaded["no_wild"].distribution == f"(local: {tmp_path})"
+    assert plugins.problems == [f"plugin 'broken' ({tmp_path / 'broken.py'}) failed to import: RuntimeError: half written"]
+
+
+def test_th_plugins_dir_reaches_the_commands_and_their_workers(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "no_wild.py").write_text(NO_WILD_MODULE)
+    th = [sys.executable, "-m", "treehouse"]
+    moves = subprocess.run(
+        [*th, "--plugins-dir", str(tmp_path), "moves", "L^/M^/S^", "-a", "wild", "--set", "house_rules=[local-no-wild]"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert moves.returncode == 2 and moves.stderr.strip() == "error: unknown action 'wild'; known: aim, dig, hop, swap, tip"
+    simulated = subprocess.run(
+        [*th, "--plugins-dir", str(tmp_path), "simulate", "--variant", "classic", "--set", "house_rules=[local-no-wild]",
+         "--games", "20", "--jobs", "2", "--json"],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert simulated.returncode == 0, simulated.stderr
+    assert "WILD" not in simulated.stdout and "TIP" in simulated.stdout
+    missing = subprocess.run([*th, "--plugins-dir", str(tmp_path / "nope"), "variants"], capture_output=True, text=True, timeout=120)
+    assert missing.returncode == 2 and "no such folder" in missing.stderr and "\n" not in missing.stderr.strip()
+
+
+# --------------------------------------------------------------------------
+# notation and descriptions as hooks: a house rule adds a move kind
+# --------------------------------------------------------------------------
+
+
+class Flip(NamedTuple):
+    """A move kind of the house rule below: mirror one's own trio left to right."""
+
+    kind: str = "flip"
+
+
+class FlipOnWild:
+    """On WILD the player may also mirror their own trio (a new move kind)."""
+
+    def __init__(self, variant, options) -> None:
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_legal_moves(self, state, step, face):
+        moves = yield
+        own = state.trios[state.to_move]
+        if face == "WILD" and mirror(own) != own:
+            return (*moves, Flip())
+        return moves
+
+    @hookimpl(tryfirst=True)
+    def treehouse_apply_move(self, state, step, move):
+        if isinstance(move, Flip):
+            trios = list(state.trios)
+            trios[state.to_move] = mirror(trios[state.to_move])
+            return state._replace(trios=tuple(trios))
+        return None
+
+    @hookimpl
+    def treehouse_format_move(self, move):
+        return "flip" if isinstance(move, Flip) else None
+
+    @hookimpl
+    def treehouse_parse_move(self, text):
+        return Flip() if text.strip().lower() == "flip" else None
+
+    @hookimpl
+    def treehouse_describe_move(self, move):
+        return "mirror your trio" if isinstance(move, Flip) else None
+
+    @hookimpl(tryfirst=True)
+    def treehouse_step_statistics(self, before, after, step, move, mover, face):
+        return {"flips": 1} if isinstance(move, Flip) else None
+
+
+class FlipPlugin:
+    @hookimpl
+    def treehouse_register_house_rules(self, register):
+        register("flip-on-wild", FlipOnWild, variants="classic", description="mirror your trio on WILD")
+
+
+def test_a_house_rule_adds_a_move_kind_that_records_replays_and_has_words(random_bot):
+    from treehouse.kernel.engine import format_move, parse_move
+    from treehouse.kernel.resume import walk
+
+    plugins = load_plugins(extra=[("flip", FlipPlugin())])
+    effective = resolve(plugins, variant="classic", overrides=["house_rules=[flip-on-wild]"])
+    flipped = None
+    for seed in range(40):
+        record = Record()
+        game = effective.new_game(plugins, [random_bot(), random_bot()], random.Random(seed), record=record)
+        game.play()
+        if any(isinstance(event[4], Flip) for event in record.events if event[0] == "move"):
+            flipped = (record, game)
+            break
+    assert flipped is not None, "no random game flipped in 40 seeds"
+    record, game = flipped
+    text = record.dumps()
+    assert '"move":"flip"' in text
+    again = replay(Record.loads(text), plugins)  # parsed back through the rule's parse hook
+    assert again.state == game.state and again.outcome == game.outcome
+    frames = walk(Record.loads(text), plugins).frames
+    assert "mirror your trio" in [frame.words for frame in frames]
+    assert format_move(game.variant, Flip()) == "flip" and parse_move(game.variant, " FLIP ") == Flip()
+    # without the house rule the notation is not known: one line, no traceback
+    plain = Classic()
+    with pytest.raises(Exception) as caught:
+        parse_move(plain, "flip")
+    assert "\n" not in str(caught.value)
+    from treehouse.testing import check_variant
+
+    report = check_variant("classic", games=3, overrides=["house_rules=[flip-on-wild]"], plugins=plugins)
+    assert report.games > 0
+
+
+def test_faces_are_described_through_the_hooks():
+    classic = game_hooks(Classic())
+    assert classic.treehouse_describe_face("TIP") == "tip an upright stack or piece over, left or right"
+    fences = load_plugins().variant("fences")
+    assert "Standing Fence in your Stack's row or column" in game_hooks(fences()).treehouse_describe_face("TIP")
+
+
+def test_perfect_plays_as_search_when_a_house_rule_changes_the_game(loaded, random_bot):
+    """Its table is solved for the plain rules: with a house rule (say, no Wild face) it would be wrong."""
+    from treehouse.bots.perfect import PerfectBot
+    from treehouse.bots.search import SearchBot
+
+    effective = resolve(loaded, variant="classic", overrides=["house_rules=[no-wild]"])
+    bot = PerfectBot()
+    effective.new_game(loaded, [bot, random_bot()], random.Random(0))
+    assert isinstance(bot.fallback, SearchBot)

@@ -118,3 +118,26 @@ def test_a_whole_fences_game_played_by_a_person_shows_every_hit_and_loss(tmp_pat
     assert [words for words in written if words not in shown] == []  # every Hit and loss was on the screen
     if recorded[-1]["reason"] == "last stack standing":
         assert "is out: the last small went" in screen.split("on turn")[-1]
+
+
+# --------------------------------------------------------------------------
+# ? shows the board's legend, r a how-to-play with the options in force
+# --------------------------------------------------------------------------
+
+
+def test_help_has_the_legend_and_rules_a_how_to_play_with_the_options_in_force(tmp_path):
+    args = ["play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", 3, "--delay", 0, "--record", tmp_path / "g.jsonl"]
+    output = th(*args, input="?\nr\nq\n")
+    assert "N1-N5" in output and "Lr▲  Mb→" in output and "1:Rgb" in output  # the legend, from the variant
+    assert "How to play Fences" in output
+    assert "3. stack: move your Stack one square, to an Inside square." in output  # outside_attempts: false
+    assert "one_hit_per_piece" in output  # the table of settings follows
+    args[-1] = tmp_path / "g2.jsonl"
+    output = th(*args, "--set", "outside_attempts=true", "--set", "one_hit_per_piece=false", input="r\nq\n")
+    assert "or try to move Outside (always a Damaging Hit)" in output
+    assert "once for each rule it meets" in output
+
+
+def test_classic_has_no_fences_legend(tmp_path):
+    output = th("play", "-v", "classic", "--seat", "human", "--seat", "random", "--seed", 3, "--delay", 0, "--record", tmp_path / "c.jsonl", input="?\nq\n")
+    assert "Lr▲  Mb→" not in output and "How to play Fences" not in output

@@ -295,3 +295,16 @@ def test_load_spec_reports_the_file(tmp_path, plugins):
     (tmp_path / "s.yaml").write_text("rule_set: fences\n")
     with pytest.raises(ConfigError, match=r"s\.yaml: missing options:"):
         tuning.load_spec(tmp_path / "s.yaml", plugins)
+
+
+def test_the_worked_example_is_valid_and_the_docs_quote_it(plugins):
+    root = Path(__file__).resolve().parents[2]
+    example = root / "docs" / "fences-tune.yaml"
+    spec = tuning.load_spec(example, plugins)
+    assert spec.seats == ("search(nodes=200)", "search(nodes=200)")
+    assert {o.name for o in spec.options} == {"stack_height_2p", "line_hits"}
+    assert [t.name for t in spec.targets] == ["first_seat_win_rate", "mean_turns"]
+    walkthrough = (root / "docs" / "tuning.md").read_text()
+    for line in example.read_text().splitlines():
+        if line and not line.startswith("#"):
+            assert line in walkthrough, f"docs/tuning.md no longer quotes: {line}"

@@ -57,7 +57,9 @@ class PerfectBot:
     def seated(self, game: Any, index: int) -> None:
         from treehouse.variants.classic.game import Classic
 
-        if not isinstance(game.variant, Classic) or len(game.seats) != 2:
+        # The table is solved for the plain rules: a house rule (another die, a
+        # move filtered out) makes it wrong, so such a game is played as search plays it.
+        if not isinstance(game.variant, Classic) or len(game.seats) != 2 or getattr(game.hooks, "house_rules", ()):
             # No table exists for this game: play as the search bot does (documented),
             # so that "the strongest bot" still plays every variant.
             from treehouse.bots.search import SearchBot

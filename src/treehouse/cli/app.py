@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
+from typing import Optional
 
 import typer
 
 from treehouse import __version__
 from treehouse.cli import authoring, catalog, play, playtest, positions
-from treehouse.cli.common import DEBUG_ENV
+from treehouse.cli.common import DEBUG_ENV, fail, plugins
+from treehouse.plugins import PLUGINS_DIR_ENV
 from treehouse.cli.usage import OneLineErrors
 
 app = typer.Typer(
@@ -45,8 +48,23 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    plugins_dir: Optional[list[Path]] = typer.Option(
+        None,
+        "--plugins-dir",
+        help="Also load every *.py module in this folder as a plugin (a house rule tried without packaging); repeatable.",
+        file_okay=False,
+    ),
 ) -> None:
     """treehouse: play, write and playtest dice-and-pyramid games."""
+    if plugins_dir:
+        # Through the environment, so that worker processes (th simulate --jobs) load the same plugins.
+        folders = [str(folder.resolve()) for folder in plugins_dir]
+        for folder in folders:
+            if not Path(folder).is_dir():
+                raise fail(f"--plugins-dir {folder}: no such folder (give a folder of *.py plugin modules)")
+        earlier = [part for part in os.environ.get(PLUGINS_DIR_ENV, "").split(os.pathsep) if part]
+        os.environ[PLUGINS_DIR_ENV] = os.pathsep.join([*folders, *earlier])
+        plugins.cache_clear()
 
 
 def main() -> None:

@@ -113,8 +113,12 @@ def plugins_command(
         return text.replace("treehouse_", "")
 
     table = Table(title="Plugins (hook names without the treehouse_ prefix)", title_justify="left")
-    for column in ("plugin", "distribution", "hooks", "provides"):
-        table.add_column(column, overflow="fold")
+    # The hooks column is as wide as the longest registration hook, so no hook name
+    # is cut; long names of plugins and distributions fold instead.
+    table.add_column("plugin", overflow="fold", max_width=16)
+    table.add_column("distribution", overflow="fold", max_width=16)
+    table.add_column("hooks", overflow="fold", min_width=len("register_house_rules"))
+    table.add_column("provides", overflow="fold")
     for row in rows:
         table.add_row(
             row["name"], f"{row['distribution']} {row['version']}", short("\n".join(row["hooks"])), short("\n".join(row["provides"]))

@@ -269,7 +269,8 @@ class HumanSeat:
                 continue
             key = answer.lower()
             if key in HELP_KEYS:
-                table.show_text(HELP, self.index, step, face, menu)
+                legend = variant.legend()
+                table.show_text(f"{HELP}\n\n{legend}" if legend else HELP, self.index, step, face, menu)
             elif key in RULES_KEYS:
                 table.show_rules(self.index, step, face, menu)
             elif key in SAVE_KEYS:

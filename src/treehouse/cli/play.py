@@ -22,7 +22,7 @@ from typing import Annotated, Any, Optional
 
 import typer
 from platformdirs import user_data_dir
-from rich.console import Console
+from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
@@ -57,18 +57,6 @@ MIN_ROWS = 3
 DEFAULT_DELAY = 0.6
 #: The longest pause --delay takes (an hour; more is surely a typo).
 MAX_DELAY = 3600
-
-#: What a face of the Treehouse die means in classic Treehouse (a variant may
-#: say it itself with ``describe_face(face)``).
-CLASSIC_FACES = {
-    "TIP": "tip an upright stack or piece over, left or right",
-    "SWAP": "swap two pieces",
-    "HOP": "hop an upright piece, with what is on it, to a gap or onto a stack",
-    "DIG": "stand a lying piece up: in place, in a gap, or under a stack",
-    "AIM": "aim a single piece another way",
-    "WILD": "any of the five actions",
-}
-
 
 # --------------------------------------------------------------------------
 # choosing the seats
@@ -262,13 +250,8 @@ class Session:
         del self.recent[:-RECENT_KEPT]
 
     def face_meaning(self, face: str) -> str:
-        variant = self.game.variant
-        describe_face = getattr(variant, "describe_face", None)
-        if describe_face is not None:
-            return describe_face(face) or ""
-        if variant.name == "classic":
-            return CLASSIC_FACES.get(face, "")
-        return ""
+        """What the face lets the player do, as the game's hooks say (the variant, or a house rule)."""
+        return self.game.hooks.treehouse_describe_face(face) or ""
 
     def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
         earlier = self.faces[:-1] if face is not None else self.faces
@@ -424,7 +407,8 @@ class Session:
             table.add_column(column, overflow="fold")
         for key, value, source in self.rows:
             table.add_row(_escape(key), _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
-        self.show_text(table, seat, step, face, menu)
+        guide = self.game.variant.how_to_play()
+        self.show_text(Group(Text(guide), table) if guide else table, seat, step, face, menu)
 
     # -- hints, odds and takeback -------------------------------------------
 

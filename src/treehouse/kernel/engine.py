@@ -23,6 +23,7 @@ import random
 from typing import Any, NamedTuple, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
+from treehouse.kernel.die import Die
 from treehouse.kernel.hooks import KernelDefaults, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.seats import Seat, seat_in
@@ -85,7 +86,7 @@ def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple
 
 def format_move(variant: Variant, move: Any) -> str:
     """A move's notation; control choices are written as their names."""
-    return move.value if isinstance(move, Control) else variant.format_move(move)
+    return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)
 
 
 def parse_move(variant: Variant, text: str) -> Any:
@@ -94,7 +95,10 @@ def parse_move(variant: Variant, text: str) -> Any:
     for control in Control:
         if stripped == control.value:
             return control
-    return variant.parse_move(text)
+    move = variant.hooks.treehouse_parse_move(text)
+    if move is None:
+        return variant.parse_move(text)  # no plugin took it: the variant's own words on what it expected
+    return move
 
 
 def _raised_in(error: BaseException, function: Any) -> bool:
@@ -146,9 +150,11 @@ class Game:
         lo, hi = variant.player_range()
         if not lo <= len(seats) <= hi:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {len(seats)}")
-        self.variant = variant
         self.seats = tuple(seats)
         self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
+        # The variant object the hooks hold, so that what it is asked directly
+        # (notation, descriptions) goes through the game's hooks, house rules included.
+        self.variant = getattr(self.hooks, "variant", None) or variant
         self.turn_cap = turn_cap
         # Each seat gets its own stream, drawn first; the setup and then the dice
         # use ``rng`` itself.  So what a bot draws never shifts the dice.
@@ -170,7 +176,7 @@ class Game:
         #: turn 1: Fences' draws and placings); only variants with setup steps have one.
         self.setting_up = "treehouse_setup_step" not in self.hooks.kernel_only
         if record is not None:
-            record.start(variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
+            record.start(self.variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
             seat_in(seat, self, index)
 
@@ -306,10 +312,13 @@ class Game:
         return the seat's choice; ``None`` when a step without a roll has no move."""
         hooks, events, observer = self.hooks, self._events, self.observer
         seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
+        fair_faces, dice_random = self._fair_faces, self.dice_rng.random
         for _ in range(MAX_ROLLS_PER_STEP):
             face = None
             if step.rolls:
-                if self._die_roll is not None:
+                if fair_faces is not None:  # the fair die's roll (Die.roll), inline: the hot loop
+                    face = fair_faces[int(dice_random() * len(fair_faces))]
+                elif self._die_roll is not None:
                     face = self._die_roll(self.dice_rng)
                 else:  # the chance node, then one outcome drawn from it
                     chance = hooks.treehouse_chance(state, step)
@@ -347,6 +356,8 @@ class Game:
         self._resolve = None if "treehouse_resolve" in inline else hooks.treehouse_resolve
         # The die's own chance node and roll: the die rolls itself, as the kernel's default would.
         self._die_roll = self.variant.die.roll if {"treehouse_chance", "treehouse_roll"} <= inline else None
+        die = self.variant.die if self._die_roll is not None else None
+        self._fair_faces = die.faces if type(die) is Die and die.weights is None else None  # Die.roll's fair case, inlined
         self._seat_chooses = "treehouse_choose_move" in inline
         # The engine writes events straight into the record's list: this is the hot loop.
         self._events = self.record.events if self.record is not None else None

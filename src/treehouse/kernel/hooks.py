@@ -430,6 +430,9 @@ def _direct(impl: Any, spec_names: tuple[str, ...]) -> Callable[..., Any]:
     if names == spec_names:
         return function  # it takes every argument, in the spec's order
     picks = tuple(spec_names.index(n) for n in names)
+    if picks == tuple(range(len(picks))):  # the spec's first arguments (a newer spec added some at the end): a slice
+        count = len(picks)
+        return lambda *args: function(*args[:count])
     return lambda *args: function(*[args[i] for i in picks])
 
 

@@ -187,6 +187,7 @@ def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     seats = [_RecordedSeat(script, name) for name in start.seat_names]
     again = Record()
     game = Game(variant, seats, random.Random(0), turn_cap=(record.header or {}).get("turn_cap"), hooks=hooks, observer=observer, record=again)
+    script.variant = game.variant  # the game's own: recorded moves of a house rule's kind read too
     try:
         game.play()
     except EndOfRecord:

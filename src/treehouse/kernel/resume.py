@@ -229,6 +229,7 @@ def resume_game(
         record=new_record,
         observer=Observers(check, observer),
     )
+    check.variant = game.variant  # the game's own, whose notation includes its house rules' moves
     recorded = (record.header or {}).get("position")
     start = saved.variant.format_position(game.state)
     if recorded != start:
@@ -292,7 +293,7 @@ class _Collector:
             self.rolls.append(face)
 
     def on_step(self, game, mover, step, move, before, after, events):
-        variant = self.walk.variant
+        variant = self.walk.variant = game.variant  # the game's own: its house rules' moves have words too
         self.walk.frames.append(
             Frame(game.turn, mover, step.name, self.rolls, move, before, after, format_move(variant, move), describe(variant, move), events)
         )
@@ -303,7 +304,7 @@ def describe(variant: Any, move: Any) -> str:
     """A move in plain words; the engine's control choices in words too."""
     if isinstance(move, Control):
         return "decline and roll again" if move is REROLL else "decline: end the step without moving"
-    return variant.describe_move(move)
+    return variant.hooks.treehouse_describe_move(move)
 
 
 def walk(record: Record, plugins: Any) -> Walk:

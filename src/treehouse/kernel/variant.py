@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from treehouse.hookspecs import hookimpl
 from treehouse.kernel.die import TREEHOUSE_DIE, Die
 
 
@@ -100,6 +101,30 @@ class Variant:
         """The move in plain words for people; defaults to its notation."""
         return self.format_move(move)
 
+    def describe_face(self, face: str) -> str:
+        """What rolling ``face`` lets a player do, in plain words (``""``: nothing to say)."""
+        return ""
+
+    # -- the same, as the game hooks a house rule may answer first ----------
+    # The variant answers last (trylast), so a house rule that adds a move
+    # kind answers for its own moves and returns None for the rest.
+
+    @hookimpl(trylast=True)
+    def treehouse_format_move(self, move):
+        return self.format_move(move)
+
+    @hookimpl(trylast=True)
+    def treehouse_parse_move(self, text):
+        return self.parse_move(text)
+
+    @hookimpl(trylast=True)
+    def treehouse_describe_move(self, move):
+        return self.describe_move(move)
+
+    @hookimpl(trylast=True)
+    def treehouse_describe_face(self, face):
+        return self.describe_face(face)
+
     def split_choice(self, state, move) -> tuple[str, str] | None:
         """For a move a person picks in two questions, ``(first, second)``: the
         words of the first answer (moves with the same first words are one
@@ -107,6 +132,16 @@ class Variant:
         and the Stack's order, so 359 moves become about 30 actions, then a few
         orders.  ``None`` (the default): the move is one choice."""
         return None
+
+    def legend(self) -> str:
+        """What the symbols of the drawn position mean, for ``th play``'s
+        ``?`` (plain text).  Default: nothing."""
+        return ""
+
+    def how_to_play(self) -> str:
+        """A short how-to-play with this object's rule options in force, for
+        ``th play``'s ``r`` above the table of settings.  Default: nothing."""
+        return ""
 
     def move_notes(self, state, step, moves, hooks) -> dict:
         """Warnings to show beside some of ``moves`` in ``th play``'s list

@@ -96,7 +96,8 @@ class Option:
     def describe(self) -> str:
         if self.kind == "choice":
             return " | ".join(str(c) for c in self.choices)
-        return f"{self.low} to {self.high}" + (f" by {self.step}" if self.step else "")
+        shown = (lambda x: str(int(x))) if self.kind == "int" else (lambda x: f"{x:g}")
+        return f"{shown(self.low)} to {shown(self.high)}" + (f" by {shown(self.step)}" if self.step else "")
 
 
 @dataclass(frozen=True)

@@ -172,8 +172,9 @@ class Observer:
         if self.pending:  # the choice before this one was a REROLL
             if self.pending_face is not None:
                 self._face(self.pending_face)[REROLLED] += 1
-        counts = self._face(face) if face is not None else None
-        if counts is not None:
+        counts = None
+        if face is not None:
+            counts = self.faces.get(face) or self._face(face)
             counts[ROLLED] += 1
         n = len(moves)
         if n == 0:
@@ -219,17 +220,21 @@ class Observer:
 
     def _track_lead(self, state) -> None:
         scores = self.evaluate(state)
+        self.evaluated_steps = steps = self.evaluated_steps + 1
         best = max(scores)
-        leaders = [s for s, v in enumerate(scores) if v == best]
-        leader = leaders[0] if len(leaders) == 1 else None
-        self.evaluated_steps += 1
-        if leader is not None and self.leader is not None and leader != self.leader:
-            self.lead_changes += 1
-        if leader is not None:
-            self.leader = leader
-        for seat in range(self.players):
-            if seat != leader:
-                self.last_not_leading[seat] = self.evaluated_steps
+        last_not_leading = self.last_not_leading
+        if scores.count(best) == 1:  # one seat leads
+            leader = scores.index(best)
+            if leader != self.leader:
+                if self.leader is not None:
+                    self.lead_changes += 1
+                self.leader = leader
+            for seat in range(self.players):
+                if seat != leader:
+                    last_not_leading[seat] = steps
+        else:  # a tie for the lead: nobody leads, the last leader stays the one a change is counted from
+            for seat in range(self.players):
+                last_not_leading[seat] = steps
 
     def summary(self, game: Game) -> GameSummary:
         outcome = game.outcome

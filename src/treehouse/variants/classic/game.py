@@ -24,6 +24,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.variant import Rules, Variant, chance_outcome
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.distance import distances_to, targets_by_id
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
 OWN = "own"
@@ -163,6 +164,17 @@ def _score(away: list[int], seat: int) -> float:
     return float(theirs - mine)
 
 
+#: What a face of the Treehouse die means in classic Treehouse (``th play`` says it after a roll).
+FACE_WORDS = {
+    "TIP": "tip an upright stack or piece over, left or right",
+    "SWAP": "swap two pieces",
+    "HOP": "hop an upright piece, with what is on it, to a gap or onto a stack",
+    "DIG": "stand a lying piece up: in place, in a gap, or under a stack",
+    "AIM": "aim a single piece another way",
+    "WILD": "any of the five actions",
+}
+
+
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
@@ -208,6 +220,10 @@ class Classic(Variant):
         moves = action_moves(trio, face, OWN, self.rules.dig_in_place)
         return sorted((format_trio(m.result), m.words) for m in moves)
 
+    def describe_face(self, face):
+        """What a face of the Treehouse die lets a player do in classic Treehouse."""
+        return FACE_WORDS.get(face, "")
+
     def describe_move(self, move):
         if not isinstance(move, ClassicMove):
             return str(move)
@@ -226,6 +242,7 @@ class Classic(Variant):
         # object has that id.
         self._by_trio: dict = {}
         self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
+        self._away_by_id: dict | None = None  # distance.targets_by_id for these rules, once asked
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
@@ -276,6 +293,8 @@ class Classic(Variant):
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
+        if state[0] not in state[1] and not self.rules.mirror_matches:
+            return None  # nobody matches the House (outcome's first test, inline: after every step)
         return outcome(state, mover, self.rules.mirror_matches)
 
     @hookimpl
@@ -324,12 +343,20 @@ class Classic(Variant):
     def evaluate_seats(self, state):
         """``treehouse_evaluate`` for every seat at once (the playtest's lead
         tracking): the distances are looked up once, not once per seat."""
+        house, trios, _ = state
+        if len(trios) == 2:  # the common table, after every step: distances_to and _score for two seats, inline
+            table = self._away_by_id
+            if table is None:
+                table = self._away_by_id = targets_by_id(self.rules.dig_in_place, self.rules.mirror_matches)
+            row = table.get(id(house))
+            if row is not None:
+                a, b = row.get(id(trios[0])), row.get(id(trios[1]))
+                if a is not None and b is not None:
+                    return [100.0 if a == 0 else -100.0 if b == 0 else float(b - a), 100.0 if b == 0 else -100.0 if a == 0 else float(a - b)]
         away = self._distances(state)
         return [_score(away, seat) for seat in range(len(away))]
 
     def _distances(self, state):
-        from treehouse.variants.classic.distance import distances_to
-
         house, trios, _ = state
         return distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
 

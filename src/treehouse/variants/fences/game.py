@@ -200,6 +200,17 @@ def advance(state: FencesPosition, step: Step) -> FencesPosition:
     return state._replace(phase=index)
 
 
+#: What a face lets the player do in step 2, for ``th play`` (docs/rules/fences.md, Actions).
+FACE_WORDS = {
+    "TIP": "tip a Standing Fence in your Stack's row or column to point along it; it slides to the last empty Inside square",
+    "SWAP": "swap your Stack with a Fence in its row or column (an Outside Fence Hits your Stack instead)",
+    "HOP": "hop your Stack over an adjacent Inside Fence, or an adjacent Fence over your Stack",
+    "DIG": "move your Stack's top small to the bottom (a lone small: put a destroyed one under it)",
+    "AIM": "turn one or more Fences next to your Stack to stand or point another way",
+    "WILD": "reorder your Stack as you like, then do any one of the five actions",
+}
+
+
 class Fences(Variant):
     name = "fences"
     aliases = ("fence",)
@@ -255,6 +266,10 @@ class Fences(Variant):
         if not isinstance(move, FencesMove):
             return str(getattr(move, "value", move))
         return describe_move(move)
+
+    def describe_face(self, face):
+        """What a face lets a Stack do in step 2 (docs/rules/fences.md, Actions)."""
+        return FACE_WORDS.get(face, "")
 
     def split_choice(self, state, move):
         """WILD: the action first, then the order (see :meth:`Variant.split_choice`)."""
@@ -369,6 +384,16 @@ class Fences(Variant):
         state = super().__getstate__()
         state.pop("_house_judges_hits", None)
         return state
+
+    def legend(self):
+        from treehouse.variants.fences.guide import LEGEND
+
+        return LEGEND
+
+    def how_to_play(self):
+        from treehouse.variants.fences.guide import how_to_play
+
+        return how_to_play(self.rules)
 
     def move_notes(self, state, step, moves, hooks):
         """Moves that Damage the mover's own Stack, with how many smalls it

@@ -7,9 +7,9 @@ Stack), each seat's Stack (colours bottom to top), each seat's destroyed
 smalls, the smalls set aside, when each seat went out, the seat to move, the
 step to play next and the number of completed turns.
 
-Notation (seven fields separated by spaces)::
+Notation (seven fields separated by spaces, and an eighth when a house rule counts something)::
 
-    BOARD STACKS DESTROYED ASIDE SEAT STEP TURN
+    BOARD STACKS DESTROYED ASIDE SEAT STEP TURN [TALLIES]
 
 * ``BOARD``: seven rows from north to south joined by ``/``: the north
   ring ``N1..N5`` (5 cells), then ranks 5 to 1 (7 cells each: ``W``, files
@@ -27,6 +27,9 @@ Notation (seven fields separated by spaces)::
 * ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act``, ``stack``,
   or during the setup ``place`` or ``draw``.
 * ``TURN``: completed turns.
+* ``TALLIES`` (only when a house rule keeps a count): ``name:1,0`` per
+  count, separated by ``;`` (``wild-repair:1,0``): the per-seat counts of
+  :meth:`FencesPosition.counted`.
 
 The setup (``start: chosen``, the seed's) is a series of setup steps before
 the first turn: each seat in turn draws a small blind and places it on the
@@ -107,6 +110,8 @@ class FencesPosition(NamedTuple):
     to_move: int = 0
     phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack; in the setup 3 place, 4 draw
     turn: int = 0  # completed turns
+    #: What house rules count across a game, per seat: ``(("wild-repair", (1, 0)), ...)``, sorted by name.
+    tallies: tuple = ()
 
     @property
     def players(self) -> int:
@@ -135,6 +140,23 @@ class FencesPosition(NamedTuple):
 
     def live(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.stacks) if s)
+
+    def tally(self, name: str) -> tuple[int, ...]:
+        """A house rule's per-seat count (zeros when it has counted nothing yet)."""
+        for key, counts in self.tallies:
+            if key == name:
+                return counts
+        return (0,) * len(self.stacks)
+
+    def counted(self, name: str, seat: int, add: int = 1) -> FencesPosition:
+        """The position with ``add`` more on ``seat``'s count ``name``: how a
+        house rule remembers something across turns (``wild-repair`` counts
+        repairs), in the position itself, so replay and resume rebuild it."""
+        counts = list(self.tally(name))
+        counts[seat] += add
+        tallies = dict(self.tallies)
+        tallies[name] = tuple(counts)
+        return self._replace(tallies=tuple(sorted(tallies.items())))
 
 
 def sort_colours(colours) -> tuple[str, ...]:
@@ -169,9 +191,10 @@ def format_position(state: FencesPosition) -> str:
         "".join(LETTER[c] for c in stack) if stack else f"x{out}" if out else "-" for stack, out in zip(state.stacks, state.out)
     )
     destroyed = ",".join(colours_text(d) for d in state.destroyed)
-    return " ".join(
-        ["/".join(rows), stacks, destroyed, colours_text(state.aside), str(state.to_move + 1), state.step_name, str(state.turn)]
-    )
+    fields = ["/".join(rows), stacks, destroyed, colours_text(state.aside), str(state.to_move + 1), state.step_name, str(state.turn)]
+    if state.tallies:
+        fields.append(";".join(f"{name}:{','.join(map(str, counts))}" for name, counts in state.tallies))
+    return " ".join(fields)
 
 
 _CELL = re.compile(r"([LM][roygbcpwkt][*^>v<])|([1-9])|(\.)")
@@ -191,9 +214,9 @@ def parse_position(text: str) -> FencesPosition:
     """Read the notation; structural faults raise :class:`NotationError`,
     rule faults (counts, places) :class:`IllegalPositionError`."""
     fields = text.split()
-    if len(fields) != 7:
-        raise NotationError(f"a fences position has 7 fields ({FIELDS}), not {len(fields)}: {text.strip()[:60]!r}")
-    board_text, stacks_text, destroyed_text, aside_text, seat_text, step_text, turn_text = fields
+    if len(fields) not in (7, 8):
+        raise NotationError(f"a fences position has 7 fields ({FIELDS}), and an eighth for tallies, not {len(fields)}: {text.strip()[:60]!r}")
+    board_text, stacks_text, destroyed_text, aside_text, seat_text, step_text, turn_text = fields[:7]
 
     rows = board_text.split("/")
     if len(rows) != SIZE:
@@ -296,8 +319,9 @@ def parse_position(text: str) -> FencesPosition:
             raise IllegalPositionError(
                 f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: with {which} there are exactly {wanted} of each colour"
             )
+    tallies = _tallies(fields[7], len(stacks)) if len(fields) == 8 else ()
     state = FencesPosition(
-        tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn
+        tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn, tallies
     )
     if state.setting_up:
         _check_setup(state)
@@ -306,6 +330,29 @@ def parse_position(text: str) -> FencesPosition:
 
 #: The corner opposite each corner (two players place on opposite corners).
 OPPOSITE_CORNER = {"a1": "e5", "e5": "a1", "a5": "e1", "e1": "a5"}
+
+
+_TALLY = re.compile(r"^([a-z][a-z0-9-]*):(\d+(?:,\d+)*)$")
+
+
+def _tallies(text: str, players: int) -> tuple:
+    """The TALLIES field: ``name:1,0;other:0,2``, one count per seat, names sorted and distinct."""
+    found = {}
+    for part in text.split(";"):
+        match = _TALLY.match(part)
+        if match is None:
+            raise NotationError(f"bad tally {part!r} in TALLIES: expected name:count,count (one count per seat), e.g. wild-repair:1,0")
+        name, counts = match.group(1), tuple(int(c) for c in match.group(2).split(","))
+        if len(counts) != players:
+            raise IllegalPositionError(f"tally {name!r} has {len(counts)} counts: one per seat, {players}")
+        if name in found:
+            raise NotationError(f"tally {name!r} is written twice")
+        found[name] = counts
+    if list(found) != sorted(found):
+        raise NotationError(f"TALLIES {text!r}: write the tallies sorted by name")
+    if all(not any(counts) for counts in found.values()):
+        raise NotationError(f"TALLIES {text!r} counts nothing: leave the field out")
+    return tuple(found.items())
 
 
 def drawn(state: FencesPosition) -> int:

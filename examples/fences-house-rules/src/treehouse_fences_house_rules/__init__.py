@@ -1,0 +1,1 @@
+"""Fences house rules as a third-party plugin: large-fences-only and wild-repair."""

@@ -1,0 +1,87 @@
+"""wild-repair: on a WILD roll the Stack may take back one destroyed small.
+
+A new move kind, :class:`Repair` (``repair +b``: take back a blue small, onto
+the top of the Stack), offered beside the WILD actions while the Stack has
+destroyed smalls and has repaired fewer than ``max`` times this game.  The
+count lives in the position (``FencesPosition.counted``), so a record replays
+and a saved game resumes exactly.  Notation and words come through the
+notation hooks, so the move records, replays and shows in ``th play``.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from treehouse.errors import NotationError
+from treehouse.hookspecs import hookimpl
+
+#: The name of the count in the position's tallies.
+TALLY = "wild-repair"
+LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
+COLOUR = {letter: colour for colour, letter in LETTER.items()}
+
+
+class Repair(NamedTuple):
+    """Take back one destroyed small of ``colour``, onto the top of the Stack."""
+
+    colour: str
+
+
+class WildRepair:
+    def __init__(self, variant, options) -> None:
+        self.variant = variant
+        self.max = options.max
+
+    def repairs(self, state, face) -> tuple:
+        seat = state.to_move
+        if face != "WILD" or not state.stacks[seat] or state.tally(TALLY)[seat] >= self.max:
+            return ()
+        return tuple(Repair(colour) for colour in dict.fromkeys(state.destroyed[seat]))
+
+    @hookimpl(wrapper=True)
+    def treehouse_legal_moves(self, state, step, face):
+        moves = yield
+        if step.name != "act":
+            return moves
+        return (*moves, *self.repairs(state, face))
+
+    @hookimpl(tryfirst=True)
+    def treehouse_apply_move(self, state, step, move):
+        if not isinstance(move, Repair):
+            return None
+        seat = state.to_move
+        destroyed = list(state.destroyed[seat])
+        destroyed.remove(move.colour)
+        stacks = list(state.stacks)
+        stacks[seat] = (*stacks[seat], move.colour)
+        lost = list(state.destroyed)
+        lost[seat] = tuple(destroyed)
+        repaired = state._replace(stacks=tuple(stacks), destroyed=tuple(lost)).counted(TALLY, seat)
+        return repaired._replace(phase=state.phase + 1)  # the act step is played: the stack step comes next
+
+    @hookimpl
+    def treehouse_format_move(self, move):
+        return f"repair +{LETTER[move.colour]}" if isinstance(move, Repair) else None
+
+    @hookimpl
+    def treehouse_parse_move(self, text):
+        words = text.strip().lower().split()
+        if not words or words[0] != "repair":
+            return None  # not ours: the variant reads it
+        if len(words) != 2 or not words[1].startswith("+") or words[1][1:] not in COLOUR:
+            raise NotationError(f"bad repair {text.strip()!r}: expected 'repair +C', C one of r o y g b (e.g. 'repair +b')")
+        return Repair(COLOUR[words[1][1:]])
+
+    @hookimpl
+    def treehouse_describe_move(self, move):
+        return f"take back a destroyed {move.colour} small onto your Stack" if isinstance(move, Repair) else None
+
+    @hookimpl(tryfirst=True)
+    def treehouse_describe_face(self, face):
+        if face == "WILD":
+            return f"{self.variant.describe_face(face)}; or take back a destroyed small (wild-repair, {self.max} a game)"
+        return None
+
+    @hookimpl
+    def treehouse_step_statistics(self, before, after, step, move, mover, face):
+        return {"repairs": 1} if isinstance(move, Repair) else None
