@@ -14,7 +14,7 @@ rules its rule set names (:func:`treehouse.plugins.game_hooks`).  The engine
 setup phase (only for a variant that has one)::
 
     treehouse_setup_step            the next setup step, until None
-      treehouse_roll                its chance node (steps that roll)
+      treehouse_chance, _roll       its chance node (steps that roll)
       treehouse_legal_moves         the moves for that outcome
       treehouse_choose_move         the seat picks one
       treehouse_apply_move          the move's own effect
