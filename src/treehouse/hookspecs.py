@@ -10,8 +10,16 @@ called once, by :func:`treehouse.plugins.load_plugins`, and hand a
 **Game hooks** make up one turn.  Each game gets its own plugin manager,
 holding only the kernel's defaults, the game's variant object and the house
 rules its rule set names (:func:`treehouse.plugins.game_hooks`).  The engine
-(:mod:`treehouse.kernel.engine`) calls them in this order, for each step of a
-turn::
+(:mod:`treehouse.kernel.engine`) calls them in this order.  First, once, the
+setup phase (only for a variant that has one)::
+
+    treehouse_setup_step            the next setup step, until None
+      treehouse_chance, _roll       its chance node (steps that roll)
+      treehouse_legal_moves         the moves for that outcome
+      treehouse_choose_move         the seat picks one
+      treehouse_apply_move          the move's own effect
+
+then, for each step of a turn::
 
     treehouse_turn_steps            which steps make up this turn
       treehouse_chance              the chance node (steps that roll) ...
@@ -139,6 +147,28 @@ def treehouse_setup(variant, players, rng):
 
 
 @hookspec(firstresult=True)
+def treehouse_setup_step(state):
+    """The next step of the setup phase, or ``None`` when the setup is over.
+
+    A setup phase is a series of steps before the first turn in which seats
+    make choices (Fences: each player draws a small blind and places it).
+    The engine asks this hook before the first turn, again after every setup
+    step, and stops at the first ``None``.  Each step is played by the seat
+    ``state.to_move`` as a turn's step is: its chance node is rolled when the
+    step rolls, the seat chooses one of the legal moves, and
+    :func:`treehouse_apply_move` plays it, which also says who plays the next
+    setup step (``to_move``).  Setup steps are recorded (as turn 0), replayed
+    and resumed like any move; they are not resolved, the outcome is not
+    checked, and they count as no turn.
+
+    :param state: the position so far.
+    :returns: a :class:`~treehouse.kernel.engine.Step` (mark it
+        ``setup=True`` so bots and observers can tell), or ``None``.  The
+        kernel's default is ``None``: no setup phase.  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_turn_steps(state):
     """The steps that make up the turn about to be played.
 
@@ -158,7 +188,10 @@ def treehouse_chance(state, step):
     Used by the engine (to roll), by the bots that look ahead (their chance
     nodes), by replay (a recorded face must be one of these) and by
     ``th moves``, so a house rule that changes the die (no Wild face, say)
-    is honoured everywhere.
+    is honoured everywhere.  A setup step (``step.setup``) may roll too: its
+    chance node is what the setup draws (Fences: a small's colour, from
+    ``Variant.draws``); a house rule that changes the die leaves those to the
+    variant (answer ``None`` for them).
 
     :param state: the position before the roll.
     :param step: the :class:`~treehouse.kernel.engine.Step` about to be played.

@@ -125,11 +125,10 @@ def test_depth_zero_means_automatic_per_turn(plugins, classic):
     bot = make_bot(plugins, "search")
     game = Game(classic, [bot, make_bot(plugins, "random")], random.Random(1))
     assert bot.depth_for(game.state) == 3  # classic: a turn is one step
-    fences = plugins.variant("fences")(rules={"start": "chosen"})
+    fences = plugins.variant("fences")()
     bot = make_bot(plugins, "search")
     game = Game(fences, [bot, make_bot(plugins, "random")], random.Random(1))
-    assert bot.depth_for(game.state) == 3  # the one-step placing turn
-    game.play_turn(), game.play_turn()  # both Stacks placed
+    game.play_turn()  # the setup phase: both Stacks drawn and placed
     assert bot.depth_for(game.state) == 2  # a three-step turn: the rest of it
     assert make_bot(plugins, "search(depth=4)").depth_for(game.state) == 4
 
@@ -147,7 +146,7 @@ def test_classic_evaluation_counts_actions_to_the_house(classic):
 
 
 def test_fences_evaluation(plugins):
-    variant = plugins.variant("fences")()
+    variant = plugins.variant("fences")({"start": "corners"})
     from treehouse.plugins import game_hooks
 
     state = game_hooks(variant).treehouse_setup(variant, 2, random.Random(4))

@@ -411,7 +411,8 @@ def test_mistakes_at_the_prompt_ask_again_and_the_game_goes_on(monkeypatch_modul
     mistakes = PROMPT_MISTAKES[variant]
     typed = "\n".join(["", "   ", *(text for text, _ in mistakes), "1", "q"]) + "\n"
     path = tmp_path / "game.jsonl"
-    result = th("play", "-v", variant, "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", path, input=typed)
+    corners = ("--set", "start=corners") if variant == "fences" else ()  # the typed mistakes are a turn's, not the setup's
+    result = th("play", "-v", variant, *corners, "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", path, input=typed)
     assert "Traceback" not in result.output and result.exit_code == 0, result.output[-3000:]
     for _, line in mistakes:
         assert line in result.stdout, line

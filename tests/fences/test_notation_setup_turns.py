@@ -123,7 +123,8 @@ def test_a_position_of_five_seats_is_refused(fences):
 
 
 @pytest.mark.parametrize("players, height, corners", [(2, 4, ("a1", "e5")), (3, 3, ("a1", "a5", "e5")), (4, 2, ("a1", "a5", "e5", "e1"))])
-def test_setup_for_each_player_count(fences, players, height, corners):
+def test_setup_for_each_player_count_with_start_corners(fences_class, players, height, corners):
+    fences = fences_class({"start": "corners"})
     state = fences.treehouse_setup(fences, players, random.Random(7))
     assert [NAMES[state.square_of(i)] for i in range(players)] == list(corners)
     assert all(len(s) == height for s in state.stacks)

@@ -3,8 +3,7 @@
 After every step of every game: the 20 Fences are on the board (2 of each
 size and colour); smalls in Stacks, destroyed and set aside total 10 (2 of
 each colour); no square holds two pieces and each live Stack stands on one
-Inside square (or, with ``start: chosen``, is still to be placed during the
-placing turns); positions and moves round-trip through the notation; every
+Inside square (or, during the setup, has drawn nothing yet); positions and moves round-trip through the notation; every
 legal move but PASS changes what it acts on (except the Dig of a Stack of
 one colour, which the seed says is done and changes nothing).  Every game ends (or hits the
 turn cap) and its record replays to the same final position.
@@ -25,7 +24,7 @@ from treehouse.kernel.replay import replay
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import INSIDE, SQUARES
 from treehouse.variants.fences.moves import DIG
-from treehouse.variants.fences.position import COLOURS
+from treehouse.variants.fences.position import ALL_COLOURS, SETS
 
 OPTION_SETS = [
     {},
@@ -34,30 +33,34 @@ OPTION_SETS = [
     {"draft": "distinct", "start": "random", "outside_attempts": False},
     {"uniform_dig": "reroll", "swap_outside_ignores_colour": False, "all_out_at_once": "draw"},
     {"turn_limit": 8, "turn_limit_scoring": "draw"},
-    {"start": "chosen"},
-    {"start": "chosen", "line_hits": "every_check", "draft": "distinct", "outside_attempts": False},
+    {"start": "corners"},
+    {"start": "corners", "line_hits": "every_check", "draft": "distinct", "outside_attempts": True},
+    {"draft": "distinct", "line_hits": "every_check"},
+    {"sets": "rainbow-xeno"},
+    {"sets": "rainbow-xeno", "start": "random", "uniform_dig": "hit"},
 ]
 
 
 def check_position(variant, state):
     board = state.board
+    each = SETS[variant.rules.sets]
     fences = Counter((c.size, c.colour) for c in board if isinstance(c, Pyramid))
     assert sum(fences.values()) == 20
-    assert all(fences[size, colour] == 2 for size in (Size.LARGE, Size.MEDIUM) for colour in COLOURS)
+    assert all(fences[size, colour] == each.get(colour, 0) for size in (Size.LARGE, Size.MEDIUM) for colour in ALL_COLOURS)
     smalls = Counter(c for s in state.stacks for c in s) + Counter(c for d in state.destroyed for c in d) + Counter(state.aside)
-    assert sum(smalls.values()) == 10 and all(smalls[c] == 2 for c in COLOURS)
+    assert sum(smalls.values()) == 10 and all(smalls[c] == each.get(c, 0) for c in ALL_COLOURS)
     assert all(board[s] is None for s in range(49) if s not in SQUARES)  # corners stay empty
     seats = [c for c in board if type(c) is int]
     unplaced = state.unplaced()
-    if unplaced:  # start: chosen, during the placing turns: the later seats have not placed yet
+    if unplaced:  # the setup: the later seats have drawn nothing yet
         assert state.step_name == "place" and unplaced == tuple(range(unplaced[0], state.players))
-    assert sorted(seats) == [i for i, s in enumerate(state.stacks) if s and i not in unplaced]  # one square per placed Stack
+    assert sorted(seats) == [i for i, s in enumerate(state.stacks) if s]  # one square per Stack
     for seat, stack in enumerate(state.stacks):
         if stack:
-            assert seat in unplaced or state.square_of(seat) in INSIDE
+            assert state.square_of(seat) in INSIDE
             assert state.out[seat] == 0
         else:
-            assert state.out[seat] > 0
+            assert state.out[seat] > 0 or seat in unplaced
     assert variant.parse_position(variant.format_position(state)) == state
 
 
@@ -113,7 +116,8 @@ def test_random_games_keep_every_invariant_and_replay(plugins, seed, players, op
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), players=st.sampled_from([2, 3, 4]))
 @pytest.mark.parametrize("start", ["corners", "random", "chosen"])
-def test_setup_positions_are_legal_and_round_trip(plugins, seed, players, start):
-    variant = plugins.variant("fences")({"start": start})
+@pytest.mark.parametrize("sets", ["two-rainbow", "rainbow-xeno"])
+def test_setup_positions_are_legal_and_round_trip(plugins, seed, players, start, sets):
+    variant = plugins.variant("fences")({"start": start, "sets": sets})
     state = variant.treehouse_setup(variant, players, random.Random(seed))
     check_position(variant, state)

@@ -21,8 +21,8 @@ def walk_like_the_engine(flow: GameFlow, seed: int):
     seat = RandomBot()
     node = flow.initial(rng)
     while node.kind != TERMINAL:
-        if node.kind == CHANCE:
-            node = flow.roll(node, flow.die.roll(rng))
+        if node.kind == CHANCE:  # as the engine rolls: the chance node's outcome drawn by the roll hook
+            node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
         else:
             move = seat.choose(node.position, node.steps[0], node.face, node.moves, seat_rngs[node.mover])
             node = flow.play(node, move)
@@ -104,7 +104,7 @@ def test_every_legal_move_has_its_own_id(plugins, name, players):
             vector = observation.encode(node, node.mover if node.kind == DECISION else 0)
             assert vector.shape == (observation.size,)
             if node.kind == CHANCE:
-                node = flow.roll(node, flow.die.roll(rng))
+                node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
                 continue
             legal = actions.legal(node)
             assert len(legal) == len(node.moves) and all(0 <= a < actions.size for a in legal)
@@ -130,7 +130,8 @@ def test_every_legal_move_has_its_own_id(plugins, name, players):
         ("aim Mr@a2:up,Lb@b1:w", "aim n:up,e:w"),
         ("move Mr@b3 c3", "move b3 e"),
         ("step s", "step s"),
-        ("place c3", "place c3"),
+        ("place r c3", "place c3"),
+        ("draw b", "draw"),
         ("wild:yr tip Mr@b3 e", "wild:2134 tip b3 e"),
     ],
 )
@@ -173,7 +174,7 @@ def test_any_walk_keeps_the_adapters_invariants(plugins, name, players, seed, pi
         if node.kind == TERMINAL:
             break
         while node.kind == CHANCE:
-            node = flow.roll(node, flow.die.roll(rng))
+            node = flow.roll(node, flow.hooks.treehouse_roll(node.position, node.step, flow.chance_outcomes(node), rng))
         if node.kind != DECISION:
             break
         legal = actions.legal(node)

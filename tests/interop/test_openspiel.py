@@ -113,6 +113,9 @@ def test_observations_for_classic_and_fences():
     assert state.observation_string(0) == "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1 [act rolled WILD]"
     fences = pyspiel.load_game("treehouse_fences", {"players": 4})
     state = fences.new_initial_state().child(0)
+    assert "place" in state.observation_string(2)  # the seed's setup: draws and placings come first
+    while "fence" not in state.observation_string(2):
+        state = state.child(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
     tensor = np.array(state.observation_tensor(2))
     assert tensor.shape == (fences.observation_tensor_size(),)
     board = tensor[: 49 * 18].reshape(49, 18)
@@ -124,9 +127,9 @@ def test_observations_for_classic_and_fences():
 def test_serialize_and_clone_keep_the_game():
     game = pyspiel.load_game("treehouse_fences", {"players": 2})
     state = game.new_initial_state()
-    for action in (5, 0):
-        state.apply_action(action if state.is_chance_node() else state.legal_actions()[action])
-    state.apply_action(state.legal_actions()[0])
+    state.apply_action(5)  # the layout
+    for _ in range(3):  # the first small drawn (a chance node) and placed, the second drawn
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
     again = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     assert str(again) == str(state) and again.history() == state.history()
     assert str(state.clone()) == str(state)

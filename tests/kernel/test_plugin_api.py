@@ -36,6 +36,8 @@ class NoWild:
 
     @hookimpl(tryfirst=True)
     def treehouse_chance(self, state, step):
+        if step.setup:
+            return None  # a setup step's draw (Fences' smalls) is not the die
         return self.outcomes
 
 
@@ -89,7 +91,8 @@ def loaded():
 
 
 def faces_rolled(record):
-    return [event[4] for event in record.events if event[0] == "roll"]
+    """The die's rolls (a setup's draws, recorded as turn 0, are not the die)."""
+    return [event[4] for event in record.events if event[0] == "roll" and event[1] > 0]
 
 
 # --------------------------------------------------------------------------

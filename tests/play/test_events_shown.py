@@ -45,7 +45,7 @@ def lost_in(record_path: Path) -> int:
 @pytest.fixture(scope="module")
 def bot_game(tmp_path_factory):
     path = tmp_path_factory.mktemp("events") / "fences.jsonl"
-    output = th("play", "-v", "fences", "--seat", "random", "--seat", "random", "--seed", 3, "--delay", 0, "--record", path)
+    output = th("play", "-v", "fences", "--set", "start=corners", "--seat", "random", "--seat", "random", "--seed", 3, "--delay", 0, "--record", path)
     return path, output
 
 
@@ -95,7 +95,7 @@ def test_a_whole_fences_game_played_by_a_person_shows_every_hit_and_loss(tmp_pat
     path = tmp_path / "person.jsonl"
     env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), NO_COLOR="1", COLUMNS="80", LINES="40", TERM="xterm")
     env.pop("TREEHOUSE_DEBUG", None)
-    args = ["play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(path)]
+    args = ["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(path)]
     child = pexpect.spawn(TH, args, env=env, encoding="utf-8", timeout=30, dimensions=(40, 80))
     seen = []
     for _ in range(400):

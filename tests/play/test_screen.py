@@ -90,7 +90,7 @@ def steady(lines: list[str], header: str) -> None:
 
 
 def test_a_fences_wild_turn_fits_80x24_as_the_action_then_the_order(terminal, tmp_path):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     steady(t.wait_for(PROMPT), "Turn 1 · fence · Player 1 (you) to move")
     t.type("1")
     lines = t.wait_for("Choose the action")
@@ -113,7 +113,7 @@ def test_a_fences_wild_turn_fits_80x24_as_the_action_then_the_order(terminal, tm
 
 @pytest.mark.parametrize("typed, shows", [("?", "take back"), ("r", "rules.turn_limit")])
 def test_after_help_or_the_rules_the_board_and_moves_come_back(terminal, tmp_path, typed, shows):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for(PROMPT)
     t.type(typed)
     t.wait_for(shows, settled="Press Enter to go back to the board.")
@@ -124,7 +124,7 @@ def test_after_help_or_the_rules_the_board_and_moves_come_back(terminal, tmp_pat
 
 
 def test_after_a_mistake_the_screen_is_redrawn_with_one_line_saying_why(terminal, tmp_path):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for(PROMPT)
     t.type("move Lb@N1 N2")
     lines = t.wait_for("✗ move Lb@N1 N2: ")
@@ -134,7 +134,7 @@ def test_after_a_mistake_the_screen_is_redrawn_with_one_line_saying_why(terminal
 
 
 def test_a_hint_fits_the_screen(terminal, tmp_path):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for(PROMPT)
     t.type("1")
     t.wait_for("Choose the action")
@@ -146,7 +146,7 @@ def test_a_hint_fits_the_screen(terminal, tmp_path):
 
 
 def test_plain_prints_a_transcript_in_a_terminal_too(terminal, tmp_path):
-    t = terminal(["play", "-v", "fences", "--seat", "human", "--seed", "5", "--delay", "0", "--plain", "--record", str(tmp_path / "g.jsonl")])
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--plain", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for("No roll in this step (fence).")
     t.type("1")
     t.wait_for("(move 1-30,")

@@ -41,7 +41,8 @@ def lines_of(path: Path) -> list[dict]:
 # forced moves
 # --------------------------------------------------------------------------
 
-# start: chosen with two players: seat 2 may only take the corner opposite seat 1's
+# the seed's setup (start: chosen) with two players: seat 2 may only take the corner opposite
+# seat 1's, and every later draw goes on top of the Stack: forced moves, all of them
 FORCED = ("play", "-v", "fences", "--seat", "random", "--seat", "human", "--set", "start=chosen", "--seed", "3", "--delay", "0")
 
 
@@ -49,16 +50,19 @@ def test_a_forced_move_plays_itself_announced_in_one_line(tmp_path):
     result = th(*FORCED, "--record", tmp_path / "g.jsonl", input="q\n")
     assert result.exit_code == 0, result.output[-2000:]
     announced = [line for line in result.stdout.splitlines() if "the only move, played for you" in line]
-    assert announced == ["Turn 2 (place) · Player 2 (you): place the stack on a5 (the only move, played for you)"]
-    assert "Turn 2 · place · Player 2 (you) to move" not in result.stdout  # never asked
+    assert announced[0] == (
+        "Setup (place) · Player 2 (you) drew yellow: place the yellow small drawn on a5, starting the stack (the only move, played for you)"
+    )
+    assert len(announced) == 4 and all(line.startswith("Setup (draw) · Player 2 (you) drew ") for line in announced[1:])
+    assert "Setup · place · Player 2 (you) to move" not in result.stdout  # never asked
     moves = [e for e in lines_of(tmp_path / "g.jsonl") if e["event"] == "move"]
-    assert moves[1] == {"event": "move", "turn": 2, "seat": 2, "step": "place", "move": "place a5"}
+    assert moves[1] == {"event": "move", "turn": 0, "seat": 2, "step": "place", "move": "place y a5"}
 
 
 def test_ask_forced_asks_even_for_the_only_move(tmp_path):
     result = th(*FORCED, "--ask-forced", "--record", tmp_path / "g.jsonl", input="q\n")
     assert result.exit_code == 0, result.output[-2000:]
-    assert "Turn 2 · place · Player 2 (you) to move" in result.stdout
+    assert "Setup · place · Player 2 (you) to move" in result.stdout
     assert "played for you" not in result.stdout
 
 
@@ -68,7 +72,7 @@ def test_ask_forced_asks_even_for_the_only_move(tmp_path):
 
 
 def fences_game(seed=3, **rules):
-    variant = PLUGINS.variant("fences")(rules=rules)
+    variant = PLUGINS.variant("fences")(rules={"start": "corners", **rules})  # Stacks on a1 and e5 from the start
     seats = [PLUGINS.bots["random"].factory(), PLUGINS.bots["random"].factory()]
     return Game(variant, seats, random.Random(seed))
 
@@ -155,7 +159,10 @@ def test_classic_names_the_rule_too():
 
 
 def test_an_illegal_move_at_the_prompt_is_one_line_naming_the_rule(tmp_path):
-    result = th("play", "-v", "fences", "--seat", "human", "--seed", "3", "--delay", "0", "--record", tmp_path / "g.jsonl", input="move Lb@S2 S1\nq\n")
+    result = th(
+        "play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "3", "--delay", "0", "--record", tmp_path / "g.jsonl",
+        input="move Lb@S2 S1\nq\n",
+    )
     assert "✗ move Lb@S2 S1: S1 is occupied\n" in result.stdout
     assert "not one of your moves" not in result.stdout
 
@@ -272,7 +279,10 @@ def test_show_odds_outside_two_player_classic_is_refused_in_one_line(tmp_path):
 def test_a_fences_wild_roll_is_asked_as_the_action_then_the_order(tmp_path):
     path = tmp_path / "g.jsonl"
     # seed 5: player 1 rolls WILD on turn 1 (after the fence step)
-    result = th("play", "-v", "fences", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", path, input="1\n4\n2\nq\n")
+    result = th(
+        "play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", path,
+        input="1\n4\n2\nq\n",
+    )
     out = result.stdout
     # the face in Fences' own words (treehouse_describe_face), then what to do
     assert "Rolled WILD: reorder your Stack as you like, then do any one of the five actions. Choose the action; the order comes next." in " ".join(out.split())

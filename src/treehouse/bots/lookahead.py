@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Control, play_move
+from treehouse.kernel.engine import PASS, REROLL, Applied, Control, play_move
 
 #: Scores of finished games, far beyond any evaluation.
 WIN = 1e9
@@ -50,8 +50,12 @@ class Model:
         return 0.0 if score is None else float(score)
 
     def play(self, state: Any, step: Any, move: Any) -> tuple[Any, Any]:
-        """The position after ``move`` (applied and resolved) and the outcome, if the game ended."""
+        """The position after ``move`` (applied and resolved) and the outcome, if the game ended.
+        A setup step's move is only applied, as the engine's setup phase does."""
         hooks = self.hooks
+        if getattr(step, "setup", False):  # a setup step is only applied, as the engine's setup phase does
+            after = hooks.treehouse_apply_move(state, step, move)
+            return (after.state if type(after) is Applied else after), None
         after, _events = play_move(hooks, state, step, move)
         return after, hooks.treehouse_outcome(after, state.to_move)
 

@@ -95,7 +95,7 @@ class SearchBot:
         """The depth to search the turn ``state`` starts: the ``depth`` option, or
         automatically two full turns' worth where this turn is one step, else the
         rest of one's own turn.  Asked per decision, because a game's turns
-        can differ (Fences with chosen starts opens with a one-step placing turn)."""
+        can differ."""
         if self.depth:
             return self.depth
         steps = require_game(self).hooks.treehouse_turn_steps(state)
@@ -120,10 +120,12 @@ class SearchBot:
         self._me = state.to_move
         self._count = 0
         self._deadline = time.perf_counter() + self.seconds if self.seconds else None
-        rest = model.remaining_steps(state, step)
         best = [0.0] * len(moves)
         budgeted = bool(self.nodes or self.seconds)
-        deepest = self.depth_for(state)
+        if getattr(step, "setup", False):  # a setup choice (Fences' placing): judged by the position it makes
+            rest, deepest = (), 1
+        else:
+            rest, deepest = model.remaining_steps(state, step), self.depth_for(state)
         for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
             self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision

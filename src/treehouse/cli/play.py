@@ -258,7 +258,8 @@ class Session:
         line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
         if face is not None:
             meaning = self.face_meaning(face)
-            line += f"Rolled {face}" + (f": {meaning}." if meaning else ".")
+            verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
+            line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
         else:
             line += f"No roll in this step ({step.name})."
         if menu.second_question:
@@ -325,7 +326,7 @@ class Session:
 
     def _header(self, seat: int, step: Any) -> str:
         steps = "" if step.name == "act" else f" · {step.name}"
-        return f"Turn {self.game.turn}{steps} · {self.who(seat)} to move"
+        return f"{when(self.game.turn)}{steps} · {self.who(seat)} to move"
 
     def _show_transcript(self, seat: int, step: Any, face: str | None, menu: Menu, message: str) -> None:
         console = self.console
@@ -492,7 +493,8 @@ class Session:
         rolled = ", then ".join(faces)
         words = describe(game.variant, move)
         steps = "" if step.name == "act" else f" ({step.name})"
-        line = f"Turn {game.turn}{steps} · {self.who(mover)}" + (f" rolled {rolled}: {words}" if rolled else f": {words}")
+        verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
+        line = f"{when(game.turn)}{steps} · {self.who(mover)}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
         if forced is not None:
             line += " (the only move, played for you)"
         self.say(line)
@@ -560,6 +562,12 @@ def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
     return chances
 
 
+def when(turn: int) -> str:
+    """A step's place in the game for people: its turn, or the setup (turn 0,
+    the kernel's setup phase, before the first turn)."""
+    return f"Turn {turn}" if turn else "Setup"
+
+
 def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     """The moves taken back in ``record``, as lines to show after the step they followed
     (the index of a step: how many recorded moves, rerolls aside, came before)."""
@@ -576,7 +584,7 @@ def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
     shown: dict[int, list[str]] = {}
     for at, events in record.undone:
         steps = sum(1 for event in record.events[:at] if event[0] == "move" and str(event[4]) != "reroll")
-        moves = [f"Turn {turn} · {who(seat)}: {words(value)}" for kind, turn, seat, _step, value in events if kind == "move"]
+        moves = [f"{when(turn)} · {who(seat)}: {words(value)}" for kind, turn, seat, _step, value in events if kind == "move"]
         if moves:
             shown.setdefault(steps, []).append("Taken back here: " + "; ".join(moves))
     return shown
@@ -829,7 +837,7 @@ def replay(
         else:
             frame = frames[index - 1]
             steps = "" if frame.step == "act" else f" · {frame.step}"
-            out.rule(f"Turn {frame.turn}{steps} · step {index} of {last}", style="dim")
+            out.rule(f"{when(frame.turn)}{steps} · step {index} of {last}", style="dim")
             rolled = ", then ".join(frame.rolls)
             line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
             out.print(line, markup=False)

@@ -25,7 +25,7 @@ def moves(
     position: Annotated[str, typer.Argument(help="A position (for classic, a trio), or - to read one per line from standard input.")],
     action: Annotated[
         Optional[str],
-        typer.Option("--action", "-a", help="The die face: tip, swap, hop, dig, aim or wild (Fences: optional, every face when left out)."),
+        typer.Option("--action", "-a", help="The die face: tip, swap, hop, dig, aim or wild (Fences: optional, every face when left out; at a setup step, the colour drawn)."),
     ] = None,
     variant: VariantOption = "classic",
     config: ConfigOption = None,
@@ -38,7 +38,7 @@ def moves(
     # the game's hooks, house rules included: a house rule's die decides which faces can come up
     hooks = run_guarded(game_hooks, game_variant, effective.house_rule_plugins(plugins()))
     by_step = game_variant.lists_step_moves
-    if action is not None:
+    if action is not None and action.strip().lower() not in {draw.lower() for draw in game_variant.draws}:  # a setup's draw
         run_guarded(game_variant.die.face, action)  # an unknown action fails before any input is read
     elif not by_step:
         faces = ", ".join(face.lower() for face in game_variant.die.faces)

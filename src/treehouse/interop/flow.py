@@ -11,9 +11,10 @@ module is that walk, built from the same game hooks in the same order:
   outcome is the seed of that ``rng``, one of ``layouts`` equally likely;
 * ``CHANCE``: a step that rolls; the outcomes and their exact probabilities
   are the game's ``treehouse_chance`` hook, the source the engine rolls from
-  (by default the die's :meth:`~treehouse.kernel.die.Die.outcomes`).  A face
-  with nothing to play leads to the same chance node again, as the engine
-  rolls again;
+  (by default the die's :meth:`~treehouse.kernel.die.Die.outcomes`; a
+  setup step's is what it draws, Fences: a small's colour).  A face with
+  nothing to play leads to the same chance node again, as the engine rolls
+  again;
 * ``DECISION``: the player to move picks one of the legal moves (``PASS`` and
   ``REROLL`` included where the rules offer them; ``REROLL`` leads back to the
   chance node);
@@ -21,7 +22,9 @@ module is that walk, built from the same game hooks in the same order:
   decision cap (a draw; OpenSpiel needs a bound on a game's length).
 
 A step that does not roll and has no legal move is skipped, as the engine
-skips it.  Nodes are immutable values; tests/interop prove that walking them
+skips it.  The kernel's setup phase (``treehouse_setup_step``: Fences'
+draws and placings) comes first, at turn 0, as chance and decision nodes
+like a turn's; its moves are applied and not resolved, as the engine does.  Nodes are immutable values; tests/interop prove that walking them
 with the engine's dice and seats reproduces :class:`~treehouse.kernel.engine.Game`
 exactly.
 """
@@ -33,7 +36,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Outcome, Step, play_move
+from treehouse.kernel.engine import PASS, REROLL, Applied, Outcome, Step, play_move
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
 
@@ -124,7 +127,8 @@ class GameFlow:
         self.max_decisions = max_decisions
         self.layouts = layouts
         self.die_outcomes = self.die.outcomes()
-        self.faces = tuple(face for face, _ in self.die_outcomes)
+        #: every chance outcome, numbered: the die's faces, then what setup steps draw (``Variant.draws``)
+        self.faces = tuple(face for face, _ in self.die_outcomes) + tuple(getattr(variant, "draws", ()))
         self.face_ids = {face: i for i, face in enumerate(self.faces)}
         self.random_setup = self._setup_draws()
 
@@ -149,7 +153,7 @@ class GameFlow:
         if self.random_setup and rng is None:
             return Node(SETUP, None)
         position = self._call(self.hooks.treehouse_setup, self.variant, self.players, rng or random.Random(0))
-        return self._begin_turn(position, 0, 0)
+        return self._set_up(position, 0)
 
     def set_up(self, node: Node, layout: int) -> Node:
         """The node after the setup chance node drew ``layout``."""
@@ -158,11 +162,12 @@ class GameFlow:
         if not 0 <= layout < self.layouts:
             raise TreehouseError(f"layout {layout} is not one of 0 to {self.layouts - 1}")
         position = self._call(self.hooks.treehouse_setup, self.variant, self.players, random.Random(layout))
-        return self._begin_turn(position, 0, 0)
+        return self._set_up(position, 0)
 
     def chance_outcomes(self, node: Node) -> tuple[tuple[Any, Fraction], ...]:
         """The outcomes of a chance node with their exact probabilities: the
-        game's ``treehouse_chance`` hook (a house rule's die, if one changes it)."""
+        game's ``treehouse_chance`` hook (a house rule's die, if one changes it;
+        a setup step's draw, such as Fences' smalls)."""
         if node.kind != CHANCE:
             return self.die_outcomes
         return self._call(self.hooks.treehouse_chance, node.position, node.steps[0])
@@ -193,6 +198,10 @@ class GameFlow:
             after = node._replace(kind=CHANCE, face=None, moves=(), decisions=decisions)
             return self._capped(after)
         hooks, before, step = self.hooks, node.position, node.steps[0]
+        if step.setup:  # the setup phase: applied, not resolved (as the engine plays it)
+            after = self._call(hooks.treehouse_apply_move, before, step, move)
+            after = after.state if type(after) is Applied else after
+            return self._capped(self._set_up(after, decisions))
         after, _events = self._call(play_move, hooks, before, step, move)
         outcome = self._call(hooks.treehouse_outcome, after, node.mover)
         if outcome is not None:
@@ -203,6 +212,16 @@ class GameFlow:
         if node.kind != TERMINAL and self.max_decisions is not None and node.decisions >= self.max_decisions:
             return node._replace(kind=TERMINAL, moves=(), outcome=Outcome((), "decision cap"))
         return node
+
+    def _set_up(self, position: Any, decisions: int) -> Node:
+        """The node of the next setup step (turn 0), or of turn 1 once the setup is over."""
+        step = self._call(self.hooks.treehouse_setup_step, position)
+        if step is None:
+            return self._begin_turn(position, 0, decisions)
+        if step.rolls:
+            return Node(CHANCE, position, (step,), None, (), position.to_move, 0, decisions)
+        moves = self._call(self.hooks.treehouse_legal_moves, position, step, None)
+        return Node(DECISION, position, (step,), None, tuple(moves), position.to_move, 0, decisions)
 
     def _begin_turn(self, position: Any, turn: int, decisions: int) -> Node:
         steps = tuple(self._call(self.hooks.treehouse_turn_steps, position))

@@ -172,6 +172,9 @@ class Game:
         self.record = record
         self.observer = observer
         self._bind_defaults()
+        #: True until the setup phase is played (a variant's seats choosing before
+        #: turn 1: Fences' draws and placings); only variants with setup steps have one.
+        self.setting_up = "treehouse_setup_step" not in self.hooks.kernel_only
         if record is not None:
             record.start(self.variant, self.seats, self.state, turn_cap, getattr(self.hooks, "house_rule_specs", []))
         for index, seat in enumerate(self.seats):
@@ -188,9 +191,15 @@ class Game:
         return self.outcome
 
     def play_turn(self) -> Outcome | None:
-        """Play one whole turn and return the outcome if the game ended."""
+        """Play one whole turn and return the outcome if the game ended.
+
+        The first call of a game whose variant has a setup phase plays the
+        whole setup instead (:meth:`play_setup`) and returns ``None``."""
         if self.outcome is not None:
             raise TreehouseError("the game is over")
+        if self.setting_up:
+            self.play_setup()
+            return None
         try:
             mover = self.state.to_move
         except AttributeError:  # checked here, where it costs nothing until it fails
@@ -243,6 +252,60 @@ class Game:
         if self.turn_cap is not None and self.turn >= self.turn_cap:
             return self._finish(Outcome((), "turn cap"))
         return None
+
+    def play_setup(self) -> None:
+        """Play the setup phase: the steps before turn 1 in which seats choose
+        (Fences: each draws a small blind and places it).
+
+        The variant names each step (``treehouse_setup_step``, ``None`` when
+        the setup is over) and its seat (``to_move``).  A step is played as a
+        turn's step is, through the same hooks: its chance node is rolled if it
+        rolls, the seat chooses among the legal moves, the move is applied; the
+        observer sees it and the record keeps it (as turn 0), so setup choices
+        replay and resume like any move.  There is no resolve and no outcome
+        check: the setup is not play.  It runs once, before the first turn, so
+        the turns' loop never pays for it."""
+        hooks, observer = self.hooks, self.observer
+        while not self.over:
+            before = self.state
+            mover = before.to_move
+            try:
+                step = hooks.treehouse_setup_step(before)
+                if step is None:
+                    break
+                move = self._roll_and_choose(before, step, mover)
+                if move is None or isinstance(move, Control):
+                    raise PluginError(f"variant {self.variant.name}: setup step {step.name!r} offers seat {mover + 1} no move")
+                after = hooks.treehouse_apply_move(before, step, move)
+                if type(after) is Applied:
+                    after = after.state  # what the move did matters to resolve only, and the setup is not resolved
+                if after == before:
+                    raise PluginError(f"variant {self.variant.name}: setup step {step.name!r} left the position unchanged")
+            except TreehouseError:
+                raise
+            except Exception as error:
+                failure = self._failure(error, mover)
+                if failure is error:
+                    raise
+                raise failure from error
+            self.state = after
+            if observer is not None:
+                observer.on_step(self, mover, step, move, before, after, ())
+        self.setting_up = False
+
+    def _failure(self, error: Exception, mover: int) -> BaseException:
+        """What an exception raised while ``mover`` played a setup step becomes
+        (as in :meth:`play_turn`, less its missing-position case: a setup step
+        is not resolved): the
+        observer's own complaint as it is, a seat's or a plugin's bug as one
+        line naming it (the caller chains the traceback)."""
+        observer = self.observer
+        if observer is not None and (_raised_in(error, type(observer).on_step) or _raised_in(error, type(observer).on_choice)):
+            return error  # the observer's own complaint (a test's, say): not a plugin's bug
+        seat = self.seats[mover]
+        if _raised_in(error, type(seat).choose):
+            return PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}")
+        return self.hooks.blame(error)
 
     def _roll_and_choose(self, state: Any, step: Step, mover: int) -> Any:
         """Roll (if the step rolls) until a face gives something to do, and

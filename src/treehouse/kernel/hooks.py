@@ -220,6 +220,10 @@ class KernelDefaults:
         self.outcomes = die.outcomes()
 
     @hookimpl(trylast=True)
+    def treehouse_setup_step(self, state):
+        return None
+
+    @hookimpl(trylast=True)
     def treehouse_turn_steps(self, state):
         return ONE_ROLLED_STEP
 

@@ -14,10 +14,13 @@ from enum import StrEnum
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a turn.  ``rolls`` says whether the die is rolled first."""
+    """One step of a turn.  ``rolls`` says whether the die is rolled first
+    (the step's chance node); ``setup`` marks a step of the setup phase,
+    played before the first turn (:func:`~treehouse.hookspecs.treehouse_setup_step`)."""
 
     name: str
     rolls: bool = True
+    setup: bool = False
 
 
 #: The default turn: one step, roll then move.

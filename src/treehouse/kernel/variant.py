@@ -39,6 +39,10 @@ class Variant:
     #: Players when the user does not say.
     default_players: ClassVar[int] = 2
     die: ClassVar[Die] = TREEHOUSE_DIE
+    #: What the variant's setup steps may draw besides the die's faces (Fences:
+    #: the colours of the smalls), so frameworks that number every chance
+    #: outcome (OpenSpiel) can.  Empty when the setup draws nothing.
+    draws: ClassVar[tuple[str, ...]] = ()
     #: The pydantic model of the rule options (``extra="forbid"``).
     Rules: ClassVar[type[Rules]] = Rules
     #: Hook specifications of the variant's own (a module or class of
@@ -191,13 +195,14 @@ class Variant:
         when ``face`` is ``None``; a face given for a step that does not roll
         is ignored.  Different moves that lead to the same position stay
         separate rows.  ``hooks`` as in :meth:`successors`."""
-        from treehouse.kernel.engine import Control, play_move
+        from treehouse.kernel.engine import Applied, Control, play_move
 
         hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)
-        steps = tuple(hooks.treehouse_turn_steps(state))
-        if face is not None:
-            self.die.face(face)  # refuse a face that is no face, whatever the step
+        setup = hooks.treehouse_setup_step(state)  # a position in the setup phase: its setup step
+        steps = (setup,) if setup is not None else tuple(hooks.treehouse_turn_steps(state))
+        if face is not None and face.strip().lower() not in {draw.lower() for draw in self.draws}:
+            self.die.face(face)  # refuse a face that is no face (nor a setup's draw), whatever the step
         if not steps:
             return []
         step = steps[0]
@@ -210,7 +215,11 @@ class Variant:
             for move in hooks.treehouse_legal_moves(state, step, rolled) or ():
                 if isinstance(move, Control):
                     continue
-                after, _events = play_move(hooks, state, step, move)
+                if step.setup:  # the setup is applied, not resolved
+                    after = hooks.treehouse_apply_move(state, step, move)
+                    after = after.state if type(after) is Applied else after
+                else:
+                    after, _events = play_move(hooks, state, step, move)
                 rows.append(StepMove(step.name, rolled, self.format_move(move), self.describe_move(move), self.format_position(after)))
         return rows
 

@@ -167,6 +167,8 @@ class Observer:
         return counts
 
     def on_choice(self, game, mover, step, face, moves) -> None:
+        if getattr(step, "setup", False):
+            return  # the setup phase (Fences' draws) is not play: its draws are not die faces, its choices not turns
         if self.pending:  # the choice before this one was a REROLL
             if self.pending_face is not None:
                 self._face(self.pending_face)[REROLLED] += 1
@@ -192,6 +194,8 @@ class Observer:
         self.pending_forced = forced
 
     def on_step(self, game, mover, step, move, before, after, events) -> None:
+        if getattr(step, "setup", False):
+            return
         face = self.pending_face
         if face is not None:
             if move is PASS:

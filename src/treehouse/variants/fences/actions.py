@@ -196,7 +196,7 @@ def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = False
 
 
 # --------------------------------------------------------------------------
-# start: chosen: a player's first turn places their Stack
+# The setup (start: chosen): draw a small, place it or put it on the Stack
 # --------------------------------------------------------------------------
 
 #: The corners, and the one opposite each (two players start on opposite corners).
@@ -204,19 +204,22 @@ CORNERS = tuple(BY_NAME[name] for name in ("a1", "a5", "e5", "e1"))
 OPPOSITE = {a: b for a, b in zip(CORNERS, CORNERS[2:] + CORNERS[:2])}
 
 
-def place_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
-    """Where ``seat`` may put its Stack: every empty Inside square; with two
-    players, seat 1 any corner and seat 2 the corner opposite it.  ``()``
-    once the Stack is on the board (the step is skipped)."""
-    if not state.stacks[seat] or state.square_of(seat) is not None:
+def setup_moves(state: FencesPosition, seat: int, colour: str) -> tuple[FencesMove, ...]:
+    """What ``seat`` may do with the small of ``colour`` it just drew: with no
+    Stack yet, place it on any empty Inside square (two players: seat 1 any
+    corner, seat 2 the corner opposite it); else put it on top of the Stack.
+    ``()`` when no such small is left in the bag."""
+    if colour not in state.aside:
         return ()
+    if state.stacks[seat]:
+        return (FencesMove("draw", arg=colour),)
     board = state.board
     if state.players == 2:
         other = state.square_of(1 - seat)
         squares = sorted(CORNERS) if other is None else (OPPOSITE[other],)
     else:
         squares = sorted(INSIDE)
-    return tuple(FencesMove("place", arg=s) for s in squares if board[s] is None)
+    return tuple(FencesMove("place", square=s, arg=colour) for s in squares if board[s] is None)
 
 
 # --------------------------------------------------------------------------
@@ -262,9 +265,15 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
         board[move.arg], board[move.square] = board[move.square], None
         return Effect(state._replace(board=tuple(board)))
 
-    if kind == "place":
-        board[move.arg] = seat  # no Hit: placing is setup, not a move (docs/rules/fences.md, Setup)
-        return Effect(state._replace(board=tuple(board)))
+    if kind in ("place", "draw"):
+        # the setup: the small drawn leaves the bag for the Stack; no Hit (docs/rules/fences.md, Setup)
+        aside = list(state.aside)
+        aside.remove(move.arg)
+        stacks = list(state.stacks)
+        stacks[seat] = stacks[seat] + (move.arg,)
+        if kind == "place":
+            board[move.square] = seat
+        return Effect(state._replace(board=tuple(board), stacks=tuple(stacks), aside=tuple(aside)))
 
     if kind == "tip":
         f, d = move.square, move.arg

@@ -23,8 +23,10 @@ aim TURNS             322-1617 322 + sum over the Fences turned of
 
 that is ``A = 1618`` ids.  After them come the moves of the other steps:
 ``move FENCE SQUARE`` (step 1) at ``A + square * 4 + direction moved``
-(180 ids), ``step DIR`` (step 3) at ``A + 180 + direction`` and ``place
-SQUARE`` (``start: chosen``) at ``A + 184 + square``: ``B = A + 229`` ids.
+(180 ids), ``step DIR`` (step 3) at ``A + 180 + direction``, and the
+setup's (``start: chosen``) ``place COLOUR SQUARE`` at ``A + 184 + square``
+and ``draw COLOUR`` at ``A + 229`` (the colour is the chance node's outcome
+just drawn, so the id leaves it out): ``B = A + 230`` ids.
 A WILD action ``wild:ORDER ACTION`` is ``B + perm * A + id(ACTION)``, where
 ``perm`` is the rank (lexicographic, 0 to h! - 1, h the Stack height at
 setup) of the reordering as a permutation of the h places bottom to top
@@ -39,7 +41,7 @@ the Stack of each seat (counted from the observer); then for each seat from
 the observer on, its Stack bottom to top (h x 5 colours one-hot, h the height
 at setup), its destroyed smalls by colour (5 counts) and whether it is out
 (1); then the smalls set aside by colour (5 counts), the step to play next
-(``fence act stack place``, one-hot), and the seat to move counted from the
+(``fence act stack place draw``, one-hot), and the seat to move counted from the
 observer (one-hot).
 """
 
@@ -68,7 +70,8 @@ ACTION_IDS = AIM + 6**4  # A
 MOVE = ACTION_IDS
 STEP = MOVE + SQUARES_N * 4
 PLACE = STEP + 4
-BASE_IDS = PLACE + SQUARES_N  # B
+DRAW = PLACE + SQUARES_N
+BASE_IDS = DRAW + 1  # B
 
 
 def _perm_rank(perm: list[int]) -> int:
@@ -149,7 +152,9 @@ class FencesActions:
         if kind == "step":
             return STEP + COMPASS.index(move.arg)
         if kind == "place":
-            return PLACE + SQUARE_INDEX[move.arg]
+            return PLACE + SQUARE_INDEX[move.square]
+        if kind == "draw":
+            return DRAW
         return self._action(position, move)
 
     def describe(self, action: int) -> str:
@@ -158,6 +163,8 @@ class FencesActions:
             rank, rest = divmod(action - BASE_IDS, ACTION_IDS)
             places = "".join(str(p + 1) for p in _perm_of_rank(rank, self.height))
             return f"wild:{places} {self.describe(rest)}"
+        if action == DRAW:
+            return "draw"
         if action >= PLACE:
             return f"place {NAMES[SQUARES[action - PLACE]]}"
         if action >= STEP:

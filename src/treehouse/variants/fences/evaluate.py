@@ -26,9 +26,10 @@ and a Hit that ignores colour (``no-colour-immunity``) is a threat whatever
 its colour.  So a house rule changes what the bots believe without a copy of
 this module.
 
-A Stack not placed yet (``start: chosen``) is worth its smalls alone, so
-a placing player weighs the squares on offer by the threats, shields and
-room each would give.
+During the setup (``start: chosen``) a seat that has drawn nothing yet is
+not out, and counts for nothing: a placing player is scored against the
+Stacks already placed, so it weighs the squares on offer by the threats,
+shields and room each would give its one small.
 
 The score is the seat's own Stack value minus the best live opponent's
 (opponents' damage counts for the seat): 1000 for the last Stack standing,
@@ -69,8 +70,6 @@ def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) ->
     if not stack:
         return 0.0
     square = state.square_of(seat)
-    if square is None:
-        return SMALL * len(stack)  # not placed yet (start: chosen): only its smalls count
     top = stack[-1]
     if stand is None:
         return _placed_value(state.board, square, seat, top, len(stack))
@@ -130,6 +129,9 @@ _placed_value = lru_cache(maxsize=1 << 15)(placed_value)
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
+    if state.setting_up:  # nobody is out yet; those still to draw count for nothing
+        others = [stack_value(state, s, stand) for s in state.live() if s != seat]
+        return stack_value(state, seat, stand) - max(others, default=0.0)
     if not state.stacks[seat]:
         return -WON
     others = [s for s in state.live() if s != seat]

@@ -2,6 +2,10 @@
 
 A turn is three steps (:data:`STEPS`): ``fence`` (move a Fence, no roll),
 ``act`` (roll the die and act) and ``stack`` (move the Stack, no roll).
+Before the first turn, under ``start: chosen`` (the seed's setup), the
+kernel's setup phase plays :data:`PLACE` and :data:`DRAW` steps: each is a
+blind draw from the bag (a chance node, :meth:`Fences.treehouse_chance`)
+and the drawer's placing of that small.
 After every step :meth:`Fences.treehouse_resolve` checks for Hits and
 resolves the Damage simultaneously (:mod:`treehouse.variants.fences.hits`),
 reporting each Hit and loss as an event.  What a move did (its attempt Hits,
@@ -13,6 +17,8 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
+from collections import Counter
+from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -22,29 +28,34 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step, play_move
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.variant import Rules, Variant
-from treehouse.variants.fences.actions import action_moves, fence_moves, perform, place_moves, stack_moves
+from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.hits import HitReport, StackOut, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
-    COLOURS,
-    COPIES,
+    ALL_COLOURS,
+    DRAW_PHASE,
     FENCE_SIZES,
     PLACE_PHASE,
     FencesPosition,
+    drawn,
     fence,
     format_position,
     parse_position,
+    pieces,
+    sets_of,
     sort_colours,
 )
 
 
 STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
-#: ``start: chosen``: each player's first turn is this one step, placing their Stack.
-PLACE = Step("place", rolls=False)
-PLACING = (PLACE,)
+#: The setup's steps (``start: chosen``), played by the kernel's setup phase
+#: before the first turn.  Each draws a small blind from the bag (the chance
+#: node), then the drawer places it: to start the Stack, or on top of it.
+PLACE = Step("place", rolls=True, setup=True)
+DRAW = Step("draw", rolls=True, setup=True)
 #: Where Stacks start, by player count (seat order runs clockwise from a1).
 CORNER_STARTS = {
     2: ("a1", "e5"),
@@ -59,14 +70,20 @@ class FencesRules(Rules):
     stack_height_2p: int = Field(4, ge=1, le=5, description="Smalls in each Stack with 2 players.")
     stack_height_3p: int = Field(3, ge=1, le=3, description="Smalls in each Stack with 3 players.")
     stack_height_4p: int = Field(2, ge=1, le=2, description="Smalls in each Stack with 4 players.")
+    sets: Literal["two-rainbow", "rainbow-xeno"] = Field(
+        "two-rainbow",
+        description="The two Treehouse sets the game needs: two-rainbow: two of one colour scheme, so two of each of five"
+        " colours; rainbow-xeno: a Rainbow and a Xeno set, ten colours, one of each (colour immunity is rarer).",
+    )
     draft: Literal["random", "distinct"] = Field(
         "random",
         description="random: blind draws from the bag in turn order; distinct: as random, but no Stack gets a colour twice.",
     )
-    start: Literal["corners", "random", "chosen"] = Field(
-        "corners",
-        description="Where Stacks start: the corners, random Inside squares (3-4 players; 2 always use opposite corners),"
-        " or chosen: each player's first turn places their Stack (2 players: opposite corners, seat 1 picks).",
+    start: Literal["chosen", "corners", "random"] = Field(
+        "chosen",
+        description="chosen (the seed's setup): in turn order each player draws a small blind and places it on an empty"
+        " Inside square (2 players: opposite corners, seat 1 picks), then the draws go on round the table onto the Stacks;"
+        " corners: Stacks drawn at once, in the corners; random: on random Inside squares (3-4 players; 2 use corners).",
     )
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
@@ -102,8 +119,8 @@ class FencesRules(Rules):
     @model_validator(mode="after")
     def _heights_fit(self):
         for players, height in ((2, self.stack_height_2p), (3, self.stack_height_3p), (4, self.stack_height_4p)):
-            if players * height > len(COLOURS) * COPIES:
-                raise ValueError(f"{players} Stacks of {height} need more than the {len(COLOURS) * COPIES} smalls")
+            if players * height > len(pieces(self.sets)):
+                raise ValueError(f"{players} Stacks of {height} need more than the {len(pieces(self.sets))} smalls")
         return self
 
     def height(self, players: int) -> int:
@@ -113,7 +130,7 @@ class FencesRules(Rules):
 def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
     """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn order."""
     height = rules.height(players)
-    bag = [c for c in COLOURS for _ in range(COPIES)]
+    bag = pieces(rules.sets)
     for _attempt in range(1000):
         pool = list(bag)
         stacks = [[] for _ in range(players)]
@@ -133,31 +150,50 @@ def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
 
 
 def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
-    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in COLOURS for _ in range(COPIES)]
+    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in pieces(rules.sets)]
     rng.shuffle(fences)
     board = [None] * 49
     for square, piece in zip(RING, fences):
         board[square] = piece
-    phase = 0
     if rules.start == "chosen":
-        squares = []  # the players place their Stacks: each one's first turn is a place step
-        phase = PLACE_PHASE
-    elif players == 2 or rules.start == "corners":
+        # the seed's setup: the smalls stay in the bag; the kernel's setup phase draws and places them
+        bag = sort_colours(pieces(rules.sets))
+        return FencesPosition(tuple(board), ((),) * players, ((),) * players, bag, (0,) * players, 0, PLACE_PHASE, 0)
+    if players == 2 or rules.start == "corners":
         squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
     else:
         squares = rng.sample(sorted(INSIDE), players)
     for seat, square in enumerate(squares):
         board[square] = seat
     stacks, aside = _draft(rules, players, rng)
-    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, phase, 0)
+    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, 0, 0)
+
+
+def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Fraction], ...]:
+    """The setup's blind draw for the seat to move: each colour left in the
+    bag, as likely as its count.  ``distinct`` (``draft: distinct``) leaves out
+    the colours the drawer's Stack already has, unless only those are left."""
+    counts = Counter(state.aside)
+    if distinct:
+        fresh = Counter({c: n for c, n in counts.items() if c not in state.stacks[state.to_move]})
+        counts = fresh or counts
+    total = sum(counts.values())
+    return tuple((colour, Fraction(counts[colour], total)) for colour in ALL_COLOURS if counts[colour])
+
+
+def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
+    """After a setup step: the next seat round the table draws, or, once
+    every Stack is ``height`` high, the first turn begins with seat 1 and
+    the smalls left in the bag are set aside."""
+    count = drawn(state)
+    if count == state.players * height:
+        return state._replace(to_move=0, phase=0)
+    seat = count % state.players
+    return state._replace(to_move=seat, phase=DRAW_PHASE if state.stacks[seat] else PLACE_PHASE)
 
 
 def advance(state: FencesPosition, step: Step) -> FencesPosition:
-    """Mark ``step`` as played: the next step, and a completed turn after the
-    last.  A place step is a whole turn on its own; the position stays at it
-    (the Stack now on the board) until :meth:`Fences.treehouse_end_turn`."""
-    if step.name == "place":
-        return state
+    """Mark the turn's ``step`` as played: the next step, and a completed turn after the last."""
     index = STEP_INDEX[step.name] + 1
     if index == len(STEPS):
         return state._replace(phase=0, turn=state.turn + 1)
@@ -183,6 +219,8 @@ class Fences(Variant):
     max_players = 4
     default_players = 2
     Rules = FencesRules
+    #: The setup's blind draws (``start: chosen``) draw a small's colour.
+    draws = ALL_COLOURS
     #: Fences' own hooks (the Fences API for house rules): ``treehouse_fences_hits``.
     hookspecs = fences_hookspecs
     #: ``th moves`` lists every move of the step a position is at (fence, act, stack, place).
@@ -194,10 +232,22 @@ class Fences(Variant):
 
     def parse_position(self, text):
         state = parse_position(text)
+        sets = sets_of(state.aside + sum(state.stacks, ()) + sum(state.destroyed, ()))
+        if sets != self.rules.sets:
+            raise IllegalPositionError(
+                f"the position's pieces are those of sets: {sets}, but these rules play with sets: {self.rules.sets}"
+                f" (--set sets={sets})"
+            )
         lo, hi = self.player_range()
         if not lo <= state.players <= hi:
             raise IllegalPositionError(f"{state.players} seats in the position: {self.name} is played by {lo} to {hi} players")
         height = self.rules.height(state.players)
+        if state.setting_up:
+            if drawn(state) >= state.players * height:
+                raise IllegalPositionError(
+                    f"the setup is over once every Stack is {height} high ({state.players} players): this position is not in it"
+                )
+            return state
         for seat, (stack, destroyed) in enumerate(zip(state.stacks, state.destroyed)):
             if len(stack) + len(destroyed) != height:
                 raise IllegalPositionError(
@@ -233,28 +283,44 @@ class Fences(Variant):
         return setup_position(self.rules, players, rng)
 
     @hookimpl
+    def treehouse_setup_step(self, state):
+        """The seed's setup, one draw at a time (``start: chosen``); ``None`` once it is over."""
+        if not state.setting_up:
+            return None
+        return PLACE if state.phase == PLACE_PHASE else DRAW
+
+    @hookimpl
+    def treehouse_chance(self, state, step):
+        """A setup step draws a small blind from the bag; the turn's steps roll the die (the kernel's answer)."""
+        if getattr(step, "setup", False):
+            return draw_chances(state, self.rules.draft == "distinct")
+        return None
+
+    @hookimpl
     def treehouse_turn_steps(self, state):
-        if state.phase == PLACE_PHASE:
-            return PLACING
+        if state.setting_up:
+            return ()  # the setup's steps are the kernel's setup phase, not a turn
         return STEPS[state.phase :]
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
         seat = state.to_move
-        if not state.stacks[seat]:
-            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
         name = step.name
+        if not state.stacks[seat] and name != "place":
+            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
             return action_moves(state, seat, face, self.rules.uniform_dig)
-        if name == "place":
-            return place_moves(state, seat)
+        if name in ("place", "draw"):
+            return setup_moves(state, seat, face)
         return stack_moves(state, seat, self.rules.outside_attempts)
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
         effect = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
+        if state.setting_up:  # a setup step (no check follows it)
+            return Applied(advance_setup(effect.state, self.rules.height(state.players)), effect)
         return Applied(advance(effect.state, step), effect)
 
     @hookimpl
@@ -263,8 +329,8 @@ class Fences(Variant):
 
     def resolve(self, state, before, step, move, effect):
         """The check after a step and its Damage, with what happened as events."""
-        if step.name == "place":
-            return state  # placing is setup, not a move: no check (docs/rules/fences.md, Setup step 5)
+        if before.setting_up:
+            return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
         check = 3 * before.turn + STEP_INDEX[step.name] + 1
@@ -346,6 +412,8 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
+        if state.setting_up:
+            return None  # Stacks not drawn yet are not out
         live = state.live()
         if len(live) == 1:
             return Outcome(live, "last stack standing")
@@ -373,8 +441,7 @@ class Fences(Variant):
                 seat = candidate
                 break
         turn = state.turn + (1 if state.phase != 0 else 0)
-        phase = PLACE_PHASE if state.stacks[seat] and state.square_of(seat) is None else 0  # start: chosen: its first turn places it
-        return state._replace(to_move=seat, phase=phase, turn=turn)
+        return state._replace(to_move=seat, phase=0, turn=turn)
 
     @hookimpl
     def treehouse_explain_illegal(self, state, step, face, move, moves):
@@ -411,15 +478,22 @@ class Fences(Variant):
 
     # -- integer ids and vectors for other frameworks (treehouse.interop) --
     def action_encoding(self, players):
-        """Every move's id (variants/fences/encoding.py; docs/interop.md)."""
+        """Every move's id (variants/fences/encoding.py; docs/interop.md).  The
+        fixed numbering covers the Rainbow colours; with ``sets: rainbow-xeno``
+        there is none (``None``), and the generic numbering serves."""
         from treehouse.variants.fences.encoding import FencesActions
 
+        if self.rules.sets != "two-rainbow":
+            return None
         return FencesActions(self.rules.height(players))
 
     def observation(self, players):
-        """Positions as numbers for one seat (variants/fences/encoding.py)."""
+        """Positions as numbers for one seat (variants/fences/encoding.py); the
+        Rainbow colours only (``None`` with ``sets: rainbow-xeno``)."""
         from treehouse.variants.fences.encoding import FencesObservation
 
+        if self.rules.sets != "two-rainbow":
+            return None
         return FencesObservation(players, self.rules.height(players))
 
     @hookimpl

@@ -13,7 +13,8 @@ One :class:`FencesMove` shape serves every step; ``kind`` says which::
     fail                   the rolled action is impossible: the Stack is Hit and Damaged
     wild:gbry tip Lb@W2 e  WILD: reorder the Stack (bottom to top), then an action
     step n                 step 3: the Stack moves (or tries to move) north
-    place c3               start: chosen: the player's first turn puts their Stack on c3
+    place r c3             setup: the red small just drawn starts the player's Stack on c3
+    draw r                 setup: the red small just drawn goes on top of the player's Stack
 
 A Fence is named by size and colour (``Mr``) at its square; directions are
 ``n e s w`` and ``up`` (Standing).
@@ -29,7 +30,7 @@ from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import BY_NAME, INSIDE, NAMES
 from treehouse.variants.fences.position import COLOUR_OF, LETTER
 
-KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step", "place")
+KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step", "place", "draw")
 DIR_WORD = {Direction.NORTH: "n", Direction.EAST: "e", Direction.SOUTH: "s", Direction.WEST: "w", Direction.UP: "up"}
 WORD_DIR = {w: d for d, w in DIR_WORD.items()}
 LONG = {Direction.NORTH: "north", Direction.EAST: "east", Direction.SOUTH: "south", Direction.WEST: "west", Direction.UP: "standing"}
@@ -40,8 +41,9 @@ class FencesMove(NamedTuple):
     kind: str
     piece: str | None = None  # a Fence as size + colour letter, "Mr"
     square: int | None = None  # where that Fence stands
-    arg: object = None  # move/place: the square moved or placed on; tip/step: a Direction; dig: a colour restored;
-    #                     aim: ((piece, square, Direction), ...) sorted by square
+    arg: object = None  # move: the square moved to; tip/step: a Direction; dig: a colour restored;
+    #                     aim: ((piece, square, Direction), ...) sorted by square; place/draw: the colour drawn
+    #                     (a place move's square is ``square``)
     order: tuple | None = None  # WILD: the Stack reordered, colours bottom to top
 
     @property
@@ -74,7 +76,8 @@ TEMPLATES = {
     "aim": ("aim {turns}", "aim {turns}"),
     "aim turn": ("{fence}:{dir}", "{fence} {dir}"),
     "step": ("step {dir}", "move the stack {dir}"),
-    "place": ("place {to}", "place the stack on {to}"),
+    "place": ("place {colour} {to}", "place the {colour} small drawn on {to}, starting the stack"),
+    "draw": ("draw {colour}", "put the {colour} small drawn on top of the stack"),
     "fail": ("fail", "the action is impossible: the stack is hit and damaged"),
     "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (bottom to top), then {text}"),
 }
@@ -127,8 +130,12 @@ def _spell(move: FencesMove, spelling: _Spelling) -> str:
         fields = {}
         if move.piece is not None:
             fields["fence"] = spelling.fence(move.piece, move.square)
-        if kind in ("move", "place"):
+        if kind == "move":
             fields["to"] = NAMES[move.arg]
+        elif kind in ("place", "draw"):
+            fields["colour"] = spelling.colour(move.arg)
+            if kind == "place":
+                fields["to"] = NAMES[move.square]
         elif kind in ("tip", "step"):
             fields["dir"] = spelling.direction[move.arg]
         elif kind == "restore":
@@ -184,7 +191,7 @@ def parse_move(text: str) -> FencesMove:
         if not tokens:
             raise NotationError(f"move {text!r}: WILD needs an action after the reorder, e.g. 'wild:gbry dig'")
     kind, args = tokens[0].lower(), tokens[1:]
-    expected = {"move": 2, "tip": 2, "swap": 1, "hop": 1, "hopfence": 1, "aim": 1, "fail": 0, "step": 1, "place": 1}
+    expected = {"move": 2, "tip": 2, "swap": 1, "hop": 1, "hopfence": 1, "aim": 1, "fail": 0, "step": 1, "place": 2, "draw": 1}
     if kind not in KINDS:
         raise NotationError(f"bad move kind {tokens[0]!r} in {text!r}: expected one of {', '.join(KINDS)} (or wild:ORDER then one)")
     if kind == "dig":
@@ -219,13 +226,19 @@ def parse_move(text: str) -> FencesMove:
         move = FencesMove("aim", arg=tuple(sorted(turns, key=lambda t: t[1])))
     elif kind == "step":
         move = FencesMove("step", arg=_direction(args[0], text))
-    elif kind == "place":
+    elif kind in ("place", "draw"):
         if order is not None:
-            raise NotationError(f"move {text!r}: 'place' is not an action, so it takes no 'wild:' reorder")
-        square = _square(args[0], text)
-        if square not in INSIDE:
-            raise NotationError(f"bad square {args[0]!r} in move {text!r}: a Stack is placed on an Inside square, a1..e5")
-        move = FencesMove("place", arg=square)
+            raise NotationError(f"move {text!r}: '{kind}' is a setup step, not an action, so it takes no 'wild:' reorder")
+        if args[0] not in COLOUR_OF:
+            raise NotationError(f"bad colour {args[0]!r} in move {text!r}: expected the small drawn, one of r o y g b")
+        colour = COLOUR_OF[args[0]]
+        if kind == "draw":
+            move = FencesMove("draw", arg=colour)
+        else:
+            square = _square(args[1], text)
+            if square not in INSIDE:
+                raise NotationError(f"bad square {args[1]!r} in move {text!r}: a Stack is placed on an Inside square, a1..e5")
+            move = FencesMove("place", square=square, arg=colour)
     else:
         move = FAIL
     return move._replace(order=order) if order is not None else move

@@ -16,23 +16,27 @@ Notation (seven fields separated by spaces, and an eighth when a house rule coun
   a to e, ``E``), then the south ring ``S1..S5`` (5 cells).  The corners are
   not squares and are not written.  A cell is ``.`` for an empty square,
   ``1``-``4`` for the Stack of that seat, or a Fence ``SCD``: size ``L``/``M``,
-  colour ``r o y g b``, and ``*`` Standing or ``^ > v <`` Pointing north,
+  colour ``r o y g b`` (with a Xeno set also ``c p w k t``: cyan, purple,
+  white, black, clear), and ``*`` Standing or ``^ > v <`` Pointing north,
   east, south, west.
 * ``STACKS``: per seat, comma-separated, the Stack's colours bottom to top
   (``rgby``), or ``x<check>`` for a seat that is out (``check`` counts the
   step checks of the game: 3 x completed turns + the step 1-3).
 * ``DESTROYED``: per seat, comma-separated, the smalls Damage removed (``-``: none).
 * ``ASIDE``: the smalls set aside at setup (``-``: none).
-* ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act``, ``stack``
-  or ``place``.
+* ``SEAT``: the seat to move, from 1.  ``STEP``: ``fence``, ``act``, ``stack``,
+  or during the setup ``place`` or ``draw``.
 * ``TURN``: completed turns.
 * ``TALLIES`` (only when a house rule keeps a count): ``name:1,0`` per
   count, separated by ``;`` (``wild-repair:1,0``): the per-seat counts of
   :meth:`FencesPosition.counted`.
 
-With ``start: chosen`` each seat's first turn is a ``place`` step: a Stack
-not placed yet has no digit on the board (its colours are in ``STACKS`` as
-usual).  Only a ``place`` position may have one: see :func:`_check_placing`.
+The setup (``start: chosen``, the seed's) is a series of setup steps before
+the first turn: each seat in turn draws a small blind and places it on the
+board (``place``), then the draws go on round the table onto the Stacks
+(``draw``).  During it ``STACKS`` shows ``-`` for a seat that has drawn
+nothing yet and ``ASIDE`` holds the smalls still in the bag (afterwards,
+those set aside).  See :func:`_check_setup`.
 """
 
 from __future__ import annotations
@@ -45,23 +49,47 @@ from treehouse.errors import IllegalPositionError, NotationError
 from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.variants.fences.board import INSIDE, SIZE, SQUARES, at, square_name
 
+#: The Rainbow colour scheme of a Treehouse set; two sets of one scheme give two of each.
 COLOURS = ("red", "orange", "yellow", "green", "blue")
-LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
+#: The Xeno scheme: a Rainbow set with a Xeno set gives ten colours, one of each (``sets: rainbow-xeno``).
+XENO = ("cyan", "purple", "white", "black", "clear")
+ALL_COLOURS = COLOURS + XENO
+LETTER = {
+    "red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b",
+    "cyan": "c", "purple": "p", "white": "w", "black": "k", "clear": "t",
+}
 COLOUR_OF = {letter: name for name, letter in LETTER.items()}
-RANK = {c: i for i, c in enumerate(COLOURS)}
+LETTERS = " ".join(LETTER.values())
+RANK = {c: i for i, c in enumerate(ALL_COLOURS)}
+#: The two Treehouse sets the game needs (10 large, 10 medium, 10 small), by
+#: rule option ``sets``: each colour and how many pieces of each size have it.
+SETS = {"two-rainbow": {c: 2 for c in COLOURS}, "rainbow-xeno": {c: 1 for c in ALL_COLOURS}}
 FENCE_SIZES = (Size.LARGE, Size.MEDIUM)
-#: Each Fence (size, colour) is in the game twice; so is each small colour.
+#: With two sets of one scheme each Fence (size, colour) is in the game twice; so is each small colour.
 COPIES = 2
-#: The steps a position may be at; ``place`` is a seat's first turn under ``start: chosen``.
-STEP_NAMES = ("fence", "act", "stack", "place")
+
+
+def sets_of(colours) -> str:
+    """Which two sets pieces of these colours come from: ``rainbow-xeno`` if any is a Xeno colour."""
+    return "rainbow-xeno" if any(c in XENO for c in colours) else "two-rainbow"
+
+
+def pieces(sets: str) -> list[str]:
+    """The colours of one size of piece in ``sets``, each as often as it is there, in order."""
+    return [c for c, n in SETS[sets].items() for _ in range(n)]
+#: The steps a position may be at: a turn's three, then the setup's two
+#: (``start: chosen``): draw a small and place it, draw a small onto the Stack.
+STEP_NAMES = ("fence", "act", "stack", "place", "draw")
 PLACE_PHASE = STEP_NAMES.index("place")
+DRAW_PHASE = STEP_NAMES.index("draw")
+SETUP_STEPS = STEP_NAMES[PLACE_PHASE:]
 
 GLYPH = {Direction.UP: "*", Direction.NORTH: "^", Direction.EAST: ">", Direction.SOUTH: "v", Direction.WEST: "<"}
 DIRECTION_OF = {g: d for d, g in GLYPH.items()}
 
 #: Fence pieces are interned: one Pyramid object per (size, direction, colour).
 FENCES = {
-    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in COLOURS
+    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in ALL_COLOURS
 }
 
 
@@ -80,7 +108,7 @@ class FencesPosition(NamedTuple):
     aside: tuple  # smalls set aside at setup, sorted
     out: tuple  # per seat: 0 while in, else the check at which the Stack was emptied
     to_move: int = 0
-    phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack, 3 place (start: chosen)
+    phase: int = 0  # the step to play next: 0 fence, 1 act, 2 stack; in the setup 3 place, 4 draw
     turn: int = 0  # completed turns
     #: What house rules count across a game, per seat: ``(("wild-repair", (1, 0)), ...)``, sorted by name.
     tallies: tuple = ()
@@ -93,18 +121,22 @@ class FencesPosition(NamedTuple):
     def step_name(self) -> str:
         return STEP_NAMES[self.phase]
 
+    @property
+    def setting_up(self) -> bool:
+        """Is the position in the setup (a ``place`` or ``draw`` step)?"""
+        return self.phase >= PLACE_PHASE
+
     def square_of(self, seat: int) -> int | None:
-        """Where the seat's Stack stands (None once it is out, or not placed yet)."""
+        """Where the seat's Stack stands (None once it is out, or before its first small is placed)."""
         if not self.stacks[seat]:
             return None
-        try:
-            return self.board.index(seat)
-        except ValueError:
-            return None  # start: chosen, and the seat has not placed its Stack yet
+        return self.board.index(seat)
 
     def unplaced(self) -> tuple[int, ...]:
-        """The seats whose Stack is not on the board yet (``start: chosen``)."""
-        return tuple(i for i, s in enumerate(self.stacks) if s and i not in self.board)
+        """The seats that have not placed their Stack yet (only during the setup)."""
+        if not self.setting_up:
+            return ()
+        return tuple(i for i, s in enumerate(self.stacks) if not s)
 
     def live(self) -> tuple[int, ...]:
         return tuple(i for i, s in enumerate(self.stacks) if s)
@@ -156,7 +188,7 @@ def format_position(state: FencesPosition) -> str:
                 cells.append(fence_token(cell))
         rows.append("".join(cells))
     stacks = ",".join(
-        "".join(LETTER[c] for c in stack) if stack else f"x{out}" for stack, out in zip(state.stacks, state.out)
+        "".join(LETTER[c] for c in stack) if stack else f"x{out}" if out else "-" for stack, out in zip(state.stacks, state.out)
     )
     destroyed = ",".join(colours_text(d) for d in state.destroyed)
     fields = ["/".join(rows), stacks, destroyed, colours_text(state.aside), str(state.to_move + 1), state.step_name, str(state.turn)]
@@ -165,7 +197,7 @@ def format_position(state: FencesPosition) -> str:
     return " ".join(fields)
 
 
-_CELL = re.compile(r"([LM][roygb][*^>v<])|([1-9])|(\.)")
+_CELL = re.compile(r"([LM][roygbcpwkt][*^>v<])|([1-9])|(\.)")
 FIELDS = "BOARD STACKS DESTROYED ASIDE SEAT STEP TURN"
 
 
@@ -174,7 +206,7 @@ def _colours(text: str, what: str) -> tuple[str, ...]:
         return ()
     bad = [ch for ch in text if ch not in COLOUR_OF]
     if bad:
-        raise NotationError(f"bad colour {bad[0]!r} in {what} {text!r}: expected letters from r o y g b, or '-' for none")
+        raise NotationError(f"bad colour {bad[0]!r} in {what} {text!r}: expected letters from {LETTERS}, or '-' for none")
     return tuple(COLOUR_OF[ch] for ch in text)
 
 
@@ -199,7 +231,7 @@ def parse_position(text: str) -> FencesPosition:
             if match is None:
                 raise NotationError(
                     f"bad cell {row[pos:pos + 3]!r} in board row {row_number + 1} ({row!r}): expected '.', a seat digit"
-                    " or a fence like 'Lr*' (size L/M, colour r/o/y/g/b, * ^ > v <)"
+                    f" or a fence like 'Lr*' (size L/M, colour {LETTERS}, * ^ > v <)"
                 )
             cells.append(match)
             pos = match.end()
@@ -228,8 +260,11 @@ def parse_position(text: str) -> FencesPosition:
             stacks.append(())
             outs.append(check)
         else:
-            if entry in ("", "-"):
-                raise IllegalPositionError(f"an empty Stack in STACKS {stacks_text!r}: a seat that is out is written 'x<check>'")
+            if entry == "" or (entry == "-" and step_text not in SETUP_STEPS):
+                raise IllegalPositionError(
+                    f"an empty Stack in STACKS {stacks_text!r}: a seat that is out is written 'x<check>'"
+                    " ('-', nothing drawn yet, only during the setup)"
+                )
             stacks.append(_colours(entry, "STACKS"))
             outs.append(0)
     destroyed = [sort_colours(_colours(d, "DESTROYED")) for d in destroyed_text.split(",")]
@@ -259,32 +294,37 @@ def parse_position(text: str) -> FencesPosition:
             raise IllegalPositionError(f"seat {seat + 1} has Stacks at {', '.join(square_name(s) for s in squares)}: one Stack each")
         if squares[0] not in INSIDE:
             raise IllegalPositionError(f"seat {seat + 1}'s Stack is at {square_name(squares[0])}, Outside: Stacks are only ever Inside")
-    placing = step_text == "place"
     for seat, stack in enumerate(stacks):
-        if stack and seat not in digits and not placing:
+        if stack and seat not in digits:
             raise IllegalPositionError(f"seat {seat + 1} has a Stack ({colours_text(stack)}) but no square on the board")
         if not stack and seat in digits:
-            raise IllegalPositionError(f"seat {seat + 1} is out but its digit stands at {square_name(digits[seat][0])}")
+            what = "has drawn nothing yet" if step_text in SETUP_STEPS else "is out"
+            raise IllegalPositionError(f"seat {seat + 1} {what} but its digit stands at {square_name(digits[seat][0])}")
 
     fences = Counter((c.size, c.colour) for c in board if isinstance(c, Pyramid))
-    for size in FENCE_SIZES:
-        for colour in COLOURS:
-            if fences[size, colour] != COPIES:
-                raise IllegalPositionError(
-                    f"the board has {fences[size, colour]} {size.name.lower()} {colour} Fences: each size and colour is on the board exactly {COPIES} times"
-                )
     smalls = Counter(c for stack in stacks for c in stack) + Counter(c for d in destroyed for c in d) + Counter(aside)
-    for colour in COLOURS:
-        if smalls[colour] != COPIES:
+    sets = sets_of(list(smalls) + [colour for _size, colour in fences])
+    which = "two sets of one scheme" if sets == "two-rainbow" else "a Rainbow and a Xeno set"
+    for size in FENCE_SIZES:
+        for colour in ALL_COLOURS:
+            wanted = SETS[sets].get(colour, 0)
+            if fences[size, colour] != wanted:
+                raise IllegalPositionError(
+                    f"the board has {fences[size, colour]} {size.name.lower()} {colour} Fences: with {which}"
+                    f" each size and colour is on the board exactly {wanted} times"
+                )
+    for colour in ALL_COLOURS:
+        wanted = SETS[sets].get(colour, 0)
+        if smalls[colour] != wanted:
             raise IllegalPositionError(
-                f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: there are exactly {COPIES} of each colour"
+                f"{smalls[colour]} small {colour} pyramids in Stacks, destroyed and aside: with {which} there are exactly {wanted} of each colour"
             )
     tallies = _tallies(fields[7], len(stacks)) if len(fields) == 8 else ()
     state = FencesPosition(
         tuple(board), tuple(stacks), tuple(destroyed), aside, tuple(outs), to_move, STEP_NAMES.index(step_text), turn, tallies
     )
-    if placing:
-        _check_placing(state)
+    if state.setting_up:
+        _check_setup(state)
     return state
 
 
@@ -315,33 +355,44 @@ def _tallies(text: str, players: int) -> tuple:
     return tuple(found.items())
 
 
-def _check_placing(state: FencesPosition) -> None:
-    """A ``place`` position is one of the placing turns that open a game
-    under ``start: chosen``: seat N places on turn N-1, the seats before it
-    have placed and the seats after it have not (seat N itself may have: its
-    step is played, the turn not yet handed on); nothing has moved, so every
-    Fence still Stands on the Outside and no small is lost; with two players
+def drawn(state: FencesPosition) -> int:
+    """How many smalls the setup has drawn so far (all of them in the Stacks)."""
+    return sum(len(stack) for stack in state.stacks)
+
+
+def _check_setup(state: FencesPosition) -> None:
+    """A setup position is one the setup reaches: the draws go round the
+    table from seat 1, one small each, so after ``k`` draws seat ``k mod
+    players`` is to draw and the Stacks differ in height by at most one, the
+    taller ones first; a seat places (``place``) its first small and draws
+    (``draw``) the others; nothing has moved yet, so no turn is complete,
+    every Fence Stands on the Outside and no small is lost; with two players
     the Stacks are on opposite corners."""
-    seat = state.to_move
-    if state.turn != seat:
-        raise IllegalPositionError(
-            f"a place step is seat {seat + 1}'s first turn, so TURN must be {seat}, not {state.turn} (seats place in turn order)"
-        )
+    players, seat = state.players, state.to_move
+    if state.turn != 0:
+        raise IllegalPositionError(f"the setup comes before the first turn, so TURN must be 0, not {state.turn}")
     if any(state.out) or any(state.destroyed):
-        raise IllegalPositionError("a place step comes before any Hit: no seat can be out or have destroyed smalls")
+        raise IllegalPositionError("the setup comes before any Hit: no seat can be out or have destroyed smalls")
     for square, cell in enumerate(state.board):
         if cell is not None and type(cell) is not int and (square in INSIDE or cell.direction is not Direction.UP):
             raise IllegalPositionError(
-                f"the Fence at {square_name(square)} has moved: until every Stack is placed, every Fence Stands on the Outside"
+                f"the Fence at {square_name(square)} has moved: during the setup every Fence Stands on the Outside"
             )
-    unplaced = state.unplaced()
-    for other in range(state.players):
-        if other < seat and other in unplaced:
-            raise IllegalPositionError(f"seat {other + 1} has not placed its Stack, but seat {seat + 1} is placing: seats place in turn order")
-        if other > seat and other not in unplaced:
-            raise IllegalPositionError(f"seat {other + 1}'s Stack is placed before seat {seat + 1}'s: seats place in turn order")
-    if state.players == 2:
-        placed = [square_name(state.board.index(s)) for s in range(2) if s not in unplaced]
+    count = drawn(state)
+    rounds, next_seat = divmod(count, players)
+    heights = [rounds + (1 if other < next_seat else 0) for other in range(players)]
+    if [len(stack) for stack in state.stacks] != heights or seat != next_seat:
+        raise IllegalPositionError(
+            f"after {count} draws the Stacks are {', '.join(map(str, heights))} high and seat {next_seat + 1} draws next:"
+            " the setup's draws go round the table from seat 1, one small each"
+        )
+    wanted = "place" if not state.stacks[seat] else "draw"
+    if state.step_name != wanted:
+        raise IllegalPositionError(
+            f"seat {seat + 1} {'has no' if wanted == 'place' else 'has a'} Stack yet, so its setup step is {wanted}, not {state.step_name}"
+        )
+    if players == 2:
+        placed = [square_name(state.board.index(s)) for s in range(2) if state.stacks[s]]
         if placed and placed[0] not in OPPOSITE_CORNER:
             raise IllegalPositionError(f"seat 1's Stack is at {placed[0]}: with two players the Stacks start on opposite corners")
         if len(placed) == 2 and OPPOSITE_CORNER[placed[0]] != placed[1]:

@@ -16,7 +16,10 @@ from treehouse.variants.fences.board import FILES, NAMES, at
 from treehouse.variants.fences.position import LETTER, PLACE_PHASE, STEP_NAMES, FencesPosition
 
 GLYPH = {Direction.UP: "▲", Direction.NORTH: "↑", Direction.EAST: "→", Direction.SOUTH: "↓", Direction.WEST: "←"}
-STYLE = {"red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1"}
+STYLE = {
+    "red": "bold red", "orange": "bold dark_orange", "yellow": "bold yellow", "green": "bold green", "blue": "bold dodger_blue1",
+    "cyan": "bold cyan", "purple": "bold medium_purple", "white": "bold bright_white", "black": "bold grey42", "clear": "bold grey82",
+}
 CELL = 7
 
 
@@ -87,10 +90,9 @@ def render_position(state: FencesPosition, console_width: int = 80, over: str | 
         marker = "*" if seat == state.to_move and over is None else " "
         text.append(f"{marker} Player {seat + 1}  ", style="bold")
         if not stack:
-            text.append(f"out (check {state.out[seat]})", style="dim")
+            text.append("nothing drawn yet" if state.setting_up else f"out (check {state.out[seat]})", style="dim")
         else:
-            where = state.square_of(seat)
-            text.append(f"{'not placed yet' if where is None else NAMES[where]}  {len(stack)} high  top first: ")
+            text.append(f"{NAMES[state.square_of(seat)]}  {len(stack)} high  top first: ")
             for depth, colour in enumerate(reversed(stack)):
                 text.append((colour.upper() if depth == 0 else colour) + " ", style=STYLE[colour])
         lost = state.destroyed[seat]
@@ -99,9 +101,10 @@ def render_position(state: FencesPosition, console_width: int = 80, over: str | 
     if over is not None:
         text.append(f"Game over after {state.turn} turns: {over}; set aside: {aside}\n", style="dim")
         return text
-    if state.phase == PLACE_PHASE:
-        doing = "to place their Stack (their first turn)"
-    else:
-        doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
+    if state.setting_up:
+        doing = "to draw a small and place it" if state.phase == PLACE_PHASE else "to draw a small onto their Stack"
+        text.append(f"Setup: Player {state.to_move + 1} {doing}; in the bag: {aside}\n", style="dim")
+        return text
+    doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
     text.append(f"Turn {state.turn + 1}, Player {state.to_move + 1} {doing}; set aside: {aside}\n", style="dim")
     return text
