@@ -259,21 +259,28 @@ def _yaml_problem(error: yaml.YAMLError) -> str:
 # --------------------------------------------------------------------------
 
 
-def read_ruleset_file(path: Path) -> RuleSetFile:
+def load_yaml_file(path: Path, what: str) -> Any:
+    """The YAML file at ``path`` (a ``what``: "rule set", "tuning spec"), read
+    within the limits above; every problem is one :class:`ConfigError` line
+    naming the file and, where it can, the line and column."""
     try:
         size = path.stat().st_size
     except OSError:
         size = 0  # read_text below says what is wrong
     if size > MAX_FILE:
-        raise ConfigError(f"{path}: a rule set file is at most {MAX_FILE:,} bytes, not {size:,}")
-    text = read_text(path, ConfigError, "rule set")
+        raise ConfigError(f"{path}: a {what} file is at most {MAX_FILE:,} bytes, not {size:,}")
+    text = read_text(path, ConfigError, what)
     try:
-        data = load_yaml(text)
+        return load_yaml(text)
     except yaml.YAMLError as error:
         mark = getattr(error, "problem_mark", None)
         where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
         kind = "refused YAML" if isinstance(error, _Refused) else "malformed YAML"
         raise ConfigError(f"{where}: {kind}: {_yaml_problem(error)}") from None
+
+
+def read_ruleset_file(path: Path) -> RuleSetFile:
+    data = load_yaml_file(path, "rule set")
     if data is None:
         data = {}
     if not isinstance(data, dict):

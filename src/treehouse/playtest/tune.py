@@ -46,13 +46,12 @@ import yaml
 from pydantic import ValidationError
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.config import EffectiveRules, load_yaml, resolve, shipped_rulesets
+from treehouse.config import EffectiveRules, load_yaml_file, resolve, shipped_rulesets
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import skill
 from treehouse.playtest.aggregate import Aggregate
 from treehouse.playtest.metrics import METRICS, metric_estimates, seat_rates
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
-from treehouse.textfiles import read_text
 
 INSTALL_HINT = "th tune needs Optuna: pip install 'treehouse[tune]'"
 
@@ -294,13 +293,7 @@ def load_spec(path: Path, plugins: Any) -> TuneSpec:
     path = Path(path)
     if path.is_dir():
         raise ConfigError(f"{path} is a folder, not a tuning spec (a YAML file such as docs/fences-tune.yaml)")
-    text = read_text(path, ConfigError, "tuning spec")
-    try:
-        data = load_yaml(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f"{path}, line {mark.line + 1}, column {mark.column + 1}" if mark else str(path)
-        raise ConfigError(f"{where}: malformed YAML: {getattr(error, 'problem', None) or str(error).splitlines()[0]}") from None
+    data = load_yaml_file(path, "tuning spec")
     if not isinstance(data, dict):
         raise _fail(path, "", f"a tuning spec is a mapping of keys ({', '.join(SPEC_KEYS[:4])}, ...), not {type(data).__name__}")
     unknown = sorted(set(map(str, data)) - set(SPEC_KEYS))
