@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Annotated, Optional
 
 import typer
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
+from treehouse.cli.common import DEBUG_ENV, ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
 from treehouse.errors import TreehouseError
 from treehouse.kernel.hooks import game_hooks
 
@@ -17,8 +18,11 @@ PositionArgument = Annotated[str, typer.Argument(help="A position in the variant
 
 def show(position: PositionArgument, variant: VariantOption = "classic", config: ConfigOption = None, overrides: SetOption = None) -> None:
     """Draw a position (for classic, a trio such as 'L^/M^/S^', or a whole game position)."""
-    game_variant = run_guarded(effective_rules, variant, config, overrides).variant()
-    out.print(run_guarded(game_variant.render_text, position, out.width))
+    effective = run_guarded(effective_rules, variant, config, overrides)
+    game_variant = effective.variant()
+    # the game's hooks, house rules included: a house rule may draw the position
+    hooks = run_guarded(game_hooks, game_variant, effective.house_rule_plugins(plugins()))
+    out.print(run_guarded(blamed, hooks, game_variant.render_text, position, out.width, hooks))
 
 
 def moves(
@@ -59,14 +63,14 @@ def moves(
                 continue
             read += 1
             try:
-                found = listing(line.strip())
+                found = blamed(hooks, listing, line.strip())
             except TreehouseError as error:
                 raise fail(f"line {number}: {error}") from None
             print(json.dumps(as_data(found)), flush=True)
         if not read:
             raise fail("no position on standard input: pipe in one position per line, or give the position instead of '-'")
         return
-    found = run_guarded(listing, position)
+    found = run_guarded(blamed, hooks, listing, position)
     if as_json:
         print(json.dumps(as_data(found)))
         return
@@ -95,3 +99,17 @@ def print_step_moves(rows: list, position: str, action: str | None) -> None:
     for row in rows:
         face = f"{row.face or '':<{face_width}}   " if faced else ""
         out.print(f"{face}{row.move:<{move_width}}   {row.words:<{words_width}}   {row.position}", markup=False)
+
+
+def blamed(hooks, function, *args):
+    """``function(*args)``; a hook of ``hooks`` that raised becomes one line naming
+    the plugin by the name the game registered it under (a house rule's name)."""
+    try:
+        return function(*args)
+    except TreehouseError:
+        raise
+    except Exception as error:
+        culprit = hooks.blame(error)
+        if str(culprit).startswith("a plugin failed") or os.environ.get(DEBUG_ENV):
+            raise
+        raise culprit from None

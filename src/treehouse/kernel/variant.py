@@ -152,10 +152,15 @@ class Variant:
 
     # -- what ``th show`` and ``th moves`` work on ---------------------------
 
-    def render_text(self, text: str, console_width: int = 80) -> Any:
+    def render_text(self, text: str, console_width: int = 80, hooks: Any = None) -> Any:
         """What ``th show`` draws for ``text``: by default a whole position,
-        through the ``treehouse_render`` hook."""
-        return self.hooks.treehouse_render(self.parse_position(text), console_width)
+        through the ``treehouse_render`` hook of ``hooks`` (the game's, house
+        rules included; default: this variant's own)."""
+        hooks = hooks if hooks is not None else self.hooks
+        drawing = hooks.treehouse_render(self.parse_position(text), console_width)
+        if not (isinstance(drawing, str) or hasattr(drawing, "__rich_console__") or hasattr(drawing, "__rich__")):
+            raise hooks.wrong_answer("treehouse_render", drawing, "a rich renderable or a string")
+        return drawing
 
     def successors(self, text: str, face: str, hooks: Any = None) -> list[tuple[str, str]]:
         """What ``th moves`` lists: every distinct position that one roll of
@@ -174,7 +179,7 @@ class Variant:
             return []
         face = chance_outcome(hooks.treehouse_chance(state, steps[0]), face)
         found: dict[str, str] = {}
-        for move in hooks.treehouse_legal_moves(state, steps[0], face) or ():
+        for move in legal_moves(hooks, state, steps[0], face):
             if isinstance(move, Control):
                 continue
             after, _events = play_move(hooks, state, steps[0], move)
@@ -212,7 +217,7 @@ class Variant:
             faces = [chance_outcome(outcomes, face)] if face is not None else [outcome for outcome, _p in outcomes]
         rows = []
         for rolled in faces:
-            for move in hooks.treehouse_legal_moves(state, step, rolled) or ():
+            for move in legal_moves(hooks, state, step, rolled):
                 if isinstance(move, Control):
                     continue
                 if step.setup:  # the setup is applied, not resolved
@@ -254,3 +259,12 @@ def chance_outcome(outcomes: Any, name: str) -> str:
         if outcome.upper() == wanted:
             return outcome
     raise unknown("action", name, [outcome.lower() for outcome, _p in outcomes])
+
+
+def legal_moves(hooks: Any, state: Any, step: Any, face: Any) -> tuple:
+    """``treehouse_legal_moves`` for listing moves outside a game (``th moves``):
+    an answer that is not a tuple of moves is one line blaming the hook."""
+    moves = hooks.treehouse_legal_moves(state, step, face)
+    if not isinstance(moves, tuple):
+        raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
+    return moves

@@ -18,6 +18,7 @@ on the same chunks and handing the results back in the same order.
 
 from __future__ import annotations
 
+import numbers
 import os
 import random
 import signal
@@ -241,6 +242,8 @@ class Observer:
         decided = None
         lead = None
         if self.evaluate is not None:
+            if self.evaluated_steps:
+                _check_scores(game, self.evaluate(game.state))  # once per game, off the per-step path
             lead = self.lead_changes
             if len(outcome.winners) == 1 and self.evaluated_steps:
                 decided = (self.evaluated_steps - self.last_not_leading[outcome.winners[0]]) / self.evaluated_steps
@@ -295,6 +298,14 @@ def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None 
     if record is not None:
         record.write(record_path)
     return summary, entrants
+
+
+def _check_scores(game: Game, scores: Any) -> None:
+    """``treehouse_evaluate``'s answers for every seat must be numbers (a
+    string or a bool would compare and rank seats without an error)."""
+    for score in scores:
+        if isinstance(score, bool) or not isinstance(score, numbers.Real):
+            raise game.hooks.wrong_answer("treehouse_evaluate", score, "a number")
 
 
 def _blame_observed(game: Game, error: Exception) -> TreehouseError:

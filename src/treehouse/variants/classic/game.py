@@ -22,7 +22,7 @@ from pydantic import Field
 from treehouse.errors import IllegalPositionError, NotationError, unknown
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
-from treehouse.kernel.variant import Rules, Variant, chance_outcome
+from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.distance import distances_to, targets_by_id
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
@@ -200,12 +200,14 @@ class Classic(Variant):
     def parse_move(self, text):
         return parse_move(text)
 
-    def render_text(self, text, console_width=80):
-        """``th show`` takes a lone trio (``L< S^ M>``) or a whole position."""
-        from treehouse.variants.classic.render import render_position, render_trio
+    def render_text(self, text, console_width=80, hooks=None):
+        """``th show`` takes a lone trio (``L< S^ M>``), drawn as a trio (no
+        position, so no hook draws it), or a whole position, drawn by the
+        game's ``treehouse_render`` (house rules first, then this variant)."""
+        from treehouse.variants.classic.render import render_trio
 
         if "::" in text:
-            return render_position(self.parse_position(text), console_width)
+            return super().render_text(text, console_width, hooks)
         return render_trio(parse_trio(text), "Trio", "bold")
 
     def successors(self, text, face, hooks=None):
@@ -217,7 +219,8 @@ class Classic(Variant):
         hooks = hooks if hooks is not None else self.hooks
         own = ClassicPosition(HOUSE, (trio, TREE), 0)
         face = chance_outcome(hooks.treehouse_chance(own, ONE_ROLLED_STEP[0]), face)
-        moves = action_moves(trio, face, OWN, self.rules.dig_in_place)
+        # the game's legal moves (house rules first), those on one's own trio
+        moves = [m for m in legal_moves(hooks, own, ONE_ROLLED_STEP[0], face) if getattr(m, "target", None) == OWN]
         return sorted((format_trio(m.result), m.words) for m in moves)
 
     def describe_face(self, face):
