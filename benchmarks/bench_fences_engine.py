@@ -3,7 +3,9 @@
 Run:  python benchmarks/bench_fences_engine.py [--games N] [--chunk C] [--seed S]
 
 Every loop plays two-player random-versus-random Fences games (the defaults
-of ``variants/fences.yaml``, turn cap 500) from the same seeds.
+of ``variants/fences.yaml`` but ``start: corners``, turn cap 500) from the
+same seeds.  The corners start keeps the seed's setup phase (a few draws
+before turn 1) out of a benchmark of turns.
 
 * engine: treehouse.kernel.engine.Game with the Fences plugin and random
   bots, through every hook, as a simulation runs it (no record kept);
@@ -27,10 +29,11 @@ engine/bare measured in the same run (the median of the ratios of
 alternating chunks); absolute turns per second depend on the machine and
 its load.
 
-Measured on the shared 2-core development machine (3000 games, 30
-alternations of 100): engine/bare median 0.789 (quartiles 0.683-0.962),
-engine+record/bare 0.752, engine+house/bare 0.748; 3,530 engine turns/s
-against 4,390 bare.
+Measured on the idle 2-core development machine after the seed's defaults,
+the Hit events and the chance hook (1500 games, 15 alternations of 100):
+engine/bare median 0.718 (quartiles 0.701-0.763), engine+record/bare 0.720,
+engine+house/bare 0.668; 8,366 engine turns/s against 11,420 bare.  (Before
+them, on a loaded machine: engine/bare 0.789, quartiles 0.683-0.962.)
 """
 
 from __future__ import annotations
@@ -45,14 +48,15 @@ from treehouse.kernel.records import Record
 from treehouse.plugins import load_plugins
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, stack_moves
 from treehouse.variants.fences.game import STEP_INDEX, STEPS, Fences, FencesRules, advance, setup_position
-from treehouse.variants.fences.hits import apply_damage, line_hits
+from treehouse.variants.fences.hits import apply_damage, line_hits, one_per_piece
 
 PLAYERS = 2
+START = ("start=corners",)
 
 
 def engine_games(games: int, seed: int, recorded: bool = False, ruleset: str = "fences") -> int:
     plugins = load_plugins()
-    effective = resolve(plugins, ruleset)
+    effective = resolve(plugins, ruleset, overrides=START)
     bot = plugins.bot("random").factory
     turns = 0
     for index in range(games):
@@ -64,9 +68,10 @@ def engine_games(games: int, seed: int, recorded: bool = False, ruleset: str = "
 
 
 def bare_games(games: int, seed: int, turn_cap: int = 500) -> int:
-    rules = FencesRules()
+    rules = FencesRules(start="corners")
     faces = Fences.die.faces
     swap_colourless, every_check, uniform_dig = rules.swap_outside_ignores_colour, rules.line_hits == "every_check", rules.uniform_dig
+    one_hit = rules.one_hit_per_piece
     fence, act, stack = STEPS
     turns = 0
     for game_index in range(games):
@@ -92,6 +97,8 @@ def bare_games(games: int, seed: int, turn_cap: int = 500) -> int:
                 effect = perform(state, seat, move, swap_colourless)
                 after = advance(effect.state, step)
                 hits = list(effect.hits) + line_hits(state, after, effect.bounced, every_check)
+                if one_hit:
+                    hits = one_per_piece(hits)
                 state = apply_damage(after, hits, 3 * state.turn + STEP_INDEX[step.name] + 1)
                 if len(state.live()) < PLAYERS:  # two players: the first Stack emptied ends the game
                     over = True
