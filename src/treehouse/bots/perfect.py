@@ -34,14 +34,20 @@ class PerfectBot:
         self.fallback = None
         self._index: dict | None = None
 
+    @staticmethod
+    def solvable(variant: Any, players: int) -> bool:
+        """Is there an exact table for this game at all (two-player classic)?"""
+        from treehouse.variants.classic.game import Classic
+
+        return isinstance(variant, Classic) and players == 2
+
     @classmethod
     def ready(cls, variant: Any, players: int) -> bool:
         """Can it play ``variant`` perfectly right now (two-player classic, its table cached)?
         ``th play`` seats it by default only then: a first solve takes minutes."""
         from treehouse.bots.solver import table_path
-        from treehouse.variants.classic.game import Classic
 
-        return isinstance(variant, Classic) and players == 2 and table_path(variant.rules).is_file()
+        return cls.solvable(variant, players) and table_path(variant.rules).is_file()
 
     @classmethod
     def from_solution(cls, solution: Any) -> PerfectBot:
@@ -55,11 +61,9 @@ class PerfectBot:
         self._index = {name: i for i, name in enumerate(solution.game.names)}
 
     def seated(self, game: Any, index: int) -> None:
-        from treehouse.variants.classic.game import Classic
-
         # The table is solved for the plain rules: a house rule (another die, a
         # move filtered out) makes it wrong, so such a game is played as search plays it.
-        if not isinstance(game.variant, Classic) or len(game.seats) != 2 or getattr(game.hooks, "house_rules", ()):
+        if not self.solvable(game.variant, len(game.seats)) or getattr(game.hooks, "house_rules", ()):
             # No table exists for this game: play as the search bot does (documented),
             # so that "the strongest bot" still plays every variant.
             from treehouse.bots.search import SearchBot

@@ -683,7 +683,7 @@ def _odds_bot(session: Session) -> Any:
 
     game = session.game
     if not PerfectBot.ready(game.variant, len(game.seats)):
-        if game.variant.name != "classic" or len(game.seats) != 2:
+        if not PerfectBot.solvable(game.variant, len(game.seats)):
             raise TreehouseError(f"--show-odds needs the exact table, which exists for two-player classic only, not {len(game.seats)}-player {game.variant.name}")
         raise TreehouseError("--show-odds needs the exact table for these rules: run th solve first (about two minutes, once)")
     bot = PerfectBot()
