@@ -224,6 +224,20 @@ def _end_interrupted(stopped: Interrupted | None, done: int, asked: int) -> None
     raise typer.Exit(stopped.exit_code)
 
 
+def _save_outputs(run: RunOptions, result: dict, stopped: Interrupted | None, csv_table: Callable[[], tuple[list[str], list[list[Any]]]], report: Callable[[dict], str]) -> None:
+    """Say where the records went, and write ``--csv`` and ``--report`` for a
+    whole run only: a partial one is marked so and overwrites neither."""
+    if run.records is not None:
+        _wrote("every game's record", run.records)
+    if stopped is not None:
+        result["partial"] = True
+        return
+    if run.csv_file is not None:
+        _write_csv(run.csv_file, *csv_table())
+    if run.report is not None:
+        _write_text(run.report, report(result))
+
+
 PARTIAL = "[bold]Partial results[/bold] (interrupted): "
 
 
@@ -406,15 +420,7 @@ def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> Non
     result = _simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
     if skill_result is not None:
         result["skill"] = skill_result
-    if run.records is not None:
-        _wrote("every game's record", run.records)
-    if stopped is not None:
-        result["partial"] = True
-    else:
-        if run.csv_file is not None:
-            _write_csv(run.csv_file, *_simulate_csv(result))
-        if run.report is not None:
-            _write_text(run.report, html.simulate_report(result))
+    _save_outputs(run, result, stopped, lambda: _simulate_csv(result), html.simulate_report)
     if run.as_json:
         _emit_json(result)
     else:
@@ -519,15 +525,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
             "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
             "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
         }
-    if run.records is not None:
-        _wrote("every game's record", run.records)
-    if stopped is not None:
-        result["partial"] = True
-    else:
-        if run.csv_file is not None:
-            _write_csv(run.csv_file, ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows])
-        if run.report is not None:
-            _write_text(run.report, html.compare_report(result))
+    compare_csv = ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows]
+    _save_outputs(run, result, stopped, lambda: compare_csv, html.compare_report)
     if run.as_json:
         _emit_json(result)
         _end_interrupted(stopped, result["games"], games)
@@ -632,15 +631,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
             line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
         table_rows.append(line)
     played = sum(r["games"] for r in rows)
-    if run.records is not None:
-        _wrote("every game's record", run.records)
-    if stopped is not None:
-        result["partial"] = True
-    else:
-        if run.csv_file is not None:
-            _write_csv(run.csv_file, header, table_rows)
-        if run.report is not None:
-            _write_text(run.report, html.sweep_report(result))
+    _save_outputs(run, result, stopped, lambda: (header, table_rows), html.sweep_report)
     if run.as_json:
         _emit_json(result)
         _end_interrupted(stopped, played, games * len(points))
