@@ -151,18 +151,14 @@ class Record:
                     _check_fields(event.get("meta") or {}, _META_FIELDS, prefix="meta.")
                     record.header = event
                     record.meta = event.get("meta") or {}
-                elif kind in ("roll", "move"):
-                    _check_fields(event, {**_STEP_FIELDS, ("face" if kind == "roll" else "move"): _TEXT}, required=True)
-                    value = event["face"] if kind == "roll" else Notation(event["move"])
-                    step = (kind, event["turn"], event["seat"] - 1, event["step"], value)
-                    if "undone" in event:
-                        _check_fields(event, _UNDONE_FIELDS)
-                        record.take_back(event["undone"], len(record.events), step)
+                elif kind in ("roll", "move", "resolved"):
+                    if kind == "resolved":
+                        _check_fields(event, {**_STEP_FIELDS, "happened": (_texts, "a list of words")}, required=True)
+                        value = tuple(event["happened"])
                     else:
-                        record.events.append(step)
-                elif kind == "resolved":
-                    _check_fields(event, {**_STEP_FIELDS, "happened": (_texts, "a list of words")}, required=True)
-                    step = (kind, event["turn"], event["seat"] - 1, event["step"], tuple(event["happened"]))
+                        _check_fields(event, {**_STEP_FIELDS, ("face" if kind == "roll" else "move"): _TEXT}, required=True)
+                        value = event["face"] if kind == "roll" else Notation(event["move"])
+                    step = (kind, event["turn"], event["seat"] - 1, event["step"], value)
                     if "undone" in event:
                         _check_fields(event, _UNDONE_FIELDS)
                         record.take_back(event["undone"], len(record.events), step)
