@@ -107,25 +107,16 @@ def main() -> None:
     top = MatchResult("perfect", "search")
     with ProcessPoolExecutor(args.jobs) as pool:
         for _job, counts in pool.map(_match, top_jobs):
-            top.games += counts[0]
-            top.a_wins += counts[1]
-            top.b_wins += counts[2]
-            top.draws += counts[3]
+            top.add(counts)
         for (variant_name, a, b, _n, _s), counts in pool.map(_match, jobs):
             r = results.setdefault((variant_name, a, b), MatchResult(a, b))
-            r.games += counts[0]
-            r.a_wins += counts[1]
-            r.b_wins += counts[2]
-            r.draws += counts[3]
+            r.add(counts)
         for (_v, a, b, _n, _s), scores in pool.map(_adjusted, adjusted_jobs):
             adjusted.setdefault((a, b), []).extend(scores)
         mcts_results: dict = {}
         for (variant_name, a, b, _n, _s), counts in pool.map(_match, mcts_jobs):
             r = mcts_results.setdefault((variant_name, a, b), MatchResult(a, b))
-            r.games += counts[0]
-            r.a_wins += counts[1]
-            r.b_wins += counts[2]
-            r.draws += counts[3]
+            r.add(counts)
         mcts_adjusted: dict = {}
         for (_v, a, b, _n, _s), scores in pool.map(_adjusted, mcts_adjusted_jobs):
             mcts_adjusted.setdefault((a, b), []).extend(scores)

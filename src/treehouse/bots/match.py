@@ -25,6 +25,13 @@ class MatchResult:
     b_wins: int = 0
     draws: int = 0  # draws and shared wins, counted as half a win each
 
+    def add(self, counts) -> None:
+        """Add a chunk's ``(games, a_wins, b_wins, draws)``."""
+        self.games += counts[0]
+        self.a_wins += counts[1]
+        self.b_wins += counts[2]
+        self.draws += counts[3]
+
     @property
     def score(self) -> float:
         """A's share of the points: wins, plus half of every draw."""
