@@ -16,7 +16,9 @@ from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NE
 from treehouse.kernel.pieces import Size
 from treehouse.variants.fences.hits import Cause, Hit, Source, fence_source, ignoring_colour
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
-from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned
+from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned, with_board, with_stacks
+
+_new = tuple.__new__
 
 ACTIONS = ("TIP", "SWAP", "HOP", "DIG", "AIM")
 UP = Direction.UP
@@ -253,27 +255,56 @@ def _attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
 
 def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
     """Play ``move`` for ``seat``: the board change plus the attempt Hits."""
+    stacks = state.stacks
     if move.order is not None:
-        stacks = list(state.stacks)
-        stacks[seat] = move.order
-        state = state._replace(stacks=tuple(stacks))
+        stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
+        state = with_stacks(state, stacks)
     kind = move.kind
-    board = list(state.board)
-    square = state.square_of(seat)
+    board = state.board
 
     if kind == "move":
-        board[move.arg], board[move.square] = board[move.square], None
-        return Effect(state._replace(board=tuple(board)))
+        f, t = move.square, move.arg
+        cells = list(board)
+        cells[t], cells[f] = cells[f], None
+        return Effect(with_board(state, tuple(cells)))
 
     if kind in ("place", "draw"):
         # the setup: the small drawn leaves the bag for the Stack; no Hit (docs/rules/fences.md, Setup)
         aside = list(state.aside)
         aside.remove(move.arg)
-        stacks = list(state.stacks)
+        stacks = list(stacks)
         stacks[seat] = stacks[seat] + (move.arg,)
+        cells = list(board)
         if kind == "place":
-            board[move.square] = seat
-        return Effect(state._replace(board=tuple(board), stacks=tuple(stacks), aside=tuple(aside)))
+            cells[move.square] = seat
+        return Effect(state._replace(board=tuple(cells), stacks=tuple(stacks), aside=tuple(aside)))
+
+    if kind == "dig":
+        destroyed = state.destroyed
+        stack = stacks[seat]
+        if move.arg is None:
+            stack = stack[-1:] + stack[:-1]
+        else:
+            stack = (move.arg,) + stack
+            left = list(destroyed[seat])
+            left.remove(move.arg)
+            destroyed = (*destroyed[:seat], tuple(left), *destroyed[seat + 1 :])
+        stacks = (*stacks[:seat], stack, *stacks[seat + 1 :])
+        return Effect(_new(FencesPosition, (board, stacks, destroyed, *state[3:])))
+
+    if kind == "fail":  # the rolled action is impossible
+        return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+
+    square = board.index(seat) if stacks[seat] else None
+
+    if kind == "step":
+        target = NEIGHBOUR[square][move.arg]
+        hit = _attempt(board, stacks, seat, square, target)
+        if hit is not None:
+            return Effect(state, (hit,), frozenset((seat,)))
+        cells = list(board)
+        cells[square], cells[target] = None, seat
+        return Effect(with_board(state, tuple(cells)))
 
     if kind == "tip":
         f, d = move.square, move.arg
@@ -284,61 +315,46 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
                 end = n
             else:
                 break
-        board[f] = None
-        board[end] = piece
-        return Effect(state._replace(board=tuple(board)))
+        cells = list(board)
+        cells[f] = None
+        cells[end] = piece
+        return Effect(with_board(state, tuple(cells)))
 
     if kind == "swap":
         f = move.square
         if f in OUTSIDE:
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
-        board[square], board[f] = board[f], seat
-        return Effect(state._replace(board=tuple(board)))
+        cells = list(board)
+        cells[square], cells[f] = board[f], seat
+        return Effect(with_board(state, tuple(cells)))
 
     if kind == "hop":
         f = move.square
         d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
         target = NEIGHBOUR[f][d]
+        cells = list(board)
         if board[f].direction is UP:
-            board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
-        hit = _attempt(board, state.stacks, seat, square, target)
+            cells[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
+        hit = _attempt(cells, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state._replace(board=tuple(board)), (hit,), frozenset((seat,)))
-        board[square], board[target] = None, seat
-        return Effect(state._replace(board=tuple(board)))
+            return Effect(with_board(state, tuple(cells)), (hit,), frozenset((seat,)))
+        cells[square], cells[target] = None, seat
+        return Effect(with_board(state, tuple(cells)))
 
     if kind == "hopfence":
         f = move.square
         d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
         far = NEIGHBOUR[square][d.opposite]
-        board[far], board[f] = board[f], None
-        return Effect(state._replace(board=tuple(board)))
-
-    if kind == "dig":
-        stacks, destroyed = list(state.stacks), list(state.destroyed)
-        stack = stacks[seat]
-        if move.arg is None:
-            stacks[seat] = stack[-1:] + stack[:-1]
-        else:
-            stacks[seat] = (move.arg,) + stack
-            left = list(destroyed[seat])
-            left.remove(move.arg)
-            destroyed[seat] = tuple(left)
-        return Effect(state._replace(stacks=tuple(stacks), destroyed=tuple(destroyed)))
+        cells = list(board)
+        cells[far], cells[f] = board[f], None
+        return Effect(with_board(state, tuple(cells)))
 
     if kind == "aim":
+        cells = list(board)
         for _piece, f, d in move.arg:
-            board[f] = turned(board[f], d)
-        return Effect(state._replace(board=tuple(board)))
+            cells[f] = turned(board[f], d)
+        return Effect(with_board(state, tuple(cells)))
 
-    if kind == "step":
-        target = NEIGHBOUR[square][move.arg]
-        hit = _attempt(board, state.stacks, seat, square, target)
-        if hit is not None:
-            return Effect(state, (hit,), frozenset((seat,)))
-        board[square], board[target] = None, seat
-        return Effect(state._replace(board=tuple(board)))
-
-    # fail: the rolled action is impossible
+    # any other kind: the rolled action is impossible, as "fail"
     return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))

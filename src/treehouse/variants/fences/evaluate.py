@@ -132,8 +132,21 @@ def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> fl
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing
         others = [stack_value(state, s, stand) for s in state.live() if s != seat]
         return stack_value(state, seat, stand) - max(others, default=0.0)
-    if not state.stacks[seat]:
+    stacks = state.stacks
+    if not stacks[seat]:
         return -WON
+    if stand is None:  # the seed's rules (every Hit stands): the cached values, inline
+        board = state.board
+        value = best = None
+        for other, stack in enumerate(stacks):
+            if not stack:
+                continue
+            v = _placed_value(board, board.index(other), other, stack[-1], len(stack))
+            if other == seat:
+                value = v
+            elif best is None or v > best:
+                best = v
+        return WON if best is None else value - best
     others = [s for s in state.live() if s != seat]
     if not others:
         return WON

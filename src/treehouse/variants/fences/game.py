@@ -31,6 +31,7 @@ from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
 from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences import hookspecs as fences_hookspecs
+from treehouse.variants.fences.evaluate import evaluate
 from treehouse.variants.fences.hits import HitReport, StackOut, line_hits, one_per_piece, resolve_damage
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import (
@@ -39,6 +40,7 @@ from treehouse.variants.fences.position import (
     FENCE_SIZES,
     PLACE_PHASE,
     FencesPosition,
+    at_step,
     drawn,
     fence,
     format_position,
@@ -196,8 +198,8 @@ def advance(state: FencesPosition, step: Step) -> FencesPosition:
     """Mark the turn's ``step`` as played: the next step, and a completed turn after the last."""
     index = STEP_INDEX[step.name] + 1
     if index == len(STEPS):
-        return state._replace(phase=0, turn=state.turn + 1)
-    return state._replace(phase=index)
+        return at_step(state, 0, state.turn + 1)
+    return at_step(state, index, state.turn)
 
 
 #: What a face lets the player do in step 2, for ``th play`` (docs/rules/fences.md, Actions).
@@ -347,8 +349,10 @@ class Fences(Variant):
             attempts, bounced = (), frozenset()
         else:
             attempts, bounced = effect.hits, effect.bounced
-        hits = list(attempts) + line_hits(before, state, bounced, self.rules.line_hits == "every_check")
-        if self.rules.one_hit_per_piece:
+        hits = line_hits(before, state, bounced, self.rules.line_hits == "every_check")
+        if attempts:
+            hits = [*attempts, *hits]
+        if len(hits) > 1 and self.rules.one_hit_per_piece:
             hits = one_per_piece(hits)
         if not hits:
             return ()
@@ -412,9 +416,11 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
-        if state.setting_up:
+        if state.phase >= PLACE_PHASE:
             return None  # Stacks not drawn yet are not out
         live = state.live()
+        if len(live) > 1 and not self.rules.turn_limit:
+            return None  # the common case, first
         if len(live) == 1:
             return Outcome(live, "last stack standing")
         if not live:
@@ -462,8 +468,6 @@ class Fences(Variant):
     @hookimpl
     def treehouse_evaluate(self, state, seat):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
-        from treehouse.variants.fences.evaluate import evaluate
-
         if not self.house_judges_hits:
             return evaluate(state, seat)
         hooks = self.hooks

@@ -39,6 +39,8 @@ from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.variants.fences.board import COMPASS, NAMES, RAY
 from treehouse.variants.fences.position import FencesPosition, sort_colours
 
+_new = tuple.__new__
+
 
 class Cause(StrEnum):
     """Why a Stack is Hit (the seed's list, plus the two actions that Hit)."""
@@ -215,23 +217,44 @@ def lines(board) -> tuple[Line, ...]:
     return tuple(found)
 
 
+@lru_cache(maxsize=1 << 14)
+def _sightings(board) -> tuple[tuple[Line, Hit, Hit], ...]:
+    """Each line of ``board`` with the Hit it makes when new (``POINTED_AT``)
+    and when its Stack bounced (``BOUNCED``): made once per board, not per check."""
+    found = []
+    for line in lines(board):
+        source = fence_source(line.fence, line.fence_square)
+        found.append((line, Hit(line.seat, Cause.POINTED_AT, source), Hit(line.seat, Cause.BOUNCED, source)))
+    return tuple(found)
+
+
 def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = frozenset(), every_check: bool = False) -> list[Hit]:
     """The line Hits of a check from ``before`` to ``after``.
 
     ``moved`` are the seats whose Stack is considered moved though it stayed
     on its square (it bounced); their lines Hit even if they were there before
     (cause ``BOUNCED``).
+
+    Only what the move changed is new: when the board is the same (a Dig, a
+    failed action, an attempt that bounced) no line is new and only the
+    bounced Stacks' lines Hit; otherwise the lines after (cached by board)
+    are compared with the lines before.
     """
-    old = set() if every_check else set(lines(before.board))
+    board = after.board
+    sighted = _sightings(board)
+    if not sighted:
+        return []
+    if every_check:
+        return [pointed for _line, pointed, _bounced in sighted]
+    if board is before.board:
+        return [bounced for line, _pointed, bounced in sighted if line.seat in moved] if moved else []
+    old = lines(before.board)
     hits = []
-    for line in lines(after.board):
-        if every_check or line not in old:
-            cause = Cause.POINTED_AT
+    for line, pointed, bounced in sighted:
+        if line not in old:
+            hits.append(pointed)
         elif line.seat in moved:
-            cause = Cause.BOUNCED
-        else:
-            continue
-        hits.append(Hit(line.seat, cause, fence_source(line.fence, line.fence_square)))
+            hits.append(bounced)
     return hits
 
 
@@ -282,39 +305,43 @@ def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosit
     if not hits:
         return state, ()
     stacks = state.stacks
-    reports, fell = [], {}
-    taken = dict.fromkeys(range(len(stacks)), 0)
+    reports, fell, taken = [], {}, {}
     for hit in hits:
-        stack = stacks[hit.seat]
-        top = stack[-1] if stack else None
-        colour = hit.colour
-        if not stack or (colour is not None and top == colour):
-            reports.append(HitReport(hit, top, None))
+        seat = hit.seat
+        stack = stacks[seat]
+        if not stack:
+            reports.append(HitReport(hit, None, None))
             continue
-        n = taken[hit.seat]
+        top = stack[-1]
+        source = hit.source
+        if source is not None and not hit.ignores_colour and top == source.colour:
+            reports.append(HitReport(hit, top, None))  # colour immunity
+            continue
+        n = taken.get(seat, 0)
         if n >= len(stack):
             reports.append(HitReport(hit, top, None))  # nothing left to lose
             continue
-        taken[hit.seat] = n + 1
+        taken[seat] = n + 1
         reports.append(HitReport(hit, top, stack[len(stack) - 1 - n]))
         if n + 1 == len(stack):
-            fell[hit.seat] = hit
-    if not any(taken.values()):
+            fell[seat] = hit
+    if not taken:
         return state, tuple(reports)
-    board = list(state.board)
+    board = state.board
     stacks, destroyed, out = list(stacks), list(state.destroyed), list(state.out)
-    for seat, n in taken.items():
-        if not n:
-            continue
+    for seat in sorted(taken):
+        n = taken[seat]
         stack = stacks[seat]
         removed = stack[len(stack) - n :]
         stacks[seat] = stack[: len(stack) - n]
         destroyed[seat] = sort_colours(destroyed[seat] + removed)
         if not stacks[seat]:
             if seat in board:  # always, in play: Stacks are only Hit once placed
-                board[board.index(seat)] = None
+                cells = list(board)
+                cells[board.index(seat)] = None
+                board = tuple(cells)
             out[seat] = check
-    after = state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))
+    after = _new(FencesPosition, (board, tuple(stacks), tuple(destroyed), state.aside, tuple(out), *state[5:]))
     events = tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
     return after, events
 
