@@ -25,6 +25,14 @@ How it searches, through the game's hooks only (so it plays any variant):
 * below the root, a node with more than ``width`` moves keeps only the
   ``width`` best by a one-step evaluation (the root always looks at all);
 * positions met twice at the same depth are looked up, not searched again;
+* choosing (not advising: a hint shows every move's full value), it cuts off
+  what cannot change the choice: the root's moves are searched best first
+  by a one-step look, and once one opponent's reply (or, in the opponent's
+  last rolled step, the faces valued so far with this face's worst reply so
+  far) puts a move below the best found, the rest of it is skipped.  The
+  best moves and their value are exactly the full search's, so is the
+  choice (tests/bots/test_search_cutoffs.py); budgeted searches
+  (``nodes``, ``seconds``) search in full, as they count what they play;
 * at the last step searched every move's value is its one-step look, so such
   a node takes the best one-step look over all its moves (what searching the
   ``width`` best again would give) and evaluates each position once.
@@ -41,6 +49,7 @@ early, and the deepest search completed decides (with neither, it searches
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -61,6 +70,10 @@ MAX_SECONDS = 3600.0
 #: ``depth=0`` (the default) picks these at the start of the game.
 AUTO_DEPTH_ONE_STEP = 3
 AUTO_DEPTH_MANY_STEPS = 2
+
+
+#: No cut-off: every value searched exactly.
+NO_BOUND = -math.inf
 
 
 class _OutOfBudget(Exception):
@@ -106,7 +119,7 @@ class SearchBot:
         if len(moves) == 1:
             require_game(self)
             return moves[0]
-        scores = self.advise(state, step, face, moves)
+        scores = self._values(state, step, moves, prune=True)
         top = max(scores)
         return pick([m for m, s in zip(moves, scores) if s == top], rng)
 
@@ -116,6 +129,12 @@ class SearchBot:
     def advise(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
         """The value of each move to the player to move, from the deepest search
         completed: what :meth:`choose` picks the best of (a hint shows them)."""
+        return self._values(state, step, moves, prune=False)
+
+    def _values(self, state: Any, step: Any, moves: tuple, prune: bool) -> list[float]:
+        """:meth:`advise`'s values; with ``prune`` (for :meth:`choose`), a move
+        that cannot be among the best may get a bound instead of its value: a
+        number below the best value, as its own value is (see :meth:`_root`)."""
         model = require_game(self)
         self._me = state.to_move
         self._count = 0
@@ -131,7 +150,10 @@ class SearchBot:
             self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
-                scores = [self._move_value(state, step, move, rest, depth) for move in moves]
+                if prune and not budgeted:
+                    scores = self._root(state, step, moves, rest, depth)
+                else:
+                    scores = [self._move_value(state, step, move, rest, depth) for move in moves]
             except _OutOfBudget:
                 break
             best = scores
@@ -151,15 +173,38 @@ class SearchBot:
         if self._deadline is not None and self._count % 64 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfBudget
 
-    def _move_value(self, state: Any, step: Any, move: Any, rest: tuple, depth: int) -> float:
-        """The value (to this bot) of playing ``move`` at ``step``; ``depth`` counts this step."""
+    def _root(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> list[float]:
+        """The root's values, searched with a cut-off (alpha) for the choice only.
+
+        Each move is searched knowing ``alpha``, the best value found so far:
+        a move's search returns its exact value when that is at least
+        ``alpha``, and otherwise may stop early with a number below ``alpha``
+        that is at least its value (an opponent's reply already below
+        ``alpha`` is enough: the opponent will not allow more).  The moves with the best
+        value, and that value, are then exactly those of the full search, so
+        :meth:`choose` picks the same move.  Moves are searched best first by
+        a one-step look, so the best is found early and the others cut soon."""
+        values = self._one_step(state, step, moves) if depth > 1 else [0.0] * len(moves)
+        order = sorted(range(len(moves)), key=lambda i: -values[i])  # best first; ties in the moves' order
+        scores = [0.0] * len(moves)
+        alpha = NO_BOUND
+        for i in order:
+            value = scores[i] = self._move_value(state, step, moves[i], rest, depth, alpha)
+            if value > alpha:
+                alpha = value
+        return scores
+
+    def _move_value(self, state: Any, step: Any, move: Any, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
+        """The value (to this bot) of playing ``move`` at ``step``; ``depth`` counts this step.
+        With ``alpha``: exact if at least ``alpha``, else any number from the
+        value up to below ``alpha`` (see :meth:`_root`)."""
         if move is REROLL:
             return self._chance(state, step, rest, depth - 1) if depth > 1 else self.model.evaluate(state, self._me)
         self._tick()
         after, outcome = self.model.play(state, step, move)
-        return self._after(after, outcome, rest, depth - 1)
+        return self._after(after, outcome, rest, depth - 1, alpha)
 
-    def _after(self, state: Any, outcome: Any, rest: tuple, depth: int) -> float:
+    def _after(self, state: Any, outcome: Any, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
         model, me = self.model, self._me
         if outcome is not None:
             score = model.outcome_score(outcome, me)
@@ -168,9 +213,9 @@ class SearchBot:
             return model.evaluate(state, me)
         if not rest:
             state, rest = model.next_turn(state)
-        return self._node(state, rest, depth)
+        return self._node(state, rest, depth, alpha)
 
-    def _node(self, state: Any, steps: tuple, depth: int) -> float:
+    def _node(self, state: Any, steps: tuple, depth: int, alpha: float = -math.inf) -> float:
         key = None
         try:
             key = (state, steps, depth)
@@ -181,29 +226,71 @@ class SearchBot:
             return cached
         step, rest = steps[0], steps[1:]
         if step.rolls:
-            value = self._chance(state, step, rest, depth)
+            value = self._chance(state, step, rest, depth, alpha)
         else:
             moves = self.model.hooks.treehouse_legal_moves(state, step, None)
             if moves:
-                value = self._decide(state, step, moves, rest, depth)
+                value = self._decide(state, step, moves, rest, depth, alpha)
             else:  # a step without a roll and nothing to do is skipped
-                value = self._after(state, None, rest, depth) if rest else self._after(state, None, (), depth)
-        if key is not None:
+                value = self._after(state, None, rest, depth, alpha) if rest else self._after(state, None, (), depth, alpha)
+        if key is not None and value >= alpha:  # exact (below alpha it may be a bound)
             self._cache[key] = value
         return value
 
-    def _chance(self, state: Any, step: Any, rest: tuple, depth: int) -> float:
-        total = weight = 0.0
+    def _chance(self, state: Any, step: Any, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
         legal = self.model.hooks.treehouse_legal_moves
+        faces = []
         for face, p in self.model.chance(state, step):
             moves = legal(state, step, face)
-            if not moves:
-                continue  # nothing to do: that face is rolled again
-            total += p * self._decide(state, step, moves, rest, depth)
+            if moves:  # else nothing to do: that face is rolled again
+                faces.append((p, moves))
+        values = None
+        if alpha != NO_BOUND and depth == 1 and faces and state.to_move != self._me:
+            values = self._replies(state, step, faces, alpha)
+            if type(values) is float:
+                return values  # below alpha
+        if values is None:
+            values = [self._decide(state, step, moves, rest, depth) for _p, moves in faces]
+        total = weight = 0.0
+        for (p, _moves), value in zip(faces, values):
+            total += p * value
             weight += p
         return total / weight if weight else self.model.evaluate(state, self._me)
 
-    def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> float:
+    def _replies(self, state: Any, step: Any, faces: list, alpha: float) -> list[float] | float:
+        """An opponent's last searched step, rolled, knowing ``alpha``: each
+        face's value (the worst one-step look for this bot), or, as soon as the
+        average is sure to be below ``alpha``, a number below ``alpha``.
+
+        The faces with the fewest moves are valued first; then, move by move
+        through the last face, the average can be no more than the faces done
+        plus this face's worst look so far.  The margin keeps rounding from
+        ever cutting a value that the full search would find equal to ``alpha``."""
+        weight = 0.0
+        for p, _moves in faces:
+            weight += p
+        values: list = [None] * len(faces)
+        order = sorted(range(len(faces)), key=lambda i: len(faces[i][1]))
+        done, size = 0.0, abs(alpha)
+        for i in order[:-1]:
+            p, moves = faces[i]
+            value = values[i] = min(self._one_step(state, step, moves))
+            done += p * value
+            size = max(size, abs(value))
+        last = order[-1]
+        p, moves = faces[last]
+        worst = math.inf
+        for value in self._looks(state, step, moves):
+            if value < worst:
+                worst = value
+                size = max(size, abs(value))
+                bound = (done + p * worst) / weight
+                if bound < alpha - (1e-7 + 1e-12 * size):
+                    return min(bound, alpha - (1e-7 + 1e-12 * size))
+        values[last] = worst
+        return values
+
+    def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
         mine = state.to_move == self._me
         if depth == 1:
             # The last step searched: every move's value is its one-step look
@@ -216,21 +303,40 @@ class SearchBot:
             return max(values) if mine else min(values)
         if len(moves) > self.width:
             moves = self._best_few(state, step, moves, mine)
-        values = [self._move_value(state, step, move, rest, depth) for move in moves]
-        return max(values) if mine else min(values)
+        if alpha == NO_BOUND:
+            values = [self._move_value(state, step, move, rest, depth) for move in moves]
+            return max(values) if mine else min(values)
+        if mine:  # the best of the moves, each searched knowing the best so far
+            best = NO_BOUND
+            for move in moves:
+                value = self._move_value(state, step, move, rest, depth, max(alpha, best))
+                if value > best:
+                    best = value
+            return best
+        worst = math.inf  # an opponent's: one reply below alpha is enough
+        for move in moves:
+            value = self._move_value(state, step, move, rest, depth, alpha)
+            if value < worst:
+                worst = value
+                if worst < alpha:
+                    break
+        return worst
 
     def _one_step(self, state: Any, step: Any, moves: tuple) -> list[float]:
         """Each move's value to this bot by a one-step look: the outcome's score, else the evaluation."""
+        return list(self._looks(state, step, moves))
+
+    def _looks(self, state: Any, step: Any, moves: tuple):
+        """:meth:`_one_step`'s values, one at a time."""
         model, me, evaluated = self.model, self._me, self._evaluated
-        values = []
         for move in moves:
             if move is REROLL:
-                values.append(model.evaluate(state, me))
+                yield model.evaluate(state, me)
                 continue
             self._tick()
             after, outcome = model.play(state, step, move)
             if outcome is not None:
-                values.append(model.outcome_score(outcome, me))
+                yield model.outcome_score(outcome, me)
                 continue
             try:
                 value = evaluated.get(after)
@@ -238,8 +344,7 @@ class SearchBot:
                     value = evaluated[after] = model.evaluate(after, me)
             except TypeError:  # positions that cannot be hashed: evaluated every time
                 value = model.evaluate(after, me)
-            values.append(value)
-        return values
+            yield value
 
     def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""
