@@ -129,6 +129,33 @@ def test_same_seed_same_game(classic, random_bot):
     assert play(11) != play(12)
 
 
+@pytest.mark.parametrize("variant_name, seed", [("classic", 3), ("classic", 8), ("fences", 5)])
+def test_a_whole_game_in_one_frame_is_the_game_played_turn_by_turn(plugins, random_bot, variant_name, seed):
+    """``play()`` runs every turn in one frame (the simulation's hot loop);
+    ``play_turn()`` one turn a call (th play): the same seed, the same record."""
+    variant = plugins.variant(variant_name)()
+
+    def record_of(whole_game):
+        record = Record()
+        game = Game(variant, [random_bot(), random_bot()], random.Random(seed), record=record, turn_cap=300)
+        if whole_game:
+            game.play()
+        else:
+            while not game.over:
+                game.play_turn()
+        return record.dumps()
+
+    assert record_of(whole_game=True) == record_of(whole_game=False)
+
+
+def test_a_seat_that_rerolls_forever_is_stopped(classic_class):
+    rerolls = Picks(lambda move: move is REROLL)
+    house_only = start("L< S^ M>", "L^/M^/S^", "L^/M^/S^")  # the tree has no AIM: AIM offers the House's moves, or the decline
+    g = game(classic_class(ClassicRules(house_decline="reroll")), [rerolls, Picks()], StartAt(house_only), ScriptedDice(*["AIM"] * 1001))
+    with pytest.raises(PluginError, match="1000 rolls in a row left nothing to play"):
+        g.play_turn()
+
+
 def test_a_house_rule_wrapper_can_filter_moves(classic, random_bot):
     class NoHouseMoves:
         name = "no-house-moves"

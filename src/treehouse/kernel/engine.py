@@ -1,6 +1,6 @@
 """The turn engine: one game, played one turn at a time.
 
-The whole flow of a turn is :meth:`Game.play_turn`.  For each step of the
+The whole flow of a turn is :meth:`Game._play_turns`.  For each step of the
 turn (most games have one; Fences has three) it
 
 1. rolls the die, if the step rolls (a chance node);
@@ -20,7 +20,7 @@ engine itself knows no game.
 from __future__ import annotations
 
 import random
-from typing import Any, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, NamedTuple, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.die import Die
@@ -186,8 +186,10 @@ class Game:
 
     def play(self) -> Outcome:
         """Play turns until the game ends (a win, a tie, or the turn cap)."""
-        while self.outcome is None:
-            self.play_turn()
+        if self.outcome is None:
+            if self.setting_up:
+                self.play_setup()
+            self._play_turns(whole_game=True)
         return self.outcome
 
     def play_turn(self) -> Outcome | None:
@@ -200,58 +202,69 @@ class Game:
         if self.setting_up:
             self.play_setup()
             return None
-        try:
-            mover = self.state.to_move
-        except AttributeError:  # checked here, where it costs nothing until it fails
-            raise self.hooks.wrong_answer("treehouse_end_turn", self.state, "a position with to_move") from None
-        self.turn += 1
-        try:
-            for step in self._default_steps or self.hooks.treehouse_turn_steps(self.state):
-                before = self.state
-                move = self._roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
-                if move is None:
-                    continue  # a step without a roll had nothing to do
-                # 4. apply the move, 5. resolve its consequences (play_move, inline: the hot loop)
-                effect = None
-                if move is PASS:
-                    after = before
-                else:
-                    after = self.hooks.treehouse_apply_move(before, step, move)
-                    if type(after) is Applied:
-                        after, effect = after
-                events = ()
-                if self._resolve is not None:
-                    after = self._resolve(after, before, step, move, effect)
-                    if type(after) is Resolved:
-                        after, events = after
-                self.state = after
-                # 6. tell the record and the observer what happened
-                if events and self._events is not None:
-                    self._events.append(("resolved", self.turn, mover, step.name, events))
-                if self.observer is not None:
-                    self.observer.on_step(self, mover, step, move, before, after, events)
-                # 7. check the outcome
-                outcome = self.hooks.treehouse_outcome(after, mover)
-                if outcome is not None:
-                    return self._finish(outcome)
-            self.state = self.hooks.treehouse_end_turn(self.state)
-        except TreehouseError:
-            raise
-        except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback
-            observer = self.observer
-            if observer is not None and (_raised_in(error, type(observer).on_step) or _raised_in(error, type(observer).on_choice)):
-                raise  # the observer's own complaint (a test's, say): not a plugin's bug
-            seat = self.seats[mover]
-            if _raised_in(error, type(seat).choose):
-                raise PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}") from error
-            if locals().get("after", 0) is None:  # a hook tripped over a missing position: blame the one that gave it
-                applied = before if move is PASS else self.hooks.treehouse_apply_move(before, step, move)  # hooks are pure: asking again is safe
-                hook = "treehouse_apply_move" if applied is None else "treehouse_resolve"
-                raise self.hooks.wrong_answer(hook, None, "the position after the move") from error
-            raise self.hooks.blame(error) from error
-        if self.turn_cap is not None and self.turn >= self.turn_cap:
-            return self._finish(Outcome((), "turn cap"))
-        return None
+        return self._play_turns(whole_game=False)
+
+    def _play_turns(self, whole_game: bool) -> Outcome | None:
+        """The flow of a turn: one turn, or (``whole_game``) every turn to the
+        end of the game in this one frame, which is a simulation's hot loop.
+        Returns the outcome if the game ended."""
+        hooks, observer = self.hooks, self.observer
+        roll_and_choose = self._roller()
+        apply_move, resolve, outcome_of, end_turn = hooks.treehouse_apply_move, self._resolve, hooks.treehouse_outcome, hooks.treehouse_end_turn
+        events, default_steps, turn_cap = self._events, self._default_steps, self.turn_cap
+        state = self.state
+        while True:
+            try:
+                mover = state.to_move
+            except AttributeError:  # checked here, where it costs nothing until it fails
+                raise hooks.wrong_answer("treehouse_end_turn", state, "a position with to_move") from None
+            self.turn = turn = self.turn + 1
+            try:
+                for step in default_steps or hooks.treehouse_turn_steps(state):
+                    before = state
+                    move = roll_and_choose(before, step, mover)  # 1. roll, 2. legal moves, 3. choose
+                    if move is None:
+                        continue  # a step without a roll had nothing to do
+                    # 4. apply the move, 5. resolve its consequences (play_move, inline: the hot loop)
+                    effect = None
+                    if move is PASS:
+                        after = before
+                    else:
+                        after = apply_move(before, step, move)
+                        if type(after) is Applied:
+                            after, effect = after
+                    step_events = ()
+                    if resolve is not None:
+                        after = resolve(after, before, step, move, effect)
+                        if type(after) is Resolved:
+                            after, step_events = after
+                    self.state = state = after
+                    # 6. tell the record and the observer what happened
+                    if step_events and events is not None:
+                        events.append(("resolved", turn, mover, step.name, step_events))
+                    if observer is not None:
+                        observer.on_step(self, mover, step, move, before, after, step_events)
+                    # 7. check the outcome
+                    outcome = outcome_of(after, mover)
+                    if outcome is not None:
+                        return self._finish(outcome)
+                self.state = state = end_turn(state)
+            except TreehouseError:
+                raise
+            except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback
+                failure = self._failure(error, mover)
+                if failure is error:
+                    raise
+                if locals().get("after", 0) is None and not _raised_in(error, type(self.seats[mover]).choose):
+                    # a hook tripped over a missing position: blame the one that gave it
+                    applied = before if move is PASS else apply_move(before, step, move)  # hooks are pure: asking again is safe
+                    hook = "treehouse_apply_move" if applied is None else "treehouse_resolve"
+                    raise hooks.wrong_answer(hook, None, "the position after the move") from error
+                raise failure from error
+            if turn_cap is not None and turn >= turn_cap:
+                return self._finish(Outcome((), "turn cap"))
+            if not whole_game:
+                return None
 
     def play_setup(self) -> None:
         """Play the setup phase: the steps before turn 1 in which seats choose
@@ -266,6 +279,7 @@ class Game:
         check: the setup is not play.  It runs once, before the first turn, so
         the turns' loop never pays for it."""
         hooks, observer = self.hooks, self.observer
+        roll_and_choose = self._roller()
         while not self.over:
             before = self.state
             mover = before.to_move
@@ -273,7 +287,7 @@ class Game:
                 step = hooks.treehouse_setup_step(before)
                 if step is None:
                     break
-                move = self._roll_and_choose(before, step, mover)
+                move = roll_and_choose(before, step, mover)
                 if move is None or isinstance(move, Control):
                     raise PluginError(f"variant {self.variant.name}: setup step {step.name!r} offers seat {mover + 1} no move")
                 after = hooks.treehouse_apply_move(before, step, move)
@@ -307,46 +321,62 @@ class Game:
             return PluginError(f"seat {mover + 1} ({seat.name}) failed: {type(error).__name__}: {error}")
         return self.hooks.blame(error)
 
-    def _roll_and_choose(self, state: Any, step: Step, mover: int) -> Any:
-        """Roll (if the step rolls) until a face gives something to do, and
-        return the seat's choice; ``None`` when a step without a roll has no move."""
-        hooks, events, observer = self.hooks, self._events, self.observer
-        seat, seat_rng = self.seats[mover], self.seat_rngs[mover]
-        fair_faces, dice_random = self._fair_faces, self.dice_rng.random
-        for _ in range(MAX_ROLLS_PER_STEP):
-            face = None
-            if step.rolls:
-                if fair_faces is not None:  # the fair die's roll (Die.roll), inline: the hot loop
-                    face = fair_faces[int(dice_random() * len(fair_faces))]
-                elif self._die_roll is not None:
-                    face = self._die_roll(self.dice_rng)
-                else:  # the chance node, then one outcome drawn from it
-                    chance = hooks.treehouse_chance(state, step)
-                    face = hooks.treehouse_roll(state, step, chance, self.dice_rng)
-                    if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
-                        raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
-                if events is not None:
-                    events.append(("roll", self.turn, mover, step.name, face))
-            moves = hooks.treehouse_legal_moves(state, step, face)
-            if observer is not None:
-                observer.on_choice(self, mover, step, face, moves)
-            if not moves:
-                if step.rolls:
-                    continue  # nothing can be done with this face: roll again
-                return None
-            if self._seat_chooses:
-                move = seat.choose(state, step, face, moves, seat_rng)
-            else:
-                move = hooks.treehouse_choose_move(state, step, face, moves, seat, seat_rng)
-            if move not in moves:
-                raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
-            if events is not None:
-                events.append(("move", self.turn, mover, step.name, move))
-            if move is not REROLL:
-                return move
-        if not isinstance(moves, (tuple, list)):
-            raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
-        raise PluginError(f"variant {self.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+    def _roller(self) -> Callable[[Any, Step, int], Any]:
+        """``roll_and_choose(state, step, mover)``: roll (if the step rolls)
+        until a face gives something to do, and return the seat's choice;
+        ``None`` when a step without a roll has no move.
+
+        Built once per call of :meth:`_play_turns` or :meth:`play_setup`, with
+        everything it reads from the game bound here, so that each step costs
+        one call (the observer and the record are read now: they are set
+        before play)."""
+        hooks, events, observer, seats, seat_rngs = self.hooks, self._events, self.observer, self.seats, self.seat_rngs
+        legal_moves, choose_move, seat_chooses = hooks.treehouse_legal_moves, hooks.treehouse_choose_move, self._seat_chooses
+        fair_faces, die_roll, dice_rng = self._fair_faces, self._die_roll, self.dice_rng
+        dice_random = dice_rng.random
+        game = self
+
+        def roll_and_choose(state: Any, step: Step, mover: int) -> Any:
+            rolls, rolled = step.rolls, 0
+            while True:
+                face = None
+                if rolls:
+                    if fair_faces is not None:  # the fair die's roll (Die.roll), inline: the hot loop
+                        face = fair_faces[int(dice_random() * len(fair_faces))]
+                    elif die_roll is not None:
+                        face = die_roll(dice_rng)
+                    else:  # the chance node, then one outcome drawn from it
+                        chance = hooks.treehouse_chance(state, step)
+                        face = hooks.treehouse_roll(state, step, chance, dice_rng)
+                        if all(face != outcome for outcome, _ in chance):  # a plugin's roll (only then: the kernel's is on the die)
+                            raise hooks.wrong_answer("treehouse_roll", face, f"one of the chance node's outcomes ({', '.join(str(o) for o, _ in chance)})")
+                    if events is not None:
+                        events.append(("roll", game.turn, mover, step.name, face))
+                moves = legal_moves(state, step, face)
+                if observer is not None:
+                    observer.on_choice(game, mover, step, face, moves)
+                if moves:
+                    seat = seats[mover]
+                    if seat_chooses:
+                        move = seat.choose(state, step, face, moves, seat_rngs[mover])
+                    else:
+                        move = choose_move(state, step, face, moves, seat, seat_rngs[mover])
+                    if move not in moves:
+                        raise PluginError(f"seat {mover + 1} ({seat.name}) chose {move!r}, which is not a legal move")
+                    if events is not None:
+                        events.append(("move", game.turn, mover, step.name, move))
+                    if move is not REROLL:
+                        return move
+                elif not rolls:
+                    return None
+                # nothing can be done with this face, or the seat chose to roll again: roll again, within reason
+                rolled += 1
+                if rolled == MAX_ROLLS_PER_STEP:
+                    if not isinstance(moves, (tuple, list)):
+                        raise hooks.wrong_answer("treehouse_legal_moves", moves, "a tuple of moves")
+                    raise PluginError(f"variant {game.variant.name}: {MAX_ROLLS_PER_STEP} rolls in a row left nothing to play")
+
+        return roll_and_choose
 
     def _bind_defaults(self) -> None:
         """Where only the kernel answers a hook, run its default without a call

@@ -394,6 +394,18 @@ def every_answer(caller: pluggy.HookCaller) -> Callable[..., list]:
     return lambda *args: [result for result in (function(*args) for function in chain) if result is not None]
 
 
+def sole_implementation(caller: pluggy.HookCaller) -> Callable[..., Any] | None:
+    """The one plugin function that answers ``caller``, to be called with the
+    hook's arguments positionally in the spec's order; ``None`` when several
+    plugins (or none) implement it, or tracing or a wrapper needs pluggy's
+    own caller.  For per-step callers (the playtest's observer) that would
+    otherwise pay for a list of one answer on every step."""
+    impls = caller.get_hookimpls()
+    if len(impls) != 1 or os.environ.get(TRACE_ENV) or impls[0].hookwrapper or impls[0].wrapper:
+        return None
+    return _direct(impls[0], tuple(caller.spec.argnames) if caller.spec else ())
+
+
 def _bind(caller: pluggy.HookCaller, tracing: bool) -> Callable[..., Any]:
     firstresult = bool(caller.spec and caller.spec.opts.get("firstresult"))
     impls = caller.get_hookimpls()

@@ -116,7 +116,7 @@ def seating(batch: Batch, index: int) -> tuple[int, tuple[int, ...]]:
 class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
-    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "stats_hook", "evaluate", "players",
+    __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "step_statistics", "evaluate", "players",
                  "leader", "lead_changes", "evaluated_steps", "last_not_leading")
 
     def __init__(self, game: Game | None = None) -> None:
@@ -128,7 +128,7 @@ class Observer:
         self.pending_forced = False
         self.counters: dict[str, float] = {}
         self.last_mover: int | None = None
-        self.stats_hook = None
+        self.step_statistics = None
         self.evaluate = None
         self.leader: int | None = None
         self.lead_changes = 0
@@ -139,11 +139,12 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
-        from treehouse.kernel.hooks import KERNEL_PLUGIN, every_answer
+        from treehouse.kernel.hooks import KERNEL_PLUGIN, sole_implementation
 
         hook = game.hooks.manager.hook
         if hook.treehouse_step_statistics.get_hookimpls():
-            self.stats_hook = every_answer(hook.treehouse_step_statistics)  # every plugin's counters, added up below
+            # every plugin's counters added up (the game's hook sums them); one plugin's, called directly
+            self.step_statistics = sole_implementation(hook.treehouse_step_statistics) or game.hooks.treehouse_step_statistics
         evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
@@ -210,12 +211,12 @@ class Observer:
         self.pending = False
         self.pending_face = None
         self.last_mover = mover
-        if self.stats_hook is not None:
-            counters = self.counters
-            for answer in self.stats_hook(before, after, step, move, mover, face):
-                if answer:
-                    for key, value in answer.items():
-                        counters[key] = counters.get(key, 0) + value
+        if self.step_statistics is not None:
+            answer = self.step_statistics(before, after, step, move, mover, face)
+            if answer:
+                counters = self.counters
+                for key, value in answer.items():
+                    counters[key] = counters.get(key, 0) + value
         if self.evaluate is not None:
             self._track_lead(after)
 

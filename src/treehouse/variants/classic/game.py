@@ -290,6 +290,9 @@ class Classic(Variant):
         target, _, result = move
         if target == HOUSE_TARGET:
             return _tuple_new(ClassicPosition, (result, trios, to_move))
+        if len(trios) == 2:  # the common table, without a list
+            changed = (result, trios[1]) if to_move == 0 else (trios[0], result)
+            return _tuple_new(ClassicPosition, (house, changed, to_move))
         changed = list(trios)
         changed[to_move] = result
         return _tuple_new(ClassicPosition, (house, tuple(changed), to_move))
@@ -326,7 +329,7 @@ class Classic(Variant):
         return f"no single {move.action.lower()} turns {whose} {format_trio(trio)} into {format_trio(move.result)}"
 
     @hookimpl
-    def treehouse_step_statistics(self, before, after, step, move, mover):
+    def treehouse_step_statistics(self, before, after, step, move, mover, face):
         """Playtest counters: moves on the House, on the mover's own trio, and passes."""
         if move is PASS:
             return {"passes": 1}
