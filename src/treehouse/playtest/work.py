@@ -117,7 +117,7 @@ class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
     __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "step_statistics", "evaluate", "players",
-                 "leader", "lead_changes", "evaluated_steps", "last_not_leading")
+                 "leader", "lead_changes", "evaluated_steps", "last_not_leading", "others")
 
     def __init__(self, game: Game | None = None) -> None:
         self.faces: dict[str, list[int]] = {}
@@ -135,6 +135,7 @@ class Observer:
         self.evaluated_steps = 0
         self.last_not_leading: list[int] = []
         self.players = 0
+        self.others: tuple[tuple[int, ...], ...] = ()
         if game is not None:
             self.attach(game)
 
@@ -149,6 +150,7 @@ class Observer:
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
         self.players = len(game.seats)
+        self.others = tuple(tuple(seat for seat in range(self.players) if seat != leader) for leader in range(self.players))
         self.last_not_leading = [0] * self.players
         game.observer = self
 
@@ -169,7 +171,7 @@ class Observer:
         return counts
 
     def on_choice(self, game, mover, step, face, moves) -> None:
-        if getattr(step, "setup", False):
+        if step.setup:
             return  # the setup phase (Fences' draws) is not play: its draws are not die faces, its choices not turns
         if self.pending:  # the choice before this one was a REROLL
             if self.pending_face is not None:
@@ -196,7 +198,7 @@ class Observer:
         self.pending_forced = forced
 
     def on_step(self, game, mover, step, move, before, after, events) -> None:
-        if getattr(step, "setup", False):
+        if step.setup:
             return
         face = self.pending_face
         if face is not None:
@@ -231,12 +233,10 @@ class Observer:
                 if self.leader is not None:
                     self.lead_changes += 1
                 self.leader = leader
-            for seat in range(self.players):
-                if seat != leader:
-                    last_not_leading[seat] = steps
-        else:  # a tie for the lead: nobody leads, the last leader stays the one a change is counted from
-            for seat in range(self.players):
+            for seat in self.others[leader]:
                 last_not_leading[seat] = steps
+        else:  # a tie for the lead: nobody leads, the last leader stays the one a change is counted from
+            last_not_leading[:] = [steps] * self.players
 
     def summary(self, game: Game) -> GameSummary:
         outcome = game.outcome
@@ -502,6 +502,13 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
+    # Wait for the pool's manager thread too: left running, it may close its
+    # wake-up pipe while the interpreter's exit is writing to it, which prints
+    # a traceback after the partial results (a race in Python 3.11's
+    # concurrent.futures).
+    manager = getattr(pool, "_executor_manager_thread", None)
+    if manager is not None:
+        manager.join(timeout=5)
 
 
 @contextmanager
