@@ -134,8 +134,20 @@ def test_help_has_the_legend_and_rules_a_how_to_play_with_the_options_in_force(t
     assert "one_hit_per_piece" in output  # the table of settings follows
     args[-1] = tmp_path / "g2.jsonl"
     output = th(*args, "--set", "outside_attempts=true", "--set", "one_hit_per_piece=false", input="r\nq\n")
-    assert "or try to move Outside (always a Damaging Hit)" in output
-    assert "once for each rule it meets" in output
+    words = " ".join(output.split())  # the guide is wrapped to the terminal
+    assert "or try to move Outside (always a Damaging Hit)" in words
+    assert "once for each rule it meets" in words
+
+
+@pytest.mark.parametrize(
+    "options",
+    [{}, {"outside_attempts": True, "one_hit_per_piece": False, "line_hits": "every_check", "uniform_dig": "reroll", "all_out_at_once": "tie", "turn_limit": 60, "turn_limit_scoring": "draw"}],
+)
+def test_the_how_to_play_fits_an_80_column_terminal(plugins, options):
+    cls = plugins.variant("fences")
+    guide = cls(cls.Rules(**options)).how_to_play()
+    assert guide.startswith("How to play Fences")
+    assert max(len(line) for line in guide.splitlines()) <= 80
 
 
 def test_classic_has_no_fences_legend(tmp_path):

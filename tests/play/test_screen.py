@@ -116,11 +116,30 @@ def test_after_help_or_the_rules_the_board_and_moves_come_back(terminal, tmp_pat
     t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for(PROMPT)
     t.type(typed)
-    t.wait_for(shows, settled="Press Enter to go back to the board.")
+    for _ in range(5):  # a screenful at a time: Enter for the next
+        lines = t.wait_for("", settled="to go back to the board.")
+        assert all(len(line) <= 80 for line in lines)
+        if any("Press Enter to go back to the board." in line for line in lines):
+            break
+        t.type("")
+        time.sleep(0.3)
+    assert any(shows in line for line in lines), "\n".join(lines)
     t.type("")
     lines = t.wait_for(PROMPT)
     steady(lines, "Turn 1 · fence · Player 1 (you) to move")
     assert any("1. move fence" in line for line in lines)
+
+
+def test_the_rules_are_shown_a_screenful_at_a_time_from_their_first_line(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("r")
+    lines = t.wait_for("Page 1/", settled="Enter for more")
+    assert lines[0].startswith("How to play Fences"), "\n".join(lines)  # nothing scrolled off the top
+    assert all(len(line) <= 80 for line in lines)
+    t.type("b")  # back to the board from the middle
+    lines = t.wait_for(PROMPT)
+    steady(lines, "Turn 1 · fence · Player 1 (you) to move")
 
 
 def test_after_a_mistake_the_screen_is_redrawn_with_one_line_saying_why(terminal, tmp_path):

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 
 from treehouse.cli import app
 from treehouse.cli.human import Menu
-from treehouse.cli.screen import page_lines, paginate
+from treehouse.cli.screen import page_lines, paginate, text_pages
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
@@ -321,3 +321,11 @@ def test_pages_fill_columns_and_fit_the_width():
     pages = paginate(long, 80, 3)
     assert pages[0].columns == 1
     assert page_lines(long, pages[0], 80, 3)[0].endswith("…") and len(page_lines(long, pages[0], 80, 3)[0]) == 80
+
+
+@pytest.mark.parametrize("count, rows, sizes", [(0, 5, [0]), (5, 5, [5]), (6, 5, [5, 1]), (23, 10, [10, 10, 3]), (3, 0, [1, 1, 1])])
+def test_long_text_is_cut_into_screens(count, rows, sizes):
+    lines = [f"line {n}" for n in range(count)]
+    pages = text_pages(lines, rows)
+    assert [len(page) for page in pages] == sizes
+    assert [line for page in pages for line in page] == lines  # nothing lost, nothing repeated, in order

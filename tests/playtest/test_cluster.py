@@ -247,3 +247,23 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
     local = _json(["simulate", "--variant", "classic", "--games", str(partial["games"]), "--seed", "2", "--json"])
     partial.pop("seconds"), partial.pop("partial")
     assert partial == local  # the first games, exactly as a run of that many plays them
+
+
+def test_the_progress_bar_moves_per_game_on_the_cluster(dask_cluster, plugins):
+    """Workers report their games as they finish (a few times a second), so
+    one slow chunk moves the bar game by game rather than all at the end."""
+    from treehouse.config import resolve
+    from treehouse.playtest.work import Batch, RuleSpec, run
+
+    spec = RuleSpec.from_effective(resolve(plugins, variant="fences"))
+    batch = Batch((spec,), ("greedy", "greedy"), seed=4)  # about 40 ms a game
+    reports: list[tuple[int, float]] = []
+    with cluster.connect(dask_cluster.address, 1, plugins) as pool:
+        pool.report_seconds = 0.0  # every game
+        began = time.monotonic()
+        total = run(batch, 25, pool=pool, chunk=25, progress=lambda done: reports.append((done, time.monotonic())))
+        ended = time.monotonic()
+    assert [done for done, _ in reports] == list(range(1, 26))  # each game once, in order
+    assert total.stop == 25
+    first, last = reports[0][1], reports[-1][1]
+    assert last - first > 0.3 * (ended - began), "the games were reported together, at the chunk's end"

@@ -32,7 +32,7 @@ from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
-from treehouse.cli.screen import fit, numbered, page_lines, paginate
+from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
 from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
@@ -390,15 +390,27 @@ class Session:
         return f"{len(numbers)} contain {words.strip()!r}: {listed}"
 
     def show_text(self, text: Any, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        """Help or the rules, then the board and moves again."""
-        if self.screen:
+        """Help or the rules, then the board and moves again.  On the steady
+        screen a text taller than the terminal is shown a screenful at a time."""
+        renderable = Text(text) if isinstance(text, str) else text
+        if not self.screen:
+            self.console.print(renderable)
+            self.show_choice(seat, step, face, menu)
+            return
+        with self.console.capture() as captured:
+            self.console.print(renderable)
+        pages = text_pages(captured.get().rstrip("\n").split("\n"), self.console.height - 1)
+        for number, page in enumerate(pages, start=1):
             self.console.clear()
-        self.console.print(text, markup=False) if isinstance(text, str) else self.console.print(text)
-        if self.screen:
+            self.console.print(Text.from_ansi("\n".join(page)))
+            last = number == len(pages)
+            prompt = "Press Enter to go back to the board. " if last else f"Page {number}/{len(pages)}: Enter for more, b and Enter to go back to the board. "
             try:
-                self.console.input("Press Enter to go back to the board. ")
+                answer = self.console.input(prompt)
             except EOFError:
-                pass
+                break
+            if answer.strip().lower() in ("b", "q"):
+                break
         self.show_choice(seat, step, face, menu)
 
     def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:

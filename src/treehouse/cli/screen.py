@@ -68,3 +68,9 @@ def numbered(words: list[str]) -> list[str]:
     """``1. words`` with the numbers right-aligned."""
     digits = len(str(len(words)))
     return [f"{n:>{digits}}. {w}" for n, w in enumerate(words, start=1)]
+
+
+def text_pages(lines: list[str], rows: int) -> list[list[str]]:
+    """Long text (help, the rules) cut into screens of at most ``rows`` lines."""
+    rows = max(1, rows)
+    return [lines[start : start + rows] for start in range(0, len(lines), rows)] or [[]]

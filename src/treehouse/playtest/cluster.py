@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 import os
 import platform
+import time
 import uuid
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from treehouse import __version__
 from treehouse.errors import ConfigError, TreehouseError
@@ -63,14 +64,39 @@ def mismatch(expected: dict[str, str], found: dict[str, str]) -> str | None:
     return None
 
 
-def play_checked(expected: dict[str, str], batch: Batch, start: int, stop: int) -> ChunkResult:
-    """The task a worker runs: check this worker once more, then play the chunk."""
+#: How often a worker tells the client how far into its chunk it is (seconds).
+REPORT_SECONDS = 0.25
+
+
+class GameReporter:
+    """``on_game`` in a worker: every :data:`REPORT_SECONDS` at most, logs
+    ``(chunk start, games finished in it)`` under ``topic`` on the scheduler,
+    which hands it to the client subscribed to it (the progress bar).  The
+    counts are running totals, so a lost message or a chunk run twice (after
+    a lost worker) never makes the bar count a game twice."""
+
+    def __init__(self, worker: Any, topic: str, start: int, every: float = REPORT_SECONDS) -> None:
+        self.worker, self.topic, self.start, self.every = worker, topic, start, every
+        self.finished = 0
+        self.last = time.monotonic()
+
+    def __call__(self) -> None:
+        self.finished += 1
+        now = time.monotonic()
+        if now - self.last >= self.every:
+            self.last = now
+            self.worker.log_event(self.topic, (self.start, self.finished))
+
+
+def play_checked(expected: dict[str, str], batch: Batch, start: int, stop: int, topic: str | None = None, every: float = REPORT_SECONDS) -> ChunkResult:
+    """The task a worker runs: check this worker once more, then play the
+    chunk, reporting its games under ``topic`` as they finish."""
+    from distributed import get_worker
+
     problem = mismatch(expected, worker_fingerprint())
     if problem is not None:
-        from distributed import get_worker
-
         raise WorkerMismatch(f"worker {get_worker().address} refused: {problem}; install the same treehouse and plugins there")
-    return play_chunk(batch, start, stop)
+    return play_chunk(batch, start, stop, on_game=GameReporter(get_worker(), topic, start, every) if topic else None)
 
 
 def _distributed() -> Any:
@@ -90,30 +116,55 @@ class ClusterPool:
     generator cancels every future still pending.
     """
 
-    def __init__(self, client: Any, expected: dict[str, str], description: str) -> None:
+    def __init__(self, client: Any, expected: dict[str, str], description: str, report_seconds: float = REPORT_SECONDS) -> None:
         self.client = client
         self.expected = expected
         self.description = description
         self.run_id = uuid.uuid4().hex[:8]
+        self.report_seconds = report_seconds
 
     def threads(self) -> int:
         return max(1, sum(self.client.nthreads().values()))
 
-    def results(self, batch: Batch, work: list[tuple[int, int]]) -> Iterator[ChunkResult]:
+    def results(self, batch: Batch, work: list[tuple[int, int]], on_game: Callable[[], None] | None = None) -> Iterator[ChunkResult]:
         queue = iter(work)
         pending: list[Any] = []
+        sizes = dict(work)  # chunk start -> stop
+        topic = f"treehouse-games-{self.run_id}-{id(batch):x}" if on_game is not None else None
+        finished: dict[int, int] = {}  # chunk start -> games reported finished (the client's thread writes it)
+        told = 0  # games passed on to on_game
+
+        def reported(event: tuple[float, tuple[int, int]]) -> None:
+            start, games = event[1]
+            finished[start] = max(finished.get(start, 0), min(games, sizes[start] - start))
+
+        def tell() -> None:
+            nonlocal told
+            total = sum(finished.values())
+            for _ in range(total - told):
+                on_game()
+            told = max(told, total)
 
         def submit(start: int, stop: int) -> None:
             key = f"treehouse-chunk-{self.run_id}-{id(batch):x}-{start}"
-            pending.append(self.client.submit(play_checked, self.expected, batch, start, stop, key=key, pure=False))
+            pending.append(self.client.submit(play_checked, self.expected, batch, start, stop, topic, self.report_seconds, key=key, pure=False))
 
+        if topic is not None:
+            self.client.subscribe_topic(topic, reported)
         try:
             for start, stop in queue:
                 submit(start, stop)
                 if len(pending) >= 4 * self.threads():
                     break
             while pending:
+                if topic is not None:
+                    while not pending[0].done():  # move the bar as the workers report games
+                        time.sleep(0.1)
+                        tell()
                 result = pending.pop(0).result()
+                if topic is not None:
+                    finished[result.start] = result.stop - result.start
+                    tell()
                 # Refill to the cluster's current size: workers may come and go.
                 while len(pending) < 4 * self.threads():
                     nxt = next(queue, None)
@@ -124,6 +175,8 @@ class ClusterPool:
         finally:
             if pending:
                 self.client.cancel(pending)
+            if topic is not None:
+                self.client.unsubscribe_topic(topic)
 
 
 def _quiet_logs() -> None:

@@ -375,10 +375,12 @@ def check_batch(batch: Batch, plugins: Any) -> None:
 
 class ChunkPool(Protocol):
     """Somewhere else to play chunks (a cluster): given the batch and its
-    chunks, yield each chunk's :func:`play_chunk` result in chunk order;
-    closing the generator cancels what is still pending."""
+    chunks, yield each chunk's :func:`play_chunk` result in chunk order,
+    calling ``on_game()`` once for each game as it is reported finished
+    (every game of a chunk by the time its result is yielded); closing the
+    generator cancels what is still pending."""
 
-    def results(self, batch: Batch, work: list[tuple[int, int]]) -> Iterator[ChunkResult]: ...
+    def results(self, batch: Batch, work: list[tuple[int, int]], on_game: Callable[[], None] | None) -> Iterator[ChunkResult]: ...
 
 
 def run_chunks(
@@ -398,17 +400,13 @@ def run_chunks(
     otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
     Closing the generator early (the SPRT has decided) cancels what is left.
     ``on_game()`` is called as each game finishes (with a cluster ``pool``,
-    as each chunk does, once per game in it).
+    as the workers report them, a few times a second).
     """
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
     work = chunks(games, chunk, first)
     if pool is not None:
-        for result in pool.results(batch, work):
-            for _ in range(result.stop - result.start):
-                if on_game is not None:
-                    on_game()
-            yield result
+        yield from pool.results(batch, work, on_game)
         return
     if jobs <= 1:
         for start, stop in work:

@@ -3,7 +3,11 @@ how-to-play with the rule options in force (``th play``'s ``?`` and ``r``)."""
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
+
+#: The widest line of the guide: it fits an 80-column terminal.
+WIDTH = 79
 
 LEGEND = """\
 The board (squares: a1 south-west ... e5; Outside N1-N5, S1-S5, W1-W5, E1-E5)
@@ -41,21 +45,27 @@ def how_to_play(rules: Any) -> str:
     )
     limit = getattr(rules, "turn_limit", 0)
     ending = f" After {limit} turns the game ends ({getattr(rules, 'turn_limit_scoring', 'most_smalls').replace('_', ' ')})." if limit else ""
-    return f"""\
-How to play Fences
-Each player has a Stack of smalls on the 5x5 Inside; the last Stack standing wins.
-A turn has three steps; Hits are checked after each one.
-  1. fence: move one Fence one square along a row or column to an empty square,
-     ending next to your Stack or taking one away from it if you can.
-  2. act: roll the die.  TIP a Standing Fence in your row or column (it slides to
-     point inward); SWAP your Stack with a Fence in your row or column; HOP over a
-     Fence next to you (or hop it over you); DIG your top small to the bottom; AIM
-     the Fences next to you; WILD: reorder your Stack, then any of those.  If the
-     action is impossible, your Stack is Hit.  ({dig})
-  3. stack: move your Stack one square, {outside}.
-     Into a piece: you stay, and are Hit (a Fence) or Hit the other Stack.
-Hits: {lines}.  {per_piece}
-Each Hit takes your top small, unless it is the Fence's colour (or the colour of
-the Stack that moved onto you); all Hits of a check count against the top as it
-stood.  An empty Stack is out; if the last Stacks empty together, {together}.{ending}
-The settings in force follow."""
+    paragraphs = (
+        ("", "How to play Fences"),
+        ("", "Each player has a Stack of smalls on the 5x5 Inside; the last Stack standing wins."),
+        ("", "A turn has three steps; Hits are checked after each one."),
+        ("  1. ", "fence: move one Fence one square along a row or column to an empty square,"
+                  " ending next to your Stack or taking one away from it if you can."),
+        ("  2. ", "act: roll the die.  TIP a Standing Fence in your row or column (it slides to"
+                  " point inward); SWAP your Stack with a Fence in your row or column; HOP over a"
+                  " Fence next to you (or hop it over you); DIG your top small to the bottom; AIM"
+                  " the Fences next to you; WILD: reorder your Stack, then any of those.  If the"
+                  f" action is impossible, your Stack is Hit.  ({dig})"),
+        ("  3. ", f"stack: move your Stack one square, {outside}."),
+        ("     ", "Into a piece: you stay, and are Hit (a Fence) or Hit the other Stack."),
+        ("", f"Hits: {lines}.  {per_piece}"),
+        ("", "Each Hit takes your top small, unless it is the Fence's colour (or the colour of"
+             " the Stack that moved onto you); all Hits of a check count against the top as it"
+             f" stood.  An empty Stack is out; if the last Stacks empty together, {together}.{ending}"),
+        ("", "The settings in force follow."),
+    )
+    # wrapped here, to fit an 80-column terminal (th play's steady screen)
+    return "\n".join(
+        textwrap.fill(text, WIDTH, initial_indent=indent, subsequent_indent=" " * len(indent), break_on_hyphens=False)
+        for indent, text in paragraphs
+    )
