@@ -117,7 +117,7 @@ class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
     __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "step_statistics", "evaluate", "players",
-                 "leader", "lead_changes", "evaluated_steps", "last_not_leading", "others")
+                 "leader", "lead_changes", "evaluated_steps", "last_not_leading")
 
     def __init__(self, game: Game | None = None) -> None:
         self.faces: dict[str, list[int]] = {}
@@ -135,7 +135,6 @@ class Observer:
         self.evaluated_steps = 0
         self.last_not_leading: list[int] = []
         self.players = 0
-        self.others: tuple[tuple[int, ...], ...] = ()
         if game is not None:
             self.attach(game)
 
@@ -150,7 +149,6 @@ class Observer:
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
         self.players = len(game.seats)
-        self.others = tuple(tuple(seat for seat in range(self.players) if seat != leader) for leader in range(self.players))
         self.last_not_leading = [0] * self.players
         game.observer = self
 
@@ -233,8 +231,9 @@ class Observer:
                 if self.leader is not None:
                     self.lead_changes += 1
                 self.leader = leader
-            for seat in self.others[leader]:
-                last_not_leading[seat] = steps
+            for seat in range(self.players):
+                if seat != leader:
+                    last_not_leading[seat] = steps
         else:  # a tie for the lead: nobody leads, the last leader stays the one a change is counted from
             last_not_leading[:] = [steps] * self.players
 
