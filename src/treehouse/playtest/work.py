@@ -223,10 +223,14 @@ class Observer:
     def _track_lead(self, state) -> None:
         scores = self.evaluate(state)
         self.evaluated_steps = steps = self.evaluated_steps + 1
-        best = max(scores)
+        if len(scores) == 2:  # the common table: the same answer as below, without max, count and index
+            first, second = scores
+            leader = 0 if first > second else 1 if second > first else None
+        else:
+            best = max(scores)
+            leader = scores.index(best) if scores.count(best) == 1 else None
         last_not_leading = self.last_not_leading
-        if scores.count(best) == 1:  # one seat leads
-            leader = scores.index(best)
+        if leader is not None:  # one seat leads
             if leader != self.leader:
                 if self.leader is not None:
                     self.lead_changes += 1
