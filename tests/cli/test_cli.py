@@ -175,3 +175,17 @@ def test_help_and_no_command_still_print_the_help():
     assert th().exit_code in (0, 2) and "Usage" in th().output
     result = th("simulate", "--help")
     assert result.exit_code == 0 and "--records" in result.stdout
+
+
+def test_ctrl_c_where_a_command_has_nothing_to_report_is_one_line_and_exit_130(monkeypatch):
+    """Ctrl-C while the plugins load (or anywhere a command keeps no partial
+    work): "interrupted" and the shell's 130, not Click's "Aborted!" and 1."""
+    from treehouse.cli import catalog
+
+    def interrupted():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(catalog, "plugins", interrupted)
+    result = runner.invoke(app, ["variants"])
+    assert result.exit_code == 130
+    assert result.output.strip() == "interrupted"

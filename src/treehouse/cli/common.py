@@ -30,6 +30,10 @@ def plugins() -> Plugins:
     return loaded
 
 
+#: The exit status after Ctrl-C (128 + SIGINT), as the shell reports it.
+INTERRUPTED = 130
+
+
 def fail(message: str, code: int = 2) -> typer.Exit:
     """Print one line of error (cut to a sane length) and return the exit to raise."""
     err.print(f"error: {clip(message)}", markup=False)

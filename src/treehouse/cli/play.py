@@ -29,7 +29,7 @@ from rich.text import Text
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
@@ -41,8 +41,6 @@ from treehouse.textfiles import FileLock, lock_file
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
 
-#: Exit status after Ctrl-C (the game is saved first).
-INTERRUPTED = 130
 #: The variant ``th play`` starts when none is named: the first one installed.
 DEFAULT_VARIANTS = ("fences", "classic")
 #: A list of moves longer than this is cut to its first ``SHORT_LIST`` (``l`` shows all).

@@ -20,7 +20,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from treehouse.cli.common import fail
+from treehouse.cli.common import INTERRUPTED, err, fail
 
 # Click's exceptions as Typer raises them: newer Typers carry their own copy of
 # Click (``typer._click``), older ones use ``click``; ask Typer which.
@@ -83,6 +83,11 @@ class OneLineErrors(TyperGroup):
     def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C where a command does not report partial work itself (loading
+            # the plugins, say): one line and the shell's 130, not Click's "Aborted!" and 1
+            err.print("interrupted", markup=False)
+            raise typer.Exit(INTERRUPTED) from None
         except _NO_ARGS_IS_HELP:
             raise
         except click.ClickException as error:

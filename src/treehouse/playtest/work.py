@@ -117,7 +117,7 @@ class Observer:
     """Counts one game as it is played (a :class:`~treehouse.kernel.engine.GameObserver`)."""
 
     __slots__ = ("faces", "decisions", "multi", "pending", "pending_face", "pending_forced", "counters", "last_mover", "step_statistics", "evaluate", "players",
-                 "leader", "lead_changes", "evaluated_steps", "last_not_leading", "others")
+                 "leader", "lead_changes", "evaluated_steps", "last_not_leading")
 
     def __init__(self, game: Game | None = None) -> None:
         self.faces: dict[str, list[int]] = {}
@@ -135,7 +135,6 @@ class Observer:
         self.evaluated_steps = 0
         self.last_not_leading: list[int] = []
         self.players = 0
-        self.others: tuple[tuple[int, ...], ...] = ()
         if game is not None:
             self.attach(game)
 
@@ -150,7 +149,6 @@ class Observer:
         if evaluators:
             self.evaluate = self._every_seat(game, evaluators)
         self.players = len(game.seats)
-        self.others = tuple(tuple(seat for seat in range(self.players) if seat != leader) for leader in range(self.players))
         self.last_not_leading = [0] * self.players
         game.observer = self
 
@@ -225,16 +223,21 @@ class Observer:
     def _track_lead(self, state) -> None:
         scores = self.evaluate(state)
         self.evaluated_steps = steps = self.evaluated_steps + 1
-        best = max(scores)
+        if len(scores) == 2:  # the common table: the same answer as below, without max, count and index
+            first, second = scores
+            leader = 0 if first > second else 1 if second > first else None
+        else:
+            best = max(scores)
+            leader = scores.index(best) if scores.count(best) == 1 else None
         last_not_leading = self.last_not_leading
-        if scores.count(best) == 1:  # one seat leads
-            leader = scores.index(best)
+        if leader is not None:  # one seat leads
             if leader != self.leader:
                 if self.leader is not None:
                     self.lead_changes += 1
                 self.leader = leader
-            for seat in self.others[leader]:
-                last_not_leading[seat] = steps
+            for seat in range(self.players):
+                if seat != leader:
+                    last_not_leading[seat] = steps
         else:  # a tie for the lead: nobody leads, the last leader stays the one a change is counted from
             last_not_leading[:] = [steps] * self.players
 

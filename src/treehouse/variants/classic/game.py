@@ -15,6 +15,7 @@ otherwise one other matching trio wins; several others tie.
 from __future__ import annotations
 
 from functools import lru_cache
+from types import MappingProxyType
 from typing import Literal, NamedTuple
 
 from pydantic import Field
@@ -163,6 +164,9 @@ def _score(away: list[int], seat: int) -> float:
         return -100.0
     return float(theirs - mine)
 
+
+#: The step statistics' three answers, made once (read-only: every step returns one of them).
+_PASSED, _HOUSE_MOVE, _OWN_MOVE = (MappingProxyType({name: 1}) for name in ("passes", "house_moves", "own_moves"))
 
 #: What a face of the Treehouse die means in classic Treehouse (``th play`` says it after a roll).
 FACE_WORDS = {
@@ -332,10 +336,10 @@ class Classic(Variant):
     def treehouse_step_statistics(self, before, after, step, move, mover, face):
         """Playtest counters: moves on the House, on the mover's own trio, and passes."""
         if move is PASS:
-            return {"passes": 1}
+            return _PASSED
         if move is REROLL:
             return None
-        return {"house_moves": 1} if move.target == HOUSE_TARGET else {"own_moves": 1}
+        return _HOUSE_MOVE if move.target == HOUSE_TARGET else _OWN_MOVE
 
     @hookimpl
     def treehouse_evaluate(self, state, seat):
