@@ -11,6 +11,11 @@ Both loops play two-player random-versus-random games from the same seeds.
 * simulate: what ``th simulate --variant classic`` runs (one process):
   :func:`treehouse.playtest.work.play_chunk` with its observer counting the
   faces, the decisions, the variant's statistics and the lead (metrics on);
+* th simulate: the command itself (``th simulate --variant classic --json``,
+  through Typer's runner in this process): the same games as ``simulate``,
+  plus reading the rule set, the metrics and the JSON, and Typer building
+  the command (about 18 ms an invocation, which a user pays once per run
+  but this row pays once per alternation: raise ``--chunk`` to see it fade);
 * bare:   a plain loop over successor tables precomputed for all 204 trios
   and each action (the same rules: own trio first, else the House or a pass,
   else roll again; WILD on either), with one random.Random and no objects.
@@ -63,6 +68,20 @@ def simulate_games(games: int, seed: int) -> int:
     rules = tuple(sorted(ClassicRules().model_dump(mode="json").items()))
     batch = Batch((RuleSpec("classic", "classic", rules, TURN_CAP),), ("random", "random"), seed=seed)
     return play_chunk(batch, 0, games).sides[0].turns_total
+
+
+def cli_games(games: int, seed: int) -> int:
+    """``th simulate --variant classic --games N --seed S --json`` as typed, through Typer (in this process)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json"])
+    if result.exit_code != 0:
+        raise SystemExit(result.output)
+    return json.loads(result.stdout)["game_turns_total"]
 
 
 def successor_tables():
@@ -124,6 +143,7 @@ def main() -> None:
             "engine": lambda games, seed: engine_games(games, seed),
             "engine+record": lambda games, seed: engine_games(games, seed, recorded=True),
             "simulate": simulate_games,
+            "th simulate": cli_games,
             "bare": lambda games, seed: bare_games(games, seed, tables),
         },
         args,
