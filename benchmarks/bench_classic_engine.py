@@ -11,6 +11,16 @@ Both loops play two-player random-versus-random games from the same seeds.
 * simulate: what ``th simulate --variant classic`` runs (one process):
   :func:`treehouse.playtest.work.play_chunk` with its observer counting the
   faces, the decisions, the variant's statistics and the lead (metrics on);
+* th simulate: the command itself (``th simulate --variant classic --json``,
+  through Typer's runner in this process): the same games as ``simulate``,
+  plus reading the rule set, the metrics and the JSON, and Typer building
+  the command (about 18 ms an invocation, which a user pays once per run
+  but this row pays once per alternation: raise ``--chunk`` to see it fade);
+* openspiel game: the peer reference of the issue, classic written directly
+  as an OpenSpiel Python game over the bare loop's tables
+  (``openspiel_classic.py``), played random against random through
+  ``chance_outcomes``, ``legal_actions`` and ``apply_action`` (needs the
+  openspiel extra);
 * bare:   a plain loop over successor tables precomputed for all 204 trios
   and each action (the same rules: own trio first, else the House or a pass,
   else roll again; WILD on either), with one random.Random and no objects.
@@ -19,10 +29,11 @@ The figure that matters is the ratio engine/bare measured in the same run;
 absolute turns per second depend on the machine and its load.
 
 Issue 12's goals are simulate/bare >= 0.25 and engine/bare >= 0.5.  Its
-figures (engine 0.22, simulate 0.049) were taken against a slower bare loop
-than this one: the code as it was when the issue was filed (commit 805360b)
-measures engine 0.115 and simulate 0.032 here, so read this harness's ratios
-against those.  To measure an older commit, copy this file and alternate.py
+figures (engine 0.22, simulate 0.049, the OpenSpiel game 0.083) were taken
+against a slower bare loop than this one: here the code as it was when the
+issue was filed (commit 805360b) measures engine 0.115 and simulate 0.032,
+and the OpenSpiel game 0.046, so this bare loop is about 1.8x as fast as the
+issue's.  Read this harness's ratios against those.  To measure an older commit, copy this file and alternate.py
 into a worktree of it and run them with that worktree's src first on
 PYTHONPATH.
 """
@@ -63,6 +74,20 @@ def simulate_games(games: int, seed: int) -> int:
     rules = tuple(sorted(ClassicRules().model_dump(mode="json").items()))
     batch = Batch((RuleSpec("classic", "classic", rules, TURN_CAP),), ("random", "random"), seed=seed)
     return play_chunk(batch, 0, games).sides[0].turns_total
+
+
+def cli_games(games: int, seed: int) -> int:
+    """``th simulate --variant classic --games N --seed S --json`` as typed, through Typer (in this process)."""
+    import json
+
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json"])
+    if result.exit_code != 0:
+        raise SystemExit(result.output)
+    return json.loads(result.stdout)["game_turns_total"]
 
 
 def successor_tables():
@@ -119,15 +144,24 @@ def bare_games(games: int, seed: int, tables) -> int:
 def main() -> None:
     args = arguments(__doc__.splitlines()[0])
     tables = successor_tables()
-    alternate(
-        {
-            "engine": lambda games, seed: engine_games(games, seed),
-            "engine+record": lambda games, seed: engine_games(games, seed, recorded=True),
-            "simulate": simulate_games,
-            "bare": lambda games, seed: bare_games(games, seed, tables),
-        },
-        args,
-    )
+    loops = {
+        "engine": lambda games, seed: engine_games(games, seed),
+        "engine+record": lambda games, seed: engine_games(games, seed, recorded=True),
+        "simulate": simulate_games,
+        "th simulate": cli_games,
+    }
+    try:
+        import pyspiel
+
+        import openspiel_classic
+    except ImportError:
+        print("(no openspiel game row: the openspiel extra is not installed)")
+    else:
+        peer = pyspiel.load_game(openspiel_classic.register(tables))
+        loops["openspiel game"] = lambda games, seed: openspiel_classic.play(peer, games, seed)
+    loops["bare"] = lambda games, seed: bare_games(games, seed, tables)
+    # the peer game draws from its generator exactly as the bare loop does: the very same games
+    alternate(loops, args, same_games=tuple(name for name in loops if name == "openspiel game"))
     print("goals (issue 12): simulate/bare >= 0.25, engine/bare >= 0.5")
 
 

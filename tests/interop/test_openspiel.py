@@ -143,6 +143,7 @@ def test_serialize_and_clone_keep_the_game():
         ({"house_decline": "maybe"}, "house_decline"),
         ({"house_rules": "no-such-rule"}, "no-such-rule"),
         ({"max_turns": 0}, "max_turns must be at least 1"),
+        ({"house_rules": "mirror-matches[on]"}, r"options go name\[key:value;key:value\]"),
     ],
 )
 def test_bad_parameters_are_one_line(params, message):
@@ -172,3 +173,32 @@ def test_an_illegal_action_is_one_line():
     state = game.new_initial_state().child(0)  # TIP: own moves only, no pass
     with pytest.raises(TreehouseError, match="action 0 is not legal here"):
         state.apply_action(0)
+
+
+def test_house_rules_with_options_survive_a_game_string():
+    """A house rule's options are written name[key:value] in the game's string
+    (OpenSpiel's strings give commas, parentheses and = meanings of their
+    own), so the string loads the same game again, and so does a state
+    serialised with it."""
+    pytest.importorskip("treehouse_fences_house_rules")
+    game = pyspiel.load_game("treehouse_fences", {"house_rules": "wild-repair(max=1)+dig-restores-any"})
+    assert "house_rules=wild-repair[max:1]+dig-restores-any" in str(game)
+    again = pyspiel.load_game(str(game))
+    assert str(again) == str(game)
+    assert again.flow.hooks.house_rule_specs == game.flow.hooks.house_rule_specs == ["wild-repair(max=1)", "dig-restores-any"]
+    typed = pyspiel.load_game("treehouse_fences(house_rules=wild-repair[max:1]+dig-restores-any)")
+    assert str(typed) == str(game)
+    state = game.new_initial_state()
+    state.apply_action(3)  # the layout
+    restored_game, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    assert str(restored_game) == str(game) and restored.history() == state.history()
+
+
+@pytest.mark.parametrize("specs", [[], ["dig-restores-any"], ["wild-repair(max=2)"], ["wild-repair(max=1)", "no-house-moves"]])
+def test_the_house_rules_parameter_round_trips(specs):
+    assert adapter.house_rule_specs(adapter.house_rules_parameter(specs)) == specs
+
+
+def test_an_option_a_game_string_cannot_carry_is_one_line():
+    with pytest.raises(TreehouseError, match="the value 'a:b' cannot be written in an OpenSpiel game string"):
+        adapter.house_rules_parameter(["some-rule(note='a:b')"])

@@ -16,7 +16,9 @@ node; a random setup, such as Fences' deal, is a first chance node drawing
 one of ``layouts`` seeded layouts), perfect information, zero-sum, with terminal
 rewards (:func:`treehouse.interop.flow.returns`).  Its parameters are
 ``players``, every rule option of the variant (defaults: the rule set's),
-``house_rules`` (names joined by ``+``: OpenSpiel's game strings separate parameters by commas), ``max_turns`` (the rule set's turn
+``house_rules`` (specs joined by ``+``, options written ``name[key:value;key:value]``:
+OpenSpiel's game strings give commas, parentheses and ``=`` meanings of
+their own), ``max_turns`` (the rule set's turn
 cap: a draw after that many turns), ``max_decisions`` (a draw after that
 many decisions; 0: ten per turn), ``layouts`` and, for a variant with the
 generic encoding, ``max_moves``.  Actions are
@@ -43,6 +45,7 @@ from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation
 from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, MAX_OUTCOMES, SETUP, TERMINAL, GameFlow, Node, returns
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import Plugins, load_plugins
+from treehouse.specs import format_spec, parse_spec, spec_value
 
 PREFIX = "treehouse_"
 PARAMETER_TYPES = (bool, int, float, str)
@@ -51,6 +54,49 @@ PARAMETER_TYPES = (bool, int, float, str)
 def game_name(name: str) -> str:
     """The OpenSpiel name of a rule set or variant: ``classic-wiki`` -> ``treehouse_classic_wiki``."""
     return PREFIX + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+#: In a game string, a house rule's options: ``wild-repair[max:1;colour:red]``.
+_GAME_STRING_SPEC = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*\[(.*)\]\s*$", re.S)
+#: What a game string cannot carry inside a value.
+_GAME_STRING_SPECIALS = set("(),=+[];:")
+
+
+def house_rules_parameter(specs: list[str]) -> str:
+    """The ``house_rules`` parameter for ``specs`` (``wild-repair(max=1)``), in
+    the spelling a game string can carry: ``wild-repair[max:1]``, joined by ``+``."""
+    written = []
+    for spec in specs:
+        name, options = parse_spec(spec, "house rule", "wild-repair(max=1)", ConfigError)
+        parts = []
+        for key, value in options.items():
+            text = "true" if value is True else "false" if value is False else str(value)
+            if set(text) & _GAME_STRING_SPECIALS:
+                raise ConfigError(f"house rule {spec!r}: the value {text!r} cannot be written in an OpenSpiel game string (it holds one of {''.join(sorted(_GAME_STRING_SPECIALS))})")
+            parts.append(f"{key}:{text}")
+        written.append(f"{name}[{';'.join(parts)}]" if parts else name)
+    return "+".join(written)
+
+
+def house_rule_specs(parameter: str) -> list[str]:
+    """The specs in a ``house_rules`` parameter, each as treehouse writes it
+    (``wild-repair(max=1)``); both spellings are read."""
+    specs = []
+    for part in parameter.split("+"):
+        match = _GAME_STRING_SPEC.match(part)
+        if match is None:
+            if part.strip():
+                specs.append(part.strip())
+            continue
+        name, inside = match.groups()
+        options = {}
+        for item in inside.split(";"):
+            key, sep, raw = item.partition(":")
+            if not sep or not key.strip():
+                raise ConfigError(f"bad house rule {part.strip()!r}: options go name[key:value;key:value], e.g. wild-repair[max:1]")
+            options[key.strip()] = spec_value(raw.strip())
+        specs.append(format_spec(name, options))
+    return specs
 
 
 @dataclass
@@ -68,7 +114,7 @@ class Entry:
     def parameters(self) -> dict[str, Any]:
         specification: dict[str, Any] = {"players": self.variant_class.default_players}
         specification.update(self.rules)
-        specification["house_rules"] = "+".join(self.house_rules)
+        specification["house_rules"] = house_rules_parameter(self.house_rules)
         specification["max_turns"] = self.turn_cap
         specification["max_decisions"] = 0
         specification["layouts"] = DEFAULT_LAYOUTS
@@ -135,8 +181,9 @@ class TreehouseGame(pyspiel.Game):
             problem = error.errors()[0]
             where = ".".join(str(part) for part in problem["loc"]) or "rules"
             raise ConfigError(f"{game_name(entry.name)}: {where}: {problem['msg']} (got {problem.get('input')!r})") from None
-        names = [name.strip() for name in params["house_rules"].split("+") if name.strip()]
-        house_rules = [entry.plugins.house_rule(name, variant.name) for name in names]
+        specs = house_rule_specs(params["house_rules"])
+        house_rules = [entry.plugins.house_rule(spec, variant.name) for spec in specs]
+        params["house_rules"] = house_rules_parameter(specs)  # so that str(game) is a game string that loads again
         max_turns = params["max_turns"]
         if max_turns < 1:
             raise ConfigError(f"{game_name(entry.name)}: max_turns must be at least 1, not {max_turns}")

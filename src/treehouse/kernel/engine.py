@@ -308,11 +308,10 @@ class Game:
         self.setting_up = False
 
     def _failure(self, error: Exception, mover: int) -> BaseException:
-        """What an exception raised while ``mover`` played a setup step becomes
-        (as in :meth:`play_turn`, less its missing-position case: a setup step
-        is not resolved): the
+        """What an exception raised while ``mover`` played a step becomes: the
         observer's own complaint as it is, a seat's or a plugin's bug as one
-        line naming it (the caller chains the traceback)."""
+        line naming it (the caller chains the traceback; a turn's caller first
+        looks for a hook that gave no position)."""
         observer = self.observer
         if observer is not None and (_raised_in(error, type(observer).on_step) or _raised_in(error, type(observer).on_choice)):
             return error  # the observer's own complaint (a test's, say): not a plugin's bug
