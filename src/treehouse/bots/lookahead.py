@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Applied, Control, play_move
+from treehouse.kernel.engine import PASS, REROLL, Applied, Control, Resolved
 
 #: Scores of finished games, far beyond any evaluation.
 WIN = 1e9
@@ -53,10 +53,20 @@ class Model:
         """The position after ``move`` (applied and resolved) and the outcome, if the game ended.
         A setup step's move is only applied, as the engine's setup phase does."""
         hooks = self.hooks
-        if getattr(step, "setup", False):  # a setup step is only applied, as the engine's setup phase does
+        if step.setup:  # a setup step is only applied, as the engine's setup phase does
             after = hooks.treehouse_apply_move(state, step, move)
             return (after.state if type(after) is Applied else after), None
-        after, _events = play_move(hooks, state, step, move)
+        # play_move, inline (the bots' hot path): apply, then resolve with what the move did
+        effect = None
+        if move is PASS:
+            after = state
+        else:
+            after = hooks.treehouse_apply_move(state, step, move)
+            if type(after) is Applied:
+                after, effect = after
+        after = hooks.treehouse_resolve(after, state, step, move, effect)
+        if type(after) is Resolved:
+            after = after.state
         return after, hooks.treehouse_outcome(after, state.to_move)
 
     def remaining_steps(self, state: Any, step: Any) -> tuple:

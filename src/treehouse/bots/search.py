@@ -329,12 +329,16 @@ class SearchBot:
     def _looks(self, state: Any, step: Any, moves: tuple):
         """:meth:`_one_step`'s values, one at a time."""
         model, me, evaluated = self.model, self._me, self._evaluated
+        play, limited = model.play, self._limited
         for move in moves:
             if move is REROLL:
                 yield model.evaluate(state, me)
                 continue
-            self._tick()
-            after, outcome = model.play(state, step, move)
+            if limited:
+                self._tick()
+            else:
+                self._count += 1  # _tick without a budget
+            after, outcome = play(state, step, move)
             if outcome is not None:
                 yield model.outcome_score(outcome, me)
                 continue

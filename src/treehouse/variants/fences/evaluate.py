@@ -123,8 +123,8 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
 
 
 #: every Hit stands (the seed): cached, since the bots score many positions
-#: sharing a board, a Stack's square and its top colour
-_placed_value = lru_cache(maxsize=1 << 15)(placed_value)
+#: sharing a board, a Stack's square and its top colour (a small cache: see hits.lines)
+_placed_value = lru_cache(maxsize=1 << 12)(placed_value)
 
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:

@@ -199,7 +199,7 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     return found
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 11)
 def lines(board) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack.
 
@@ -208,6 +208,9 @@ def lines(board) -> tuple[Line, ...]:
     back: a few squares per Stack, whatever else moved.  Cached by board:
     a check compares the board before a move with the one after, and the
     bots try many moves from one board (and many that end on the same one).
+    The caches here are small on purpose: the bots reuse a board within one
+    node of their search, and every board a cache holds is walked by each
+    full garbage collection (larger caches cost more there than they save).
     """
     found = []
     for square, seat in stacks_on(board):
@@ -217,7 +220,7 @@ def lines(board) -> tuple[Line, ...]:
     return tuple(found)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 11)
 def _sightings(board) -> tuple[tuple[Line, Hit, Hit], ...]:
     """Each line of ``board`` with the Hit it makes when new (``POINTED_AT``)
     and when its Stack bounced (``BOUNCED``): made once per board, not per check."""
