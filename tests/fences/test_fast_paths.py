@@ -18,13 +18,14 @@ from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.pieces import Direction, Size
-from treehouse.variants.fences.actions import Effect, _attempt, perform
+from treehouse.variants.fences.actions import Effect, perform
 from treehouse.variants.fences.board import COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY
 from treehouse.variants.fences.evaluate import evaluate
 from treehouse.variants.fences.hits import (
     Cause,
     Hit,
     HitReport,
+    Source,
     StackOut,
     fence_source,
     ignoring_colour,
@@ -36,6 +37,17 @@ from treehouse.variants.fences.moves import FencesMove
 from treehouse.variants.fences.position import FencesPosition, format_position, parse_position, sort_colours, turned
 
 UP = Direction.UP
+
+
+def plain_attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
+    cell = board[target]
+    if target in OUTSIDE:
+        return Hit(seat, Cause.OUTSIDE, square=target)
+    if cell is None:
+        return None
+    if type(cell) is int:
+        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, stacks[seat][-1], square, seat))
+    return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
 def plain_perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
@@ -89,7 +101,7 @@ def plain_perform(state: FencesPosition, seat: int, move: FencesMove, swap_outsi
         target = NEIGHBOUR[f][d]
         if board[f].direction is UP:
             board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
-        hit = _attempt(board, state.stacks, seat, square, target)
+        hit = plain_attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state._replace(board=tuple(board)), (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
@@ -121,7 +133,7 @@ def plain_perform(state: FencesPosition, seat: int, move: FencesMove, swap_outsi
 
     if kind == "step":
         target = NEIGHBOUR[square][move.arg]
-        hit = _attempt(board, state.stacks, seat, square, target)
+        hit = plain_attempt(board, state.stacks, seat, square, target)
         if hit is not None:
             return Effect(state, (hit,), frozenset((seat,)))
         board[square], board[target] = None, seat
@@ -246,3 +258,21 @@ def test_every_move_applies_resolves_and_evaluates_as_the_plain_path(fences_clas
     assert compared > 300
 
 
+def test_the_memo_gives_the_plain_answers_in_any_order_and_for_equal_boards(fences_class):
+    """The memo of answers about boards (fences/memo.py) finds them by identity:
+    moves played from positions in a shuffled order, from copies of the
+    positions (equal boards that are other objects), and evaluations in
+    between, still give the plain answers."""
+    variant, seen = choices(fences_class, 2, seed=8)
+    pairs = [(state, step, move) for state, step, moves in seen for move in moves if move is not PASS and not state.setting_up]
+    random.Random(1).shuffle(pairs)
+    for n, (state, step, move) in enumerate(pairs[:2000]):
+        if n % 3 == 0:  # an equal position whose board is another object
+            state = state._replace(board=tuple(list(state.board)))
+        fast, plain = perform(state, state.to_move, move), plain_perform(state, state.to_move, move)
+        assert fast == plain
+        assert line_hits(state, fast.state, fast.bounced) == plain_line_hits(state, plain.state, plain.bounced)
+        after = resolve_damage(fast.state, variant.check_hits(fast.state, state, step, fast), 4)[0]
+        for seat in (0, 1):
+            assert evaluate(after, seat) == evaluate(after, seat, stand=lambda found: found)
+            assert evaluate(state, seat) == evaluate(state, seat, stand=lambda found: found)

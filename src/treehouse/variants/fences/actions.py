@@ -15,6 +15,7 @@ from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, inward, same_line
 from treehouse.kernel.pieces import Size
 from treehouse.variants.fences.hits import Cause, Hit, Source, fence_source, ignoring_colour
+from treehouse.variants.fences.memo import played_from
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
 from treehouse.variants.fences.position import RANK, FencesPosition, sort_colours, turned, with_board, with_stacks
 
@@ -240,7 +241,7 @@ class Effect(NamedTuple):
     bounced: frozenset = frozenset()
 
 
-def _attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
+def _attempt(board, top: str, seat: int, square: int, target: int) -> Hit | None:
     """The Hit when ``seat``'s Stack on ``square`` tries to enter ``target``; None if it may."""
     cell = board[target]
     if target in OUTSIDE:
@@ -249,7 +250,7 @@ def _attempt(board, stacks, seat: int, square: int, target: int) -> Hit | None:
         return None
     if type(cell) is int:
         # only the stationary Stack is Hit; the mover's top colour can make it immune
-        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, stacks[seat][-1], square, seat))
+        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, top, square, seat))
     return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
@@ -295,22 +296,38 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind == "fail":  # the rolled action is impossible
         return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
 
-    square = board.index(seat) if stacks[seat] else None
+    top = stacks[seat][-1] if stacks[seat] else None
+    acts = played_from(board).acts
+    key = (seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+    done = acts.get(key)
+    if done is None:
+        done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+    cells, hits, bounced = done
+    return Effect(state if cells is None else with_board(state, cells), hits, bounced)
+
+
+def _act(board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg, swap_outside_ignores_colour: bool) -> tuple:
+    """What an action or a step does to the board, for :func:`perform`: the
+    board after it (``None``: unchanged), the attempt Hits and the Stacks
+    that bounced.  It depends on the board, the Stack's top colour and the
+    move only, not on the order below the top, so :func:`perform` keeps it
+    in the memo of the board (:mod:`~treehouse.variants.fences.memo`): a
+    WILD offers the same action under every reorder of the Stack."""
+    square = board.index(seat) if top is not None else None
 
     if kind == "step":
-        target = NEIGHBOUR[square][move.arg]
-        hit = _attempt(board, stacks, seat, square, target)
+        target = NEIGHBOUR[square][arg]
+        hit = _attempt(board, top, seat, square, target)
         if hit is not None:
-            return Effect(state, (hit,), frozenset((seat,)))
+            return None, (hit,), frozenset((seat,))
         cells = list(board)
         cells[square], cells[target] = None, seat
-        return Effect(with_board(state, tuple(cells)))
+        return tuple(cells), (), frozenset()
 
     if kind == "tip":
-        f, d = move.square, move.arg
-        piece = turned(board[f], d)
+        piece = turned(board[f], arg)
         end = f
-        for n in RAY[f][d]:
+        for n in RAY[f][arg]:
             if n in INSIDE and board[n] is None:
                 end = n
             else:
@@ -318,43 +335,40 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
         cells = list(board)
         cells[f] = None
         cells[end] = piece
-        return Effect(with_board(state, tuple(cells)))
+        return tuple(cells), (), frozenset()
 
     if kind == "swap":
-        f = move.square
         if f in OUTSIDE:
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
-            return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
+            return None, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,), frozenset()
         cells = list(board)
         cells[square], cells[f] = board[f], seat
-        return Effect(with_board(state, tuple(cells)))
+        return tuple(cells), (), frozenset()
 
     if kind == "hop":
-        f = move.square
         d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
         target = NEIGHBOUR[f][d]
         cells = list(board)
         if board[f].direction is UP:
             cells[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
-        hit = _attempt(cells, stacks, seat, square, target)
+        hit = _attempt(cells, top, seat, square, target)
         if hit is not None:
-            return Effect(with_board(state, tuple(cells)), (hit,), frozenset((seat,)))
+            return tuple(cells), (hit,), frozenset((seat,))
         cells[square], cells[target] = None, seat
-        return Effect(with_board(state, tuple(cells)))
+        return tuple(cells), (), frozenset()
 
     if kind == "hopfence":
-        f = move.square
         d = next(d for d in COMPASS if NEIGHBOUR[square][d] == f)
         far = NEIGHBOUR[square][d.opposite]
         cells = list(board)
         cells[far], cells[f] = board[f], None
-        return Effect(with_board(state, tuple(cells)))
+        return tuple(cells), (), frozenset()
 
     if kind == "aim":
         cells = list(board)
-        for _piece, f, d in move.arg:
-            cells[f] = turned(board[f], d)
-        return Effect(with_board(state, tuple(cells)))
+        for _piece, at, d in arg:
+            cells[at] = turned(board[at], d)
+        return tuple(cells), (), frozenset()
 
     # any other kind: the rolled action is impossible, as "fail"
-    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+    return None, (Hit(seat, Cause.IMPOSSIBLE),), frozenset()

@@ -44,6 +44,7 @@ from typing import Callable
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces
+from treehouse.variants.fences.memo import SIZE, current
 from treehouse.variants.fences.position import FencesPosition
 
 #: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
@@ -122,9 +123,37 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     return value
 
 
-#: every Hit stands (the seed): cached, since the bots score many positions
-#: sharing a board, a Stack's square and its top colour (a small cache: see hits.lines)
-_placed_value = lru_cache(maxsize=1 << 12)(placed_value)
+@lru_cache(maxsize=1 << 12)
+def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
+    """:func:`placed_value` when every Hit stands (the seed), without making
+    the Hits: a Fence's Hit then is harmless exactly when the Fence has the
+    top colour.  The same sums in the same order, so the same number.
+    Cached, since the bots score many positions sharing a board, a Stack's
+    square and its top colour (a small cache: see :func:`~treehouse.variants.fences.hits.lines`)."""
+    value = SMALL * smalls
+    for d, _n, cell in first_pieces(board, square):
+        if type(cell) is int:
+            continue  # a Stack: no threat, no shield
+        if cell.colour == top:
+            value += SHIELD
+        elif cell.direction is d.opposite:
+            value -= POINTING_AT
+        elif cell.direction is Direction.UP:
+            value -= STANDING
+        else:
+            value -= POINTING_AWAY
+    room = 0
+    for n in AROUND[square]:
+        cell = board[n]
+        if cell is None:
+            if n in INSIDE:
+                room += 1
+        elif type(cell) is not int and cell.colour == top:
+            room += 1  # stepping onto it does no Damage
+    value += ROOM * room
+    if room == 0:
+        value -= BOXED_IN
+    return value
 
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
@@ -137,11 +166,18 @@ def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> fl
         return -WON
     if stand is None:  # the seed's rules (every Hit stands): the cached values, inline
         board = state.board
+        known, board_id = current().values, id(board)
         value = best = None
         for other, stack in enumerate(stacks):
             if not stack:
                 continue
-            v = _placed_value(board, board.index(other), other, stack[-1], len(stack))
+            key = (board_id, other, stack[-1], len(stack))
+            found = known.get(key)
+            if found is None or found[0] is not board:
+                if len(known) > SIZE:
+                    known.clear()
+                found = known[key] = (board, _placed_value(board, board.index(other), other, stack[-1], len(stack)))
+            v = found[1]
             if other == seat:
                 value = v
             elif best is None or v > best:

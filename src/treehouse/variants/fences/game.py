@@ -52,6 +52,7 @@ from treehouse.variants.fences.position import (
 
 
 STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
+_new = tuple.__new__
 STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
 #: The setup's steps (``start: chosen``), played by the kernel's setup phase
 #: before the first turn.  Each draws a small blind from the bag (the chance
@@ -321,17 +322,16 @@ class Fences(Variant):
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
         effect = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
-        if state.setting_up:  # a setup step (no check follows it)
+        if state.phase >= PLACE_PHASE:  # a setup step (no check follows it)
             return Applied(advance_setup(effect.state, self.rules.height(state.players)), effect)
-        return Applied(advance(effect.state, step), effect)
+        after = effect.state
+        index = STEP_INDEX[step.name] + 1  # advance(), inline
+        return _new(Applied, (at_step(after, 0, after.turn + 1) if index == len(STEPS) else at_step(after, index, after.turn), effect))
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
-        return self.resolve(state, before, step, move, effect)
-
-    def resolve(self, state, before, step, move, effect):
         """The check after a step and its Damage, with what happened as events."""
-        if before.setting_up:
+        if before.phase >= PLACE_PHASE:
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
@@ -348,7 +348,7 @@ class Fences(Variant):
         if effect is None:
             attempts, bounced = (), frozenset()
         else:
-            attempts, bounced = effect.hits, effect.bounced
+            _state, attempts, bounced = effect
         hits = line_hits(before, state, bounced, self.rules.line_hits == "every_check")
         if attempts:
             hits = [*attempts, *hits]
@@ -356,6 +356,8 @@ class Fences(Variant):
             hits = one_per_piece(hits)
         if not hits:
             return ()
+        if not self.house_judges_hits:
+            return tuple(hits)  # Fences' own answer, without the call: every Hit stands
         return tuple(self.hooks.treehouse_fences_hits(state, before, step, tuple(hits)))
 
     def hits(self, before, step, move):
@@ -370,9 +372,9 @@ class Fences(Variant):
 
     @property
     def house_judges_hits(self) -> bool:
-        """Does a house rule answer ``treehouse_fences_hits``?  Then the bots'
-        evaluation asks the hook which threats stand (otherwise every one does,
-        and the evaluation's cache answers)."""
+        """Does a house rule answer ``treehouse_fences_hits``?  Then a check, and
+        the bots' evaluation, ask the hook which Hits stand; otherwise every one
+        does (Fences' own answer), and neither makes the call."""
         judged = self.__dict__.get("_house_judges_hits")
         if judged is None:
             hooks = self.hooks

@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.variants.fences.board import COMPASS, NAMES, RAY
+from treehouse.variants.fences.memo import played_from
 from treehouse.variants.fences.position import FencesPosition, sort_colours
 
 _new = tuple.__new__
@@ -240,25 +241,32 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
 
     Only what the move changed is new: when the board is the same (a Dig, a
     failed action, an attempt that bounced) no line is new and only the
-    bounced Stacks' lines Hit; otherwise the lines after (cached by board)
-    are compared with the lines before.
+    bounced Stacks' lines Hit; otherwise the lines after are compared with
+    the lines before, once per pair of boards (:func:`_line_changes`, kept
+    in the memo of the board before: :mod:`~treehouse.variants.fences.memo`).
     """
     board = after.board
-    sighted = _sightings(board)
-    if not sighted:
-        return []
     if every_check:
-        return [pointed for _line, pointed, _bounced in sighted]
+        return [pointed for _line, pointed, _bounced in _sightings(board)]
     if board is before.board:
-        return [bounced for line, _pointed, bounced in sighted if line.seat in moved] if moved else []
-    old = lines(before.board)
-    hits = []
-    for line, pointed, bounced in sighted:
-        if line not in old:
-            hits.append(pointed)
-        elif line.seat in moved:
-            hits.append(bounced)
-    return hits
+        return [bounced for line, _pointed, bounced in _sightings(board) if line.seat in moved] if moved else []
+    lines_from = played_from(before.board).lines
+    known = lines_from.get(id(board))
+    if known is None or known[0] is not board:
+        known = lines_from[id(board)] = (board, *_line_changes(before.board, board))
+    _board, new, entries = known
+    if not moved:
+        return list(new)
+    return [pointed if fresh else bounced for fresh, seat, pointed, bounced in entries if fresh or seat in moved]
+
+
+def _line_changes(before: tuple, after: tuple) -> tuple[tuple[Hit, ...], tuple]:
+    """The lines of board ``after`` against those of board ``before``: the
+    Hits of the new ones, in order, and every line after as ``(new, seat,
+    its POINTED_AT Hit, its BOUNCED Hit)`` (for the Stacks that bounced)."""
+    old = lines(before)
+    entries = tuple((line not in old, line.seat, pointed, bounced) for line, pointed, bounced in _sightings(after))
+    return tuple(pointed for fresh, _seat, pointed, _bounced in entries if fresh), entries
 
 
 def one_per_piece(hits) -> list[Hit]:
@@ -313,19 +321,19 @@ def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosit
         seat = hit.seat
         stack = stacks[seat]
         if not stack:
-            reports.append(HitReport(hit, None, None))
+            reports.append(_new(HitReport, (hit, None, None)))
             continue
         top = stack[-1]
         source = hit.source
         if source is not None and not hit.ignores_colour and top == source.colour:
-            reports.append(HitReport(hit, top, None))  # colour immunity
+            reports.append(_new(HitReport, (hit, top, None)))  # colour immunity
             continue
         n = taken.get(seat, 0)
         if n >= len(stack):
-            reports.append(HitReport(hit, top, None))  # nothing left to lose
+            reports.append(_new(HitReport, (hit, top, None)))  # nothing left to lose
             continue
         taken[seat] = n + 1
-        reports.append(HitReport(hit, top, stack[len(stack) - 1 - n]))
+        reports.append(_new(HitReport, (hit, top, stack[len(stack) - 1 - n])))
         if n + 1 == len(stack):
             fell[seat] = hit
     if not taken:
