@@ -62,7 +62,6 @@ def render_svg(state) -> str:
         left, top = MARGIN + x * CELL, MARGIN + (SIZE - 1 - y) * CELL
         fill = "#f4efe1" if square in INSIDE else "#d9d4c7"
         parts.append(f'<rect x="{left}" y="{top}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a8474"/>')
-        parts.append(f'<text x="{left + 3}" y="{top + 11}" font-size="9" fill="#6b665a">{NAMES[square]}</text>')
     for square in SQUARES:
         cell = state.board[square]
         if cell is None:
@@ -72,5 +71,12 @@ def render_svg(state) -> str:
             parts.append(_stack(cell, state.stacks[cell], cx, cy))
         else:
             parts.append(_fence(cell, cx, cy))
+    # the square names last, over the pieces, with a halo: a Large Fence no longer hides its square's name
+    for square in SQUARES:
+        x, y = xy(square)
+        left, top = MARGIN + x * CELL, MARGIN + (SIZE - 1 - y) * CELL
+        parts.append(
+            f'<text x="{left + 3}" y="{top + 11}" font-size="9" fill="#6b665a" stroke="#f4efe1" stroke-width="2.5" paint-order="stroke">{NAMES[square]}</text>'
+        )
     parts.append("</svg>")
     return "".join(parts)
