@@ -254,14 +254,33 @@ def _attempt(board, top: str, seat: int, square: int, target: int) -> Hit | None
     return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
+#: The kinds of move :func:`_act` plays (what they do to the board is kept in the board's memo).
+_ACTED = frozenset(("step", "tip", "swap", "hop", "hopfence", "aim"))
+
+
 def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
     """Play ``move`` for ``seat``: the board change plus the attempt Hits."""
     stacks = state.stacks
-    if move.order is not None:
-        stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
-        state = with_stacks(state, stacks)
+    order = move.order
+    if order is not None:
+        stacks = (*stacks[:seat], order, *stacks[seat + 1 :])
     kind = move.kind
     board = state.board
+
+    if kind in _ACTED:  # what it does to the board is kept in the board's memo
+        top = stacks[seat][-1] if stacks[seat] else None
+        acts = played_from(board).acts
+        key = (seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+        done = acts.get(key)
+        if done is None:
+            done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+        cells, hits, bounced = done
+        if cells is None:
+            return Effect(state if order is None else with_stacks(state, stacks), hits, bounced)
+        return Effect(with_stacks(state, stacks, cells), hits, bounced)  # the reorder and the board, in one position
+
+    if order is not None:
+        state = with_stacks(state, stacks)
 
     if kind == "move":
         f, t = move.square, move.arg
@@ -293,17 +312,8 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
         stacks = (*stacks[:seat], stack, *stacks[seat + 1 :])
         return Effect(_new(FencesPosition, (board, stacks, destroyed, *state[3:])))
 
-    if kind == "fail":  # the rolled action is impossible
-        return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
-
-    top = stacks[seat][-1] if stacks[seat] else None
-    acts = played_from(board).acts
-    key = (seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
-    done = acts.get(key)
-    if done is None:
-        done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
-    cells, hits, bounced = done
-    return Effect(state if cells is None else with_board(state, cells), hits, bounced)
+    # "fail", or any other kind: the rolled action is impossible
+    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
 
 
 def _act(board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg, swap_outside_ignores_colour: bool) -> tuple:

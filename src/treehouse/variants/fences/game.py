@@ -335,8 +335,10 @@ class Fences(Variant):
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
-        check = 3 * before.turn + STEP_INDEX[step.name] + 1
-        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check)
+        hits = self.check_hits(state, before, step, effect)
+        if not hits:
+            return state
+        after, events = resolve_damage(state, hits, 3 * before.turn + STEP_INDEX[step.name] + 1)
         return Resolved(after, events) if events else after
 
     def check_hits(self, state, before, step, effect) -> tuple:

@@ -338,23 +338,31 @@ def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosit
             fell[seat] = hit
     if not taken:
         return state, tuple(reports)
-    board = state.board
-    stacks, destroyed, out = list(stacks), list(state.destroyed), list(state.out)
+    board, out = state.board, state.out
+    stacks, destroyed = list(stacks), list(state.destroyed)
     for seat in sorted(taken):
         n = taken[seat]
         stack = stacks[seat]
-        removed = stack[len(stack) - n :]
         stacks[seat] = stack[: len(stack) - n]
-        destroyed[seat] = sort_colours(destroyed[seat] + removed)
-        if not stacks[seat]:
-            if seat in board:  # always, in play: Stacks are only Hit once placed
-                cells = list(board)
-                cells[board.index(seat)] = None
-                board = tuple(cells)
-            out[seat] = check
+        destroyed[seat] = _with_destroyed(destroyed[seat], stack[len(stack) - n :])
+    if not fell:
+        return _new(FencesPosition, (board, tuple(stacks), tuple(destroyed), *state[3:])), tuple(reports)
+    out = list(out)
+    for seat in fell:  # emptied: out at this check
+        if seat in board:  # always, in play: Stacks are only Hit once placed
+            cells = list(board)
+            cells[board.index(seat)] = None
+            board = tuple(cells)
+        out[seat] = check
     after = _new(FencesPosition, (board, tuple(stacks), tuple(destroyed), state.aside, tuple(out), *state[5:]))
     events = tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
     return after, events
+
+
+@lru_cache(maxsize=1 << 10)
+def _with_destroyed(destroyed: tuple, removed: tuple) -> tuple:
+    """A seat's destroyed smalls with ``removed`` added, sorted (a few colours: cached)."""
+    return sort_colours(destroyed + removed)
 
 
 def apply_damage(state: FencesPosition, hits, check: int) -> FencesPosition:
