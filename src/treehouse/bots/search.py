@@ -280,7 +280,9 @@ class SearchBot:
         last = order[-1]
         p, moves = faces[last]
         worst = math.inf
-        for value in self._looks(state, step, moves):
+        look = self._look
+        for move in moves:
+            value = look(state, step, move)
             if value < worst:
                 worst = value
                 size = max(size, abs(value))
@@ -324,31 +326,29 @@ class SearchBot:
 
     def _one_step(self, state: Any, step: Any, moves: tuple) -> list[float]:
         """Each move's value to this bot by a one-step look: the outcome's score, else the evaluation."""
-        return list(self._looks(state, step, moves))
+        look = self._look
+        return [look(state, step, move) for move in moves]
 
-    def _looks(self, state: Any, step: Any, moves: tuple):
-        """:meth:`_one_step`'s values, one at a time."""
-        model, me, evaluated = self.model, self._me, self._evaluated
-        play, limited = model.play, self._limited
-        for move in moves:
-            if move is REROLL:
-                yield model.evaluate(state, me)
-                continue
-            if limited:
-                self._tick()
-            else:
-                self._count += 1  # _tick without a budget
-            after, outcome = play(state, step, move)
-            if outcome is not None:
-                yield model.outcome_score(outcome, me)
-                continue
-            try:
-                value = evaluated.get(after)
-                if value is None:
-                    value = evaluated[after] = model.evaluate(after, me)
-            except TypeError:  # positions that cannot be hashed: evaluated every time
-                value = model.evaluate(after, me)
-            yield value
+    def _look(self, state: Any, step: Any, move: Any) -> float:
+        """One move's value to this bot by a one-step look (evaluations memoised per position within a decision)."""
+        model = self.model
+        if move is REROLL:
+            return model.evaluate(state, self._me)
+        if self._limited:
+            self._tick()
+        else:
+            self._count += 1  # _tick without a budget
+        after, outcome = model.play(state, step, move)
+        if outcome is not None:
+            return model.outcome_score(outcome, self._me)
+        evaluated = self._evaluated
+        try:
+            value = evaluated.get(after)
+            if value is None:
+                value = evaluated[after] = model.evaluate(after, self._me)
+        except TypeError:  # positions that cannot be hashed: evaluated every time
+            value = model.evaluate(after, self._me)
+        return value
 
     def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""

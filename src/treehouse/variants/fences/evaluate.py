@@ -45,7 +45,7 @@ from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces
 from treehouse.variants.fences.memo import SIZE, current
-from treehouse.variants.fences.position import FencesPosition
+from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
 
 #: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
 Stand = Callable[[tuple], "tuple | list"]
@@ -158,7 +158,7 @@ def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
-    if state.setting_up:  # nobody is out yet; those still to draw count for nothing
+    if state.phase >= PLACE_PHASE:  # the setup: nobody is out yet; those still to draw count for nothing
         others = [stack_value(state, s, stand) for s in state.live() if s != seat]
         return stack_value(state, seat, stand) - max(others, default=0.0)
     stacks = state.stacks

@@ -422,9 +422,10 @@ class Fences(Variant):
     def treehouse_outcome(self, state, mover):
         if state.phase >= PLACE_PHASE:
             return None  # Stacks not drawn yet are not out
-        live = state.live()
+        live = [seat for seat, stack in enumerate(state.stacks) if stack]
         if len(live) > 1 and not self.rules.turn_limit:
             return None  # the common case, first
+        live = tuple(live)
         if len(live) == 1:
             return Outcome(live, "last stack standing")
         if not live:
