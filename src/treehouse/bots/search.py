@@ -25,14 +25,15 @@ How it searches, through the game's hooks only (so it plays any variant):
 * below the root, a node with more than ``width`` moves keeps only the
   ``width`` best by a one-step evaluation (the root always looks at all);
 * positions met twice at the same depth are looked up, not searched again;
-* choosing (not advising: a hint shows every move's full value), it cuts off
-  what cannot change the choice: the root's moves are searched best first
-  by a one-step look, and once one opponent's reply (or, in the opponent's
-  last rolled step, the faces valued so far with this face's worst reply so
-  far) puts a move below the best found, the rest of it is skipped.  The
-  best moves and their value are exactly the full search's, so is the
-  choice (tests/bots/test_search_cutoffs.py); budgeted searches
-  (``nodes``, ``seconds``) search in full, as they count what they play;
+* choosing (not advising: a hint shows every move's full value), a search
+  that looks past its own turn cuts off what cannot change the choice: the
+  root's moves are searched best first by a one-step look, and once one
+  opponent's reply (or, in the opponent's last rolled step, the faces valued
+  so far with this face's worst reply so far) puts a move below the best
+  found, the rest of it is skipped.  The best moves and their value are
+  exactly the full search's, so is the choice
+  (tests/bots/test_search_cutoffs.py); budgeted searches (``nodes``,
+  ``seconds``) search in full, as they count what they play;
 * at the last step searched every move's value is its one-step look, so such
   a node takes the best one-step look over all its moves (what searching the
   ``width`` best again would give) and evaluates each position once.
@@ -150,7 +151,7 @@ class SearchBot:
             self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
-                if prune and not budgeted:
+                if prune and not budgeted and depth > len(rest) + 1:  # it looks past this turn: an opponent may cut
                     scores = self._root(state, step, moves, rest, depth)
                 else:
                     scores = [self._move_value(state, step, move, rest, depth) for move in moves]
@@ -183,7 +184,9 @@ class SearchBot:
         ``alpha`` is enough: the opponent will not allow more).  The moves with the best
         value, and that value, are then exactly those of the full search, so
         :meth:`choose` picks the same move.  Moves are searched best first by
-        a one-step look, so the best is found early and the others cut soon."""
+        a one-step look, so the best is found early and the others cut soon.
+        Only a search that looks past this bot's turn can cut (only an
+        opponent's reply does), so only that one is ordered."""
         values = self._one_step(state, step, moves) if depth > 1 else [0.0] * len(moves)
         order = sorted(range(len(moves)), key=lambda i: -values[i])  # best first; ties in the moves' order
         scores = [0.0] * len(moves)
