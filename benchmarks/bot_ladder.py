@@ -58,6 +58,14 @@ def chunks(total: int, size: int = 25):
         yield start, min(size, total - start)
 
 
+def adjusted_interval(scores: list[float]) -> tuple[float, float, float]:
+    """The mean luck-adjusted score and its 95% normal interval, kept inside
+    [0, 1]: one game's adjusted score may fall outside, the expected score
+    it estimates cannot."""
+    m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
+    return m, max(0.0, m - half), min(1.0, m + half)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=300, help="game pairs per classic match (default 300)")
@@ -151,8 +159,8 @@ def main() -> None:
         print("| match | games | adjusted score | 95% interval |")
         print("|---|---|---|---|")
     for (a, b), scores in adjusted.items():
-        m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
-        print(f"| {a} vs {b} | {len(scores)} | {m:.4f} | {m - half:.4f}–{m + half:.4f} |")
+        m, low, high = adjusted_interval(scores)
+        print(f"| {a} vs {b} | {len(scores)} | {m:.4f} | {low:.4f}–{high:.4f} |")
     if mcts_results:
         print("\n### OpenSpiel's MCTS: its score against each bot (95% interval)\n")
         print("| variant | match | games | raw score | 95% interval | luck-adjusted score | 95% interval |")
@@ -162,8 +170,8 @@ def main() -> None:
             cells = f"| {variant_name} | `{a}` vs {b} | {r.games} | {r.score:.3f} | {low:.3f}–{high:.3f} |"
             scores = mcts_adjusted.get((a, b)) if variant_name == "classic" else None
             if scores:
-                m, half = mean(scores), 1.96 * stdev(scores) / len(scores) ** 0.5
-                cells += f" {m:.4f} | {m - half:.4f}–{m + half:.4f} |"
+                m, low, high = adjusted_interval(scores)
+                cells += f" {m:.4f} | {low:.4f}–{high:.4f} |"
             else:
                 cells += " — | — |"
             print(cells)
