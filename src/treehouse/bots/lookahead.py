@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Applied, Control, Resolved
+from treehouse.kernel.engine import PASS, REROLL, Applied, Control, play_move
 
 #: Scores of finished games, far beyond any evaluation.
 WIN = 1e9
@@ -56,17 +56,7 @@ class Model:
         if step.setup:  # a setup step is only applied, as the engine's setup phase does
             after = hooks.treehouse_apply_move(state, step, move)
             return (after.state if type(after) is Applied else after), None
-        # play_move, inline (the bots' hot path): apply, then resolve with what the move did
-        effect = None
-        if move is PASS:
-            after = state
-        else:
-            after = hooks.treehouse_apply_move(state, step, move)
-            if type(after) is Applied:
-                after, effect = after
-        after = hooks.treehouse_resolve(after, state, step, move, effect)
-        if type(after) is Resolved:
-            after = after.state
+        after, _events = play_move(hooks, state, step, move)
         return after, hooks.treehouse_outcome(after, state.to_move)
 
     def remaining_steps(self, state: Any, step: Any) -> tuple:
