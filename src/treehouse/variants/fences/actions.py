@@ -276,8 +276,8 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
             done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
         cells, hits, bounced = done
         if cells is None:
-            return Effect(state if order is None else with_stacks(state, stacks), hits, bounced)
-        return Effect(with_stacks(state, stacks, cells), hits, bounced)  # the reorder and the board, in one position
+            return _new(Effect, (state if order is None else with_stacks(state, stacks), hits, bounced))
+        return _new(Effect, (with_stacks(state, stacks, cells), hits, bounced))  # the reorder and the board, in one position
 
     if order is not None:
         state = with_stacks(state, stacks)

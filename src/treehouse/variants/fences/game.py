@@ -339,7 +339,7 @@ class Fences(Variant):
         if not hits:
             return state
         after, events = resolve_damage(state, hits, 3 * before.turn + STEP_INDEX[step.name] + 1)
-        return Resolved(after, events) if events else after
+        return _new(Resolved, (after, events)) if events else after
 
     def check_hits(self, state, before, step, effect) -> tuple:
         """The Hits of the check after a move took ``before`` to ``state`` that
@@ -352,11 +352,11 @@ class Fences(Variant):
         else:
             _state, attempts, bounced = effect
         hits = line_hits(before, state, bounced, self.rules.line_hits == "every_check")
-        if attempts:
+        if attempts:  # only an attempt can repeat a piece: lines have one Fence each
             hits = [*attempts, *hits]
-        if len(hits) > 1 and self.rules.one_hit_per_piece:
-            hits = one_per_piece(hits)
-        if not hits:
+            if self.rules.one_hit_per_piece:
+                hits = one_per_piece(hits)
+        elif not hits:
             return ()
         if not self.house_judges_hits:
             return tuple(hits)  # Fences' own answer, without the call: every Hit stands
@@ -422,10 +422,10 @@ class Fences(Variant):
     def treehouse_outcome(self, state, mover):
         if state.phase >= PLACE_PHASE:
             return None  # Stacks not drawn yet are not out
-        live = [seat for seat, stack in enumerate(state.stacks) if stack]
-        if len(live) > 1 and not self.rules.turn_limit:
-            return None  # the common case, first
-        live = tuple(live)
+        stacks = state.stacks
+        if not self.rules.turn_limit and len(stacks) - stacks.count(()) > 1:
+            return None  # the common case, first: two or more Stacks still in
+        live = tuple([seat for seat, stack in enumerate(stacks) if stack])
         if len(live) == 1:
             return Outcome(live, "last stack standing")
         if not live:
