@@ -256,6 +256,10 @@ def _attempt(board, top: str, seat: int, square: int, target: int) -> Hit | None
 
 #: The kinds of move :func:`_act` plays (what they do to the board is kept in the board's memo).
 _ACTED = frozenset(("step", "tip", "swap", "hop", "hopfence", "aim"))
+#: Those of them whose answer depends on the Stack's top colour (it names the mover in the
+#: Hit of an attempt onto another Stack); the others' answer is the same for every top,
+#: so all WILD reorders share one board after them.
+_BY_TOP = frozenset(("step", "hop"))
 
 
 def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
@@ -270,7 +274,7 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind in _ACTED:  # what it does to the board is kept in the board's memo
         top = stacks[seat][-1] if stacks[seat] else None
         acts = played_from(board).acts
-        key = (seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+        key = (seat, top if kind in _BY_TOP else top is None, kind, move.square, move.arg, swap_outside_ignores_colour)
         done = acts.get(key)
         if done is None:
             done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
@@ -319,10 +323,11 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
 def _act(board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg, swap_outside_ignores_colour: bool) -> tuple:
     """What an action or a step does to the board, for :func:`perform`: the
     board after it (``None``: unchanged), the attempt Hits and the Stacks
-    that bounced.  It depends on the board, the Stack's top colour and the
-    move only, not on the order below the top, so :func:`perform` keeps it
-    in the memo of the board (:mod:`~treehouse.variants.fences.memo`): a
-    WILD offers the same action under every reorder of the Stack."""
+    that bounced.  It depends on the board, the Stack's top colour (for a
+    step or a Hop only: :data:`_BY_TOP`) and the move, not on the order below
+    the top, so :func:`perform` keeps it in the memo of the board
+    (:mod:`~treehouse.variants.fences.memo`): a WILD offers the same action
+    under every reorder of the Stack."""
     square = board.index(seat) if top is not None else None
 
     if kind == "step":
