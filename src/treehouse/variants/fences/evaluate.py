@@ -38,12 +38,11 @@ The score is the seat's own Stack value minus the best live opponent's
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Callable
 
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
-from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces
+from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces, seen_from
 from treehouse.variants.fences.memo import SIZE, current
 from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
 
@@ -123,15 +122,15 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     return value
 
 
-@lru_cache(maxsize=1 << 12)
 def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
     """:func:`placed_value` when every Hit stands (the seed), without making
     the Hits: a Fence's Hit then is harmless exactly when the Fence has the
-    top colour.  The same sums in the same order, so the same number.
-    Cached, since the bots score many positions sharing a board, a Stack's
-    square and its top colour (a small cache: see :func:`~treehouse.variants.fences.hits.lines`)."""
+    top colour.  The same sums in the same order, so the same number.  The
+    pieces seen from the square come from the memo (:func:`seen_from`): the
+    bots score a board under each top colour of a WILD's reorders, and the
+    check before looked from the same squares."""
     value = SMALL * smalls
-    for d, _n, cell in first_pieces(board, square):
+    for d, _n, cell in seen_from(board, square):
         if type(cell) is int:
             continue  # a Stack: no threat, no shield
         if cell.colour == top:

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.variants.fences.board import COMPASS, NAMES, RAY
-from treehouse.variants.fences.memo import played_from
+from treehouse.variants.fences.memo import SIZE, current, played_from
 from treehouse.variants.fences.position import FencesPosition, sort_colours
 
 _new = tuple.__new__
@@ -170,6 +170,10 @@ class StackOut(NamedTuple):
         return f"Player {self.seat + 1} is out: the last small went ({self.fell_to.why()})"
 
 
+#: The direction back along each compass direction (a Fence pointing so faces the way it was met from).
+BACK = {d: d.opposite for d in COMPASS}
+
+
 class Line(NamedTuple):
     """A Pointing Fence with a clear view of a Stack."""
 
@@ -198,6 +202,20 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
                 found.append((d, n, cell))
                 break
     return found
+
+
+def seen_from(board, square: int) -> list[tuple[Direction, int, object]]:
+    """:func:`first_pieces`, kept in the memo in use by the board's identity: a
+    check's new lines and the evaluation look from the same Stacks on the same
+    boards after a move (:mod:`~treehouse.variants.fences.memo`)."""
+    sights = current().sights
+    key = (id(board), square)
+    found = sights.get(key)
+    if found is None or found[0] is not board:
+        if len(sights) > SIZE:
+            sights.clear()
+        found = sights[key] = (board, first_pieces(board, square))
+    return found[1]
 
 
 @lru_cache(maxsize=1 << 11)
@@ -253,20 +271,36 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     lines_from = played_from(before.board).lines
     known = lines_from.get(id(board))
     if known is None or known[0] is not board:
-        known = lines_from[id(board)] = (board, *_line_changes(before.board, board))
+        known = lines_from[id(board)] = (board, *_line_changes(before.board, after))
     _board, new, entries = known
     if not moved:
         return list(new)
     return [pointed if fresh else bounced for fresh, seat, pointed, bounced in entries if fresh or seat in moved]
 
 
-def _line_changes(before: tuple, after: tuple) -> tuple[tuple[Hit, ...], tuple]:
-    """The lines of board ``after`` against those of board ``before``: the
+def _line_changes(before: tuple, after: FencesPosition) -> tuple[tuple[Hit, ...], tuple]:
+    """The lines of position ``after`` against those of board ``before``: the
     Hits of the new ones, in order, and every line after as ``(new, seat,
-    its POINTED_AT Hit, its BOUNCED Hit)`` (for the Stacks that bounced)."""
+    its POINTED_AT Hit, its BOUNCED Hit)`` (for the Stacks that bounced).
+
+    The lines after are found as :func:`lines` finds them (Stacks in square
+    order), but from the position's live Stacks rather than a scan of the
+    board, and not through the caches by board value: each board after is
+    met here once per board before (the memo keeps the answer), so hashing
+    it would cost more than it saves."""
     old = lines(before)
-    entries = tuple((line not in old, line.seat, pointed, bounced) for line, pointed, bounced in _sightings(after))
-    return tuple(pointed for fresh, _seat, pointed, _bounced in entries if fresh), entries
+    board = after.board
+    entries, new = [], []
+    for square, seat in sorted([(board.index(seat), seat) for seat, stack in enumerate(after.stacks) if stack]):
+        for d, n, cell in seen_from(board, square):
+            if type(cell) is not int and cell.direction is BACK[d]:
+                source = _new(Source, (cell.size, cell.colour, n, None))
+                pointed = _new(Hit, (seat, Cause.POINTED_AT, source, None, False))
+                fresh = _new(Line, (n, cell, square, seat)) not in old
+                entries.append((fresh, seat, pointed, _new(Hit, (seat, Cause.BOUNCED, source, None, False))))
+                if fresh:
+                    new.append(pointed)
+    return tuple(new), tuple(entries)
 
 
 def one_per_piece(hits) -> list[Hit]:

@@ -3,10 +3,11 @@
 The looking-ahead bots play hundreds of moves from one position in a row (a
 WILD offers every action under every reorder of the Stack), so the same few
 boards are asked about again and again: what an action does to the board,
-which lines of sight a move made new, what a placed Stack is worth.  Each
-answer is a pure function of boards and small values, and is cached by value
-elsewhere too (``functools.lru_cache``), but a cache by value hashes a
-49-cell board at every question.  Here the answers about the boards in use
+which lines of sight a move made new, what a Stack sees along its row and
+column, what a placed Stack is worth.  Each answer is a pure function of
+boards and small values, some are cached by value elsewhere too
+(``functools.lru_cache``), but a cache by value hashes a 49-cell board at
+every question.  Here the answers about the boards in use
 are found by identity instead.
 
 It is only a memo: every answer is worked out from the arguments when it is
@@ -21,15 +22,15 @@ when it grows past :data:`SIZE`: that only bounds its memory.
 
 from __future__ import annotations
 
-#: Placed Stacks' values kept at most before they are emptied (the other
-#: answers are about moves from one board, a few hundred at most).
+#: Placed Stacks' values (and sights from squares) kept at most before they are
+#: emptied (the other answers are about moves from one board, a few hundred at most).
 SIZE = 1 << 13
 
 
 class Memo:
     """The answers about one board the bots play moves from, and the boards those moves make."""
 
-    __slots__ = ("board", "acts", "lines", "values")
+    __slots__ = ("board", "acts", "lines", "values", "sights")
 
     def __init__(self, board: tuple | None = None) -> None:
         self.board = board
@@ -39,6 +40,8 @@ class Memo:
         self.lines: dict = {}
         #: (id(board), seat, top colour, smalls) -> (board, the placed Stack's value) (evaluate)
         self.values: dict = {}
+        #: (id(board), square) -> (board, the first pieces seen from the square) (hits.seen_from)
+        self.sights: dict = {}
 
 
 _memo = Memo()
