@@ -44,7 +44,14 @@ SeatOption = Annotated[
 ]
 PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (the results do not depend on it).")]
+JobsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--jobs", "-j",
+        help="Worker processes (default: none for a short run, one per CPU once a run takes over a second; the results do not depend on it).",
+        show_default=False,
+    ),
+]
 ClusterOption = Annotated[
     Optional[str],
     typer.Option("--cluster", help="Play on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for --jobs worker processes here (the results do not change).", metavar="ADDRESS"),
@@ -63,7 +70,7 @@ class RunOptions:
     seat: list[str] | None = None
     players: int | None = None
     seed: int = 1
-    jobs: int = 1
+    jobs: int | None = None  # None: as long as the run is (playtest.work.run_chunks)
     cluster: str | None = None
     as_json: bool = False
     csv_file: Path | None = None
@@ -120,10 +127,10 @@ MAX_GAMES = 100_000_000
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
 
-def _check_counts(games: int, jobs: int) -> None:
+def _check_counts(games: int, jobs: int | None) -> None:
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"--games must be from 1 to {MAX_GAMES}, not {games}")
-    if not 1 <= jobs <= MAX_JOBS:
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise ConfigError(f"--jobs must be from 1 to {MAX_JOBS} (this machine has {os.cpu_count() or 1} CPUs), not {jobs}")
 
 
