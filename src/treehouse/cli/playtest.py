@@ -306,7 +306,8 @@ def _print_simulate(result: dict) -> None:
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
-        table.add_column(column, justify="right")
+        # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
+        table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
     for seat in result["seats"]:
         table.add_row(str(seat["seat"]), escape(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
@@ -340,7 +341,7 @@ def _print_simulate(result: dict) -> None:
         data = result["skill"]
         table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
         for column in ("stronger", "weaker", "score", "95% interval", "edge"):
-            table.add_column(column, justify="right")
+            table.add_column(column, justify="right", overflow="fold" if column in ("stronger", "weaker") else "ellipsis")
         for pair in data["pairs"]:
             table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
         out.print(table)
