@@ -11,8 +11,10 @@ Both loops play two-player random-versus-random games from the same seeds.
 * simulate: what ``th simulate --variant classic`` runs (one process):
   :func:`treehouse.playtest.work.play_chunk` with its observer counting the
   faces, the decisions, the variant's statistics and the lead (metrics on);
-* th simulate: the command itself (``th simulate --variant classic --json``,
-  through Typer's runner in this process): the same games as ``simulate``,
+* th simulate: the command itself (``th simulate --variant classic --jobs 1
+  --json``, through Typer's runner in this process; one process, as every
+  row here is, where the command's default would hand a long run to a
+  worker per CPU): the same games as ``simulate``,
   plus reading the rule set, the metrics and the JSON, and Typer building
   the command (about 18 ms an invocation, which a user pays once per run
   but this row pays once per alternation: raise ``--chunk`` to see it fade);
