@@ -11,8 +11,10 @@ Both loops play two-player random-versus-random games from the same seeds.
 * simulate: what ``th simulate --variant classic`` runs (one process):
   :func:`treehouse.playtest.work.play_chunk` with its observer counting the
   faces, the decisions, the variant's statistics and the lead (metrics on);
-* th simulate: the command itself (``th simulate --variant classic --json``,
-  through Typer's runner in this process): the same games as ``simulate``,
+* th simulate: the command itself (``th simulate --variant classic --jobs 1
+  --json``, through Typer's runner in this process; one process, as every
+  row here is, where the command's default would hand a long run to a
+  worker per CPU): the same games as ``simulate``,
   plus reading the rule set, the metrics and the JSON, and Typer building
   the command (about 18 ms an invocation, which a user pays once per run
   but this row pays once per alternation: raise ``--chunk`` to see it fade);
@@ -21,12 +23,21 @@ Both loops play two-player random-versus-random games from the same seeds.
   (``openspiel_classic.py``), played random against random through
   ``chance_outcomes``, ``legal_actions`` and ``apply_action`` (needs the
   openspiel extra);
+* hook floor: the bare loop's tables and draws, but each thing a turn asks
+  of the kernel's hooks (the legal moves, the seat's choice, applying the
+  move, the outcome, the end of the turn) a plain function call with that
+  hook's arguments, on positions that are plain tuples of integers: the
+  cheapest hooks there could be, with no engine around them.  It plays the
+  very same games as the bare loop;
 * bare:   a plain loop over successor tables precomputed for all 204 trios
   and each action (the same rules: own trio first, else the House or a pass,
   else roll again; WILD on either), with one random.Random and no objects.
 
 The figure that matters is the ratio engine/bare measured in the same run;
-absolute turns per second depend on the machine and its load.
+absolute turns per second depend on the machine and its load.  The hook floor
+runs at about 0.5 of the bare loop here: five calls a turn cost as much as
+the rest of a turn, so no engine that asks the hooks a turn's questions one
+call at a time can pass that.
 
 Issue 12's goals are simulate/bare >= 0.25 and engine/bare >= 0.5.  Its
 figures (engine 0.22, simulate 0.049, the OpenSpiel game 0.083) were taken
@@ -141,6 +152,70 @@ def bare_games(games: int, seed: int, tables) -> int:
     return turns
 
 
+def floor_hooks(tables):
+    """The hook floor's five hooks over the bare loop's tables (see the module's docstring)."""
+    trios, index, table = tables
+    wild = FACES.index("WILD")
+    # a move is (on_house, result); positions are (house, trio of seat 0, trio of seat 1, to_move)
+    own_moves = [[tuple((False, r) for r in row[face]) for face in range(6)] for row in table]
+    house_moves = [[tuple((True, r) for r in row[face]) for face in range(6)] for row in table]
+    house_or_pass = [[house_moves[i][face] + (None,) if row[face] else () for face in range(6)] for i, row in enumerate(table)]
+
+    def legal_moves(state, step, face):
+        house, first, second, to_move = state
+        mine = own_moves[first if to_move == 0 else second][face]
+        if face == wild:
+            return mine + house_moves[house][face]
+        return mine or house_or_pass[house][face]
+
+    def choose(state, step, face, moves, rng):
+        return moves[int(rng.random() * len(moves))]
+
+    def apply_move(state, step, move):
+        house, first, second, to_move = state
+        on_house, result = move
+        if on_house:
+            return (result, first, second, to_move)
+        return (house, result, second, to_move) if to_move == 0 else (house, first, result, to_move)
+
+    def outcome(state, mover):
+        house, first, second, _ = state
+        return None if house != first and house != second else mover
+
+    def end_turn(state):
+        house, first, second, to_move = state
+        return (house, first, second, 1 - to_move)
+
+    return legal_moves, choose, apply_move, outcome, end_turn
+
+
+def hook_floor_games(games: int, seed: int, tables, hooks) -> int:
+    """The bare loop's games, with a turn's five hook questions asked as plain calls (see the module's docstring)."""
+    trios, index, table = tables
+    tree, house0 = index[TREE], index[HOUSE]
+    legal_moves, choose, apply_move, outcome, end_turn = hooks
+    turns = 0
+    for game_index in range(games):
+        rng = random.Random(seed + game_index)  # dice and seats draw from one stream, as in the bare loop
+        state, turn = (house0, tree, tree, 0), 0
+        while turn < TURN_CAP:
+            turn += 1
+            mover = state[3]
+            while True:
+                face = int(rng.random() * 6)
+                moves = legal_moves(state, None, face)
+                if moves:
+                    move = choose(state, None, face, moves, rng)
+                    break
+            if move is not None:  # None: the pass
+                state = apply_move(state, None, move)
+            if outcome(state, mover) is not None:
+                break
+            state = end_turn(state)
+        turns += turn
+    return turns
+
+
 def main() -> None:
     args = arguments(__doc__.splitlines()[0])
     tables = successor_tables()
@@ -159,9 +234,11 @@ def main() -> None:
     else:
         peer = pyspiel.load_game(openspiel_classic.register(tables))
         loops["openspiel game"] = lambda games, seed: openspiel_classic.play(peer, games, seed)
+    hooks = floor_hooks(tables)
+    loops["hook floor"] = lambda games, seed: hook_floor_games(games, seed, tables, hooks)
     loops["bare"] = lambda games, seed: bare_games(games, seed, tables)
-    # the peer game draws from its generator exactly as the bare loop does: the very same games
-    alternate(loops, args, same_games=tuple(name for name in loops if name == "openspiel game"))
+    # the peer game and the floor draw from their generators exactly as the bare loop does: the very same games
+    alternate(loops, args, same_games=tuple(name for name in loops if name in ("openspiel game", "hook floor")))
     print("goals (issue 12): simulate/bare >= 0.25, engine/bare >= 0.5")
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from treehouse.config import resolve
 from treehouse.playtest.metrics import summary
-from treehouse.playtest.work import Batch, Interrupted, RuleSpec, play_chunk, run
+from treehouse.playtest.work import Batch, Interrupted, RuleSpec, play_chunk, run, usable_cpus
 
 
 def batch(plugins, seed=7, sets=1):
@@ -88,8 +88,9 @@ def alive(pids: set[int]) -> set[int]:
     return living
 
 
-def start(command: str, jobs: int, games: int = 1_000_000) -> subprocess.Popen:
-    args = [sys.executable, "-m", "treehouse", command, "--games", str(games), "--jobs", str(jobs), "--json"]
+def start(command: str, jobs: int | None, games: int = 1_000_000) -> subprocess.Popen:
+    """``th COMMAND`` in a process group of its own; ``jobs=None`` leaves ``--jobs`` out (its default)."""
+    args = [sys.executable, "-m", "treehouse", command, "--games", str(games), "--json"] + (["--jobs", str(jobs)] if jobs is not None else [])
     args += {"simulate": ["-v", "classic"], "compare": ["classic", "classic-wiki"], "sweep": ["-v", "classic", "--param", "rules.dig_in_place=true,false"]}[command]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
@@ -116,11 +117,12 @@ def assert_all_gone(workers: set[int]) -> None:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads /proc")
 @pytest.mark.parametrize(
     "command, jobs",
-    [("simulate", 2), ("simulate", 1), ("compare", 2), ("sweep", 2)],
+    [("simulate", 2), ("simulate", 1), ("simulate", None), ("compare", 2), ("sweep", 2)],
 )
 def test_ctrl_c_prints_partial_results_exits_130_and_leaves_no_worker(command, jobs):
     process = start(command, jobs)
-    workers = wait_for_workers(process, jobs - 1 if jobs == 1 else jobs)
+    # by default a run this long hands itself to a worker per CPU after its first chunk
+    workers = wait_for_workers(process, (2 if usable_cpus() > 1 else 0) if jobs is None else 0 if jobs == 1 else jobs)
     began = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole foreground group
     output, errors = process.communicate(timeout=60)

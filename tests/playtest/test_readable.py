@@ -74,3 +74,13 @@ def test_every_file_written_is_named(tmp_path, command):
     assert f"Wrote the report to {report}" in result.stderr
     assert f"Wrote every game's record to {records}" in result.stderr
     assert csv.is_file() and report.is_file() and records.is_dir()
+
+
+def test_a_long_bot_spec_wraps_in_the_outcomes_table_rather_than_being_cut():
+    # cut short, mcts(simulations=200) would read as mcts(simulations=20…
+    result = runner.invoke(app, ["simulate", "-v", "classic", "--seat", "mcts(simulations=2)", "--seat", "greedy", "--games", "1"], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    table = result.stdout.split("Outcomes")[1].split("\nties ")[0]
+    assert "…" not in table
+    cells = "".join(line.split("│")[2].strip() for line in table.splitlines() if line.count("│") > 2)
+    assert "mcts(simulations=2)" in cells

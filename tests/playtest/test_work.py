@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from treehouse.config import resolve
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS
@@ -25,6 +27,51 @@ def test_same_seed_same_statistics_for_any_jobs(plugins):
     one = summary(run(batch, 240, jobs=1, plugins=plugins).sides[0])
     two = summary(run(batch, 240, jobs=2).sides[0])
     assert one == two
+
+
+def _watch_pools(monkeypatch, cpus: int, after_seconds: float) -> list[int]:
+    """Pretend to have ``cpus`` CPUs and hand a run to workers after ``after_seconds``; the ``jobs`` of every worker pool started."""
+    from treehouse.playtest import work
+
+    started: list[int] = []
+    real_pool = work._worker_pool
+
+    @contextmanager
+    def watched(jobs):
+        started.append(jobs)
+        with real_pool(jobs) as pool:
+            yield pool
+
+    monkeypatch.setattr(work, "_worker_pool", watched)
+    monkeypatch.setattr(work, "usable_cpus", lambda: cpus)
+    monkeypatch.setattr(work, "WORKERS_AFTER_SECONDS", after_seconds)
+    return started
+
+
+def test_by_default_a_long_run_hands_the_rest_to_a_worker_per_cpu_with_the_same_totals(plugins, monkeypatch):
+    batch = Batch((spec(plugins),), ("random", "random"), seed=11)
+    one = summary(run(batch, 400, jobs=1, plugins=plugins).sides[0])
+    pools = _watch_pools(monkeypatch, cpus=2, after_seconds=0.0)  # any pace is too slow: workers after the first chunk
+    done: list[int] = []
+    auto = run(batch, 400, jobs=None, plugins=plugins, progress=done.append)
+    assert pools == [2]
+    assert summary(auto.sides[0]) == one
+    assert sorted(done) == list(range(1, 401))  # every game counted once, here or in a worker
+
+
+def test_by_default_a_short_run_or_a_single_cpu_starts_no_worker(plugins, monkeypatch):
+    batch = Batch((spec(plugins),), ("random", "random"), seed=11)
+    one = summary(run(batch, 300, jobs=1, plugins=plugins).sides[0])
+    for cpus, after_seconds in ((2, 1e9), (1, 0.0)):
+        pools = _watch_pools(monkeypatch, cpus, after_seconds)
+        assert summary(run(batch, 300, jobs=None, plugins=plugins).sides[0]) == one
+        assert pools == [], (cpus, after_seconds)
+
+
+def test_by_default_a_run_of_one_chunk_stays_here_however_slow(plugins, monkeypatch):
+    pools = _watch_pools(monkeypatch, cpus=2, after_seconds=0.0)
+    run(Batch((spec(plugins),), ("random", "random"), seed=11), 100, jobs=None, plugins=plugins)
+    assert pools == []
 
 
 def test_a_game_does_not_depend_on_its_chunk(plugins):

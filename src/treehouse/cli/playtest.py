@@ -44,7 +44,14 @@ SeatOption = Annotated[
 ]
 PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
-JobsOption = Annotated[int, typer.Option("--jobs", "-j", help="Worker processes (the results do not depend on it).")]
+JobsOption = Annotated[
+    Optional[int],
+    typer.Option(
+        "--jobs", "-j",
+        help="Worker processes (default: none for a short run, one per CPU once a run takes over a second; the results do not depend on it).",
+        show_default=False,
+    ),
+]
 ClusterOption = Annotated[
     Optional[str],
     typer.Option("--cluster", help="Play on a Dask cluster: a scheduler address (tcp://host:8786), or 'local' for --jobs worker processes here (the results do not change).", metavar="ADDRESS"),
@@ -63,7 +70,7 @@ class RunOptions:
     seat: list[str] | None = None
     players: int | None = None
     seed: int = 1
-    jobs: int = 1
+    jobs: int | None = None  # None: as long as the run is (playtest.work.run_chunks)
     cluster: str | None = None
     as_json: bool = False
     csv_file: Path | None = None
@@ -120,10 +127,10 @@ MAX_GAMES = 100_000_000
 MAX_JOBS = max(64, 4 * (os.cpu_count() or 1))
 
 
-def _check_counts(games: int, jobs: int) -> None:
+def _check_counts(games: int, jobs: int | None) -> None:
     if not 1 <= games <= MAX_GAMES:
         raise ConfigError(f"--games must be from 1 to {MAX_GAMES}, not {games}")
-    if not 1 <= jobs <= MAX_JOBS:
+    if jobs is not None and not 1 <= jobs <= MAX_JOBS:
         raise ConfigError(f"--jobs must be from 1 to {MAX_JOBS} (this machine has {os.cpu_count() or 1} CPUs), not {jobs}")
 
 
@@ -299,7 +306,8 @@ def _print_simulate(result: dict) -> None:
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
-        table.add_column(column, justify="right")
+        # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
+        table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
     for seat in result["seats"]:
         table.add_row(str(seat["seat"]), escape(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
@@ -333,7 +341,7 @@ def _print_simulate(result: dict) -> None:
         data = result["skill"]
         table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
         for column in ("stronger", "weaker", "score", "95% interval", "edge"):
-            table.add_column(column, justify="right")
+            table.add_column(column, justify="right", overflow="fold" if column in ("stronger", "weaker") else "ellipsis")
         for pair in data["pairs"]:
             table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
         out.print(table)

@@ -37,7 +37,7 @@ def tune(
     budget_games: Annotated[int, typer.Option("--budget-games", help="Stop before playing more games than this (skill games count too).")] = 2000,
     budget_seconds: Annotated[Optional[float], typer.Option("--budget-seconds", help="Also stop after this long (the trials then depend on the machine's speed).")] = None,
     seed: SeedOption = 1,
-    jobs: JobsOption = 1,
+    jobs: JobsOption = None,
     cluster: ClusterOption = None,
     best: Annotated[int, typer.Option("--best", help="How many of the best rule sets to write.")] = 3,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results of an earlier run in --out.")] = False,

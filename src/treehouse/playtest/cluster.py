@@ -16,7 +16,6 @@ worker that joins later is checked by the chunk itself before it plays.
 from __future__ import annotations
 
 import logging
-import os
 import platform
 import time
 import uuid
@@ -26,7 +25,7 @@ from typing import Any, Callable, Iterator
 from treehouse import __version__
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest.aggregate import ChunkResult
-from treehouse.playtest.work import Batch, _worker_plugins, play_chunk
+from treehouse.playtest.work import Batch, _worker_plugins, play_chunk, usable_cpus
 
 INSTALL_HINT = "--cluster needs Dask: pip install 'treehouse[cluster]'"
 #: How long to wait for the scheduler to answer, and for a first worker to join.
@@ -187,16 +186,17 @@ def _quiet_logs() -> None:
 
 
 @contextmanager
-def connect(address: str, jobs: int, plugins: Any) -> Iterator[ClusterPool]:
+def connect(address: str, jobs: int | None, plugins: Any) -> Iterator[ClusterPool]:
     """A :class:`ClusterPool` on the scheduler at ``address``, or on a
-    ``LocalCluster`` of ``jobs`` worker processes (one per CPU if ``jobs`` is 1)
-    for ``local``; every worker is checked before it is given a game."""
+    ``LocalCluster`` of ``jobs`` worker processes (one per CPU if ``jobs`` is
+    not given, or is 1) for ``local``; every worker is checked before it is
+    given a game."""
     distributed = _distributed()
     _quiet_logs()
     cluster = None
     try:
         if address == "local":
-            workers = jobs if jobs > 1 else (os.cpu_count() or 1)
+            workers = jobs if jobs is not None and jobs > 1 else usable_cpus()
             cluster = distributed.LocalCluster(
                 n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None, host="127.0.0.1", silence_logs=logging.CRITICAL
             )

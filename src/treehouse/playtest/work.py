@@ -23,9 +23,10 @@ import os
 import random
 import signal
 import threading
+import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterator, Protocol
@@ -39,6 +40,12 @@ from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, R
 
 #: Games per chunk: the unit of work, of merging and of the SPRT's looks.
 CHUNK = 100
+
+#: ``jobs=None`` (the commands' default): the chunks are played in this process
+#: until, at the pace so far, the rest would take longer than this here; the
+#: rest then goes to one worker process per CPU.  Starting them costs a few
+#: tenths of a second, so a short run is quicker without.
+WORKERS_AFTER_SECONDS = 1.0
 
 #: The signals that end a run as Ctrl-C does (the workers end with it).
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -386,10 +393,18 @@ class ChunkPool(Protocol):
     def results(self, batch: Batch, work: list[tuple[int, int]], on_game: Callable[[], None] | None) -> Iterator[ChunkResult]: ...
 
 
+def usable_cpus() -> int:
+    """The CPUs this process may run on (its affinity, where the system says)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def run_chunks(
     batch: Batch,
     games: int,
-    jobs: int = 1,
+    jobs: int | None = 1,
     plugins: Any = None,
     chunk: int = CHUNK,
     pool: ChunkPool | None = None,
@@ -401,6 +416,9 @@ def run_chunks(
     With a ``pool`` (a cluster), the chunks are played there; else
     ``jobs == 1`` plays in this process (with ``plugins``, if given);
     otherwise chunks go to a pool of ``jobs`` worker processes, a few ahead.
+    ``jobs=None`` plays here while the run is short, and hands the rest of
+    a long one to a worker per CPU (:func:`_here_while_short`); where a
+    chunk is played never changes its result.
     Closing the generator early (the SPRT has decided) cancels what is left.
     ``on_game()`` is called as each game finishes (with a cluster ``pool``,
     as the workers report them, a few times a second).
@@ -411,6 +429,9 @@ def run_chunks(
     if pool is not None:
         yield from pool.results(batch, work, on_game)
         return
+    if jobs is None:
+        work = yield from _here_while_short(batch, work, plugins, on_game)
+        jobs = min(usable_cpus(), len(work))
     if jobs <= 1:
         for start, stop in work:
             yield play_chunk(batch, start, stop, plugins, on_game)
@@ -433,6 +454,31 @@ def run_chunks(
             if nxt is not None:
                 pending.append(pool.submit(play_chunk, batch, *nxt))
             yield result
+
+
+def _here_while_short(batch: Batch, work: list[tuple[int, int]], plugins: Any, on_game: Callable[[], None] | None) -> Iterator[ChunkResult]:
+    """Play chunks in this process while, at the pace so far, the rest would
+    take under :data:`WORKERS_AFTER_SECONDS` here; return the chunks left,
+    for worker processes (all of them with one CPU, or one chunk: the caller
+    plays those here).
+
+    The first pace is one game played apart and not kept (a chunk is the
+    unit of the totals), so that a run of a few chunks of slow bots goes to
+    the workers whole rather than after its first chunk."""
+    if usable_cpus() < 2 or len(work) < 2:
+        return work
+    first, games = work[0][0], work[-1][1] - work[0][0]
+    started = time.perf_counter()
+    play_chunk(replace(batch, records=None), first, first + 1, plugins)
+    if (time.perf_counter() - started) * games > WORKERS_AFTER_SECONDS:
+        return work
+    started = time.perf_counter()
+    for played, (start, stop) in enumerate(work):
+        left = len(work) - played
+        if played and left > 1 and (time.perf_counter() - started) / played * left > WORKERS_AFTER_SECONDS:
+            return work[played:]
+        yield play_chunk(batch, start, stop, plugins, on_game)
+    return []
 
 
 #: In a worker process: where it reports each finished game (set by :func:`_start_worker`).
@@ -534,7 +580,7 @@ def _signals_interrupt() -> Iterator[None]:
 def run(
     batch: Batch,
     games: int,
-    jobs: int = 1,
+    jobs: int | None = 1,
     plugins: Any = None,
     progress: Callable[[int], None] | None = None,
     stop: Callable[[ChunkResult], bool] | None = None,
