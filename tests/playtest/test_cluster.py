@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 pytest.importorskip("distributed")
 
+import treehouse  # noqa: E402
 from treehouse.cli.app import app  # noqa: E402
 from treehouse.playtest import cluster  # noqa: E402
 
@@ -55,8 +56,10 @@ class DaskProcesses:
         self.address = json.loads(file.read_text())["address"]
         return self.address
 
-    def worker(self, name: str, env: dict | None = None) -> subprocess.Popen:
+    def worker(self, name: str, env: dict | None = None, preload: Path | None = None) -> subprocess.Popen:
         args = [DASK, "worker", self.address, "--nthreads", "1", "--nworkers", "1", "--no-nanny", "--host", "127.0.0.1", "--name", name, "--no-dashboard"]
+        if preload is not None:
+            args += ["--preload", str(preload)]
         self.workers[name] = self._start(args, name, env)
         return self.workers[name]
 
@@ -163,6 +166,28 @@ def test_a_worker_without_a_plugin_is_refused_before_any_game(tmp_path):
     assert len(lines) == 1, result.stderr
     assert "refused: plugin fences is missing" in lines[0] and processes.address.rsplit(":", 1)[0] in lines[0]
     assert result.stdout == ""  # no results: nothing was played
+
+
+def test_a_worker_with_another_treehouse_version_is_refused_before_any_game(tmp_path):
+    # The worker's process runs this before it imports anything of ours for a game, as an older install would read.
+    older = tmp_path / "older_treehouse.py"
+    older.write_text("import treehouse\ntreehouse.__version__ = '0.0.1'\n")
+    processes = DaskProcesses(tmp_path)
+    try:
+        processes.scheduler()
+        processes.worker("older", preload=older)
+        processes.wait_for_workers(1)
+        result = subprocess.run(
+            [TH, "simulate", "--variant", "classic", "--games", "100", "--cluster", processes.address, "--json"],
+            capture_output=True, text=True, timeout=120,
+        )
+    finally:
+        processes.close()
+    assert result.returncode == 2, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
+    assert len(lines) == 1, result.stderr
+    assert f"refused: treehouse is 0.0.1, this machine has {treehouse.__version__}" in lines[0], lines[0]
+    assert result.stdout == ""  # nothing was played
 
 
 def test_mismatch_names_the_first_difference():
