@@ -225,8 +225,8 @@ def lines(board) -> tuple[Line, ...]:
     Looks outward from each Stack along its row and column to the first
     piece (:func:`first_pieces`), and keeps it if it is a Fence pointing
     back: a few squares per Stack, whatever else moved.  Cached by board:
-    a check compares the board before a move with the one after, and the
-    bots try many moves from one board (and many that end on the same one).
+    a check compares the lines after a move with these lines of the board
+    before (:func:`_line_changes`), and the bots try many moves from one board.
     The caches here are small on purpose: the bots reuse a board within one
     node of their search, and every board a cache holds is walked by each
     full garbage collection (larger caches cost more there than they save).
