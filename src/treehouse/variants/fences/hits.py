@@ -231,12 +231,19 @@ def lines(board) -> tuple[Line, ...]:
     node of their search, and every board a cache holds is walked by each
     full garbage collection (larger caches cost more there than they save).
     """
+    return tuple(_lines_from(board, stacks_on(board), first_pieces))
+
+
+def _lines_from(board, stacks, look) -> list[Line]:
+    """The lines of sight to ``stacks`` (``(square, seat)``, in square order),
+    each Stack's ray walk given by ``look`` (:func:`first_pieces`, or its
+    memo :func:`seen_from`)."""
     found = []
-    for square, seat in stacks_on(board):
-        for d, n, cell in first_pieces(board, square):
-            if type(cell) is not int and cell.direction is d.opposite:
-                found.append(Line(n, cell, square, seat))
-    return tuple(found)
+    for square, seat in stacks:
+        for d, n, cell in look(board, square):
+            if type(cell) is not int and cell.direction is BACK[d]:
+                found.append(_new(Line, (n, cell, square, seat)))
+    return found
 
 
 @lru_cache(maxsize=1 << 11)
@@ -290,16 +297,16 @@ def _line_changes(before: tuple, after: FencesPosition) -> tuple[tuple[Hit, ...]
     it would cost more than it saves."""
     old = lines(before)
     board = after.board
+    stacks = sorted([(board.index(seat), seat) for seat, stack in enumerate(after.stacks) if stack])
     entries, new = [], []
-    for square, seat in sorted([(board.index(seat), seat) for seat, stack in enumerate(after.stacks) if stack]):
-        for d, n, cell in seen_from(board, square):
-            if type(cell) is not int and cell.direction is BACK[d]:
-                source = _new(Source, (cell.size, cell.colour, n, None))
-                pointed = _new(Hit, (seat, Cause.POINTED_AT, source, None, False))
-                fresh = _new(Line, (n, cell, square, seat)) not in old
-                entries.append((fresh, seat, pointed, _new(Hit, (seat, Cause.BOUNCED, source, None, False))))
-                if fresh:
-                    new.append(pointed)
+    for line in _lines_from(board, stacks, seen_from):
+        n, fence, _square, seat = line
+        source = _new(Source, (fence.size, fence.colour, n, None))  # fence_source, without NamedTuple's Python __new__
+        pointed = _new(Hit, (seat, Cause.POINTED_AT, source, None, False))
+        fresh = line not in old
+        entries.append((fresh, seat, pointed, _new(Hit, (seat, Cause.BOUNCED, source, None, False))))
+        if fresh:
+            new.append(pointed)
     return tuple(new), tuple(entries)
 
 
