@@ -149,33 +149,13 @@ def test_a_worker_killed_mid_run_loses_nothing(dask_cluster, tmp_path):
     assert on_cluster == local
 
 
-def test_a_worker_without_a_plugin_is_refused_before_any_game(tmp_path):
-    processes = DaskProcesses(tmp_path)
+def refusal_by_a_lone_worker(folder: Path, **worker) -> tuple[str, str]:
+    """``th simulate`` on a scheduler whose one worker is started with ``worker``'s
+    options: the one error line it must end with, and the scheduler's address."""
+    processes = DaskProcesses(folder)
     try:
         processes.scheduler()
-        processes.worker("no-fences", env={"TREEHOUSE_BLOCK_PLUGINS": "fences"})
-        processes.wait_for_workers(1)
-        result = subprocess.run(
-            [TH, "simulate", "--variant", "classic", "--games", "100", "--cluster", processes.address, "--json"],
-            capture_output=True, text=True, timeout=120,
-        )
-    finally:
-        processes.close()
-    assert result.returncode == 2
-    lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
-    assert len(lines) == 1, result.stderr
-    assert "refused: plugin fences is missing" in lines[0] and processes.address.rsplit(":", 1)[0] in lines[0]
-    assert result.stdout == ""  # no results: nothing was played
-
-
-def test_a_worker_with_another_treehouse_version_is_refused_before_any_game(tmp_path):
-    # The worker's process runs this before it imports anything of ours for a game, as an older install would read.
-    older = tmp_path / "older_treehouse.py"
-    older.write_text("import treehouse\ntreehouse.__version__ = '0.0.1'\n")
-    processes = DaskProcesses(tmp_path)
-    try:
-        processes.scheduler()
-        processes.worker("older", preload=older)
+        processes.worker("lone", **worker)
         processes.wait_for_workers(1)
         result = subprocess.run(
             [TH, "simulate", "--variant", "classic", "--games", "100", "--cluster", processes.address, "--json"],
@@ -184,10 +164,23 @@ def test_a_worker_with_another_treehouse_version_is_refused_before_any_game(tmp_
     finally:
         processes.close()
     assert result.returncode == 2, result.stderr
+    assert result.stdout == ""  # no results: nothing was played
     lines = [line for line in result.stderr.splitlines() if line.startswith("error:")]
     assert len(lines) == 1, result.stderr
-    assert f"refused: treehouse is 0.0.1, this machine has {treehouse.__version__}" in lines[0], lines[0]
-    assert result.stdout == ""  # nothing was played
+    return lines[0], processes.address
+
+
+def test_a_worker_without_a_plugin_is_refused_before_any_game(tmp_path):
+    line, address = refusal_by_a_lone_worker(tmp_path, env={"TREEHOUSE_BLOCK_PLUGINS": "fences"})
+    assert "refused: plugin fences is missing" in line and address.rsplit(":", 1)[0] in line
+
+
+def test_a_worker_with_another_treehouse_version_is_refused_before_any_game(tmp_path):
+    # The worker's process runs this before it imports anything of ours for a game, as an older install would read.
+    older = tmp_path / "older_treehouse.py"
+    older.write_text("import treehouse\ntreehouse.__version__ = '0.0.1'\n")
+    line, _address = refusal_by_a_lone_worker(tmp_path, preload=older)
+    assert f"refused: treehouse is 0.0.1, this machine has {treehouse.__version__}" in line, line
 
 
 def test_mismatch_names_the_first_difference():
