@@ -418,6 +418,36 @@ def treehouse_evaluate(state, seat):
 
 
 @hookspec(firstresult=True)
+def treehouse_look_moves(state, step, face, moves, seat):
+    """Look at many moves of one position in one call: each played in the
+    head and judged for one seat.
+
+    Called by the looking-ahead bots (search's last step and its ordering
+    looks, greedy's choice) and by hints, once per position instead of once
+    per move, so a variant with a compiled core
+    (:mod:`treehouse.kernel.compiled`) enters it once per node.
+
+    :param state: the position the moves are played from.
+    :param step: the step being played (a setup step's moves are only
+        applied, as the engine's setup phase does).
+    :param face: the face rolled for the step, or ``None``.
+    :param moves: the moves to look at (legal moves of ``state`` for that
+        step and face; never control choices).
+    :param seat: the 0-based seat the positions are judged for.
+    :returns: a :class:`~treehouse.kernel.turn.Looks`: per move, the seat's
+        ``treehouse_evaluate`` of the position after it (applied, resolved),
+        and the :class:`~treehouse.kernel.turn.Outcome` of each move that ends
+        the game (``treehouse_outcome``).  It must equal, value for value, what
+        the hooks give one move at a time
+        (:func:`treehouse.kernel.turn.look_moves`, the kernel's default).  A
+        variant answers it only while it alone answers the hooks the look
+        stands for (:meth:`~treehouse.kernel.hooks.GameHooks.variant_alone`);
+        otherwise it returns ``None`` and the default plays every move through
+        the hooks, house rules included.  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_render(state, console_width):
     """Draw a position for the terminal.
 

@@ -60,7 +60,7 @@ def test_cut_off_values_keep_the_best_moves_and_their_value(fences_class, player
             continue
         bot.seated(game, state.to_move)
         full = bot.advise(state, step, face, moves)
-        cut = bot._values(state, step, moves, prune=True)
+        cut = bot._values(state, step, face, moves, prune=True)
         top = max(full)
         assert max(cut) == top
         assert [s == top for s in cut] == [s == top for s in full]

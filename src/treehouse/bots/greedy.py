@@ -27,15 +27,6 @@ class GreedyBot:
     def seated(self, game: Any, index: int) -> None:
         self.model = Model(game, index)
 
-    def score(self, state: Any, step: Any, move: Any, seat: int) -> float:
-        model = self.model
-        if move is REROLL:
-            return self._reroll(state, step, seat)
-        after, outcome = model.play(state, step, move)
-        if outcome is not None:
-            return model.outcome_score(outcome, seat)
-        return model.evaluate(after, seat)
-
     def _reroll(self, state: Any, step: Any, seat: int) -> float:
         model = self.model
         total = weight = 0.0
@@ -43,18 +34,15 @@ class GreedyBot:
             moves = board_moves(model.hooks.treehouse_legal_moves(state, step, face) or ())
             if not moves:
                 continue
-            total += p * max(self.score(state, step, m, seat) for m in moves)
+            total += p * max(model.look(state, step, face, moves, seat))
             weight += p
         return total / weight if weight else model.evaluate(state, seat)
 
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
-        require_game(self)
+        model = require_game(self)
         seat = state.to_move
-        best, best_score = [], None
-        for move in moves:
-            value = self.score(state, step, move, seat)
-            if best_score is None or value > best_score:
-                best, best_score = [move], value
-            elif value == best_score:
-                best.append(move)
-        return pick(best, rng)
+        values = model.look(state, step, face, moves, seat)
+        if any(move is REROLL for move in moves):
+            values = [self._reroll(state, step, seat) if move is REROLL else value for move, value in zip(moves, values)]
+        best_score = max(values)
+        return pick([move for move, value in zip(moves, values) if value == best_score], rng)

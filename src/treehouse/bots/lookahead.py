@@ -9,7 +9,7 @@ the steps of the next turn, and the chance node's exact probabilities
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import PASS, REROLL, Applied, Control, play_move
@@ -30,11 +30,9 @@ class Model:
         self._die = None
         if "treehouse_chance" in getattr(self.hooks, "kernel_only", ()):
             self._die = tuple((face, float(p)) for face, p in game.variant.die.outcomes())
-        manager = getattr(self.hooks, "manager", None)
-        impls = manager.hook.treehouse_evaluate.get_hookimpls() if manager is not None else [True]
         #: Without a treehouse_evaluate hook, positions still in play all score 0:
         #: a bot then plays for outcomes it can see and nothing else.
-        self.can_evaluate = bool(impls)
+        self.can_evaluate = bool(self.hooks.implementers("treehouse_evaluate"))
 
     def chance(self, state: Any, step: Any) -> tuple:
         """The chance node before ``step`` (``treehouse_chance``, house rules
@@ -58,6 +56,35 @@ class Model:
             return (after.state if type(after) is Applied else after), None
         after, _events = play_move(hooks, state, step, move)
         return after, hooks.treehouse_outcome(after, state.to_move)
+
+    def look(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
+        """Each move's value to ``seat`` one step ahead: the outcome's score
+        (:meth:`outcome_score`) where the move ends the game, else the
+        evaluation of the position it leads to.  The board moves are looked at
+        in one ``treehouse_look_moves`` call (a compiled core answers it in
+        one go); ``REROLL`` is worth the position as it stands, and ``PASS``
+        is played like a move."""
+        board = [move for move in moves if not isinstance(move, Control)]
+        if len(board) == len(moves):
+            return self._looked(state, step, face, moves, seat)
+        looked = iter(self._looked(state, step, face, board, seat) if board else ())
+        values = []
+        for move in moves:
+            if not isinstance(move, Control):
+                values.append(next(looked))
+            elif move is REROLL:
+                values.append(self.evaluate(state, seat))
+            else:
+                after, outcome = self.play(state, step, move)
+                values.append(self.outcome_score(outcome, seat) if outcome is not None else self.evaluate(after, seat))
+        return values
+
+    def _looked(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
+        looks = self.hooks.treehouse_look_moves(state, step, face, moves, seat)
+        values = list(looks.values)
+        for index, outcome in looks.outcomes.items():
+            values[index] = self.outcome_score(outcome, seat)
+        return values
 
     def remaining_steps(self, state: Any, step: Any) -> tuple:
         """The steps of this turn still to play after ``step`` (the engine fixes

@@ -120,7 +120,7 @@ class SearchBot:
         if len(moves) == 1:
             require_game(self)
             return moves[0]
-        scores = self._values(state, step, moves, prune=True)
+        scores = self._values(state, step, face, moves, prune=True)
         top = max(scores)
         return pick([m for m, s in zip(moves, scores) if s == top], rng)
 
@@ -130,9 +130,9 @@ class SearchBot:
     def advise(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
         """The value of each move to the player to move, from the deepest search
         completed: what :meth:`choose` picks the best of (a hint shows them)."""
-        return self._values(state, step, moves, prune=False)
+        return self._values(state, step, face, moves, prune=False)
 
-    def _values(self, state: Any, step: Any, moves: tuple, prune: bool) -> list[float]:
+    def _values(self, state: Any, step: Any, face: str | None, moves: tuple, prune: bool) -> list[float]:
         """:meth:`advise`'s values; with ``prune`` (for :meth:`choose`), a move
         that cannot be among the best may get a bound instead of its value: a
         number below the best value, as its own value is (see :meth:`_root`)."""
@@ -148,11 +148,10 @@ class SearchBot:
             rest, deepest = model.remaining_steps(state, step), self.depth_for(state)
         for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
-            self._evaluated: dict = {}  # position -> this bot's evaluation of it, within one decision
             self._limited = budgeted and depth > 1  # the shallowest search always completes
             try:
                 if prune and not budgeted and depth > len(rest) + 1:  # it looks past this turn: an opponent may cut
-                    scores = self._root(state, step, moves, rest, depth)
+                    scores = self._root(state, step, face, moves, rest, depth)
                 else:
                     scores = [self._move_value(state, step, move, rest, depth) for move in moves]
             except _OutOfBudget:
@@ -174,7 +173,7 @@ class SearchBot:
         if self._deadline is not None and self._count % 64 == 0 and time.perf_counter() > self._deadline:
             raise _OutOfBudget
 
-    def _root(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int) -> list[float]:
+    def _root(self, state: Any, step: Any, face: str | None, moves: tuple, rest: tuple, depth: int) -> list[float]:
         """The root's values, searched with a cut-off (alpha) for the choice only.
 
         Each move is searched knowing ``alpha``, the best value found so far:
@@ -187,7 +186,7 @@ class SearchBot:
         a one-step look, so the best is found early and the others cut soon.
         Only a search that looks past this bot's turn can cut (only an
         opponent's reply does), so only that one is ordered."""
-        values = self._one_step(state, step, moves) if depth > 1 else [0.0] * len(moves)
+        values = self._one_step(state, step, face, moves) if depth > 1 else [0.0] * len(moves)
         order = sorted(range(len(moves)), key=lambda i: -values[i])  # best first; ties in the moves' order
         scores = [0.0] * len(moves)
         alpha = NO_BOUND
@@ -233,7 +232,7 @@ class SearchBot:
         else:
             moves = self.model.hooks.treehouse_legal_moves(state, step, None)
             if moves:
-                value = self._decide(state, step, moves, rest, depth, alpha)
+                value = self._decide(state, step, None, moves, rest, depth, alpha)
             else:  # a step without a roll and nothing to do is skipped
                 value = self._after(state, None, rest, depth, alpha) if rest else self._after(state, None, (), depth, alpha)
         if key is not None and value >= alpha:  # exact (below alpha it may be a bound)
@@ -246,16 +245,16 @@ class SearchBot:
         for face, p in self.model.chance(state, step):
             moves = legal(state, step, face)
             if moves:  # else nothing to do: that face is rolled again
-                faces.append((p, moves))
+                faces.append((p, face, moves))
         values = None
         if alpha != NO_BOUND and depth == 1 and faces and state.to_move != self._me:
             values = self._replies(state, step, faces, alpha)
             if type(values) is float:
                 return values  # below alpha
         if values is None:
-            values = [self._decide(state, step, moves, rest, depth) for _p, moves in faces]
+            values = [self._decide(state, step, face, moves, rest, depth) for _p, face, moves in faces]
         total = weight = 0.0
-        for (p, _moves), value in zip(faces, values):
+        for (p, _face, _moves), value in zip(faces, values):
             total += p * value
             weight += p
         return total / weight if weight else self.model.evaluate(state, self._me)
@@ -270,22 +269,20 @@ class SearchBot:
         plus this face's worst look so far.  The margin keeps rounding from
         ever cutting a value that the full search would find equal to ``alpha``."""
         weight = 0.0
-        for p, _moves in faces:
+        for p, _face, _moves in faces:
             weight += p
         values: list = [None] * len(faces)
-        order = sorted(range(len(faces)), key=lambda i: len(faces[i][1]))
+        order = sorted(range(len(faces)), key=lambda i: len(faces[i][2]))
         done, size = 0.0, abs(alpha)
         for i in order[:-1]:
-            p, moves = faces[i]
-            value = values[i] = min(self._one_step(state, step, moves))
+            p, face, moves = faces[i]
+            value = values[i] = min(self._one_step(state, step, face, moves))
             done += p * value
             size = max(size, abs(value))
         last = order[-1]
-        p, moves = faces[last]
+        p, face, moves = faces[last]
         worst = math.inf
-        look = self._look
-        for move in moves:
-            value = look(state, step, move)
+        for value in self._one_step(state, step, face, moves):  # looked at all at once; the cut-off is the same
             if value < worst:
                 worst = value
                 size = max(size, abs(value))
@@ -295,19 +292,19 @@ class SearchBot:
         values[last] = worst
         return values
 
-    def _decide(self, state: Any, step: Any, moves: tuple, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
+    def _decide(self, state: Any, step: Any, face: str | None, moves: tuple, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
         mine = state.to_move == self._me
         if depth == 1:
             # The last step searched: every move's value is its one-step look
             # (_after at depth 0), so the node's value is the best of those over
             # all moves, which is what the width's best few would be searched to.
-            values = self._one_step(state, step, moves)
+            values = self._one_step(state, step, face, moves)
             if len(moves) > self.width:
                 for _ in range(self.width):
                     self._tick()  # the budget counts the best few as searched again, as it always has
             return max(values) if mine else min(values)
         if len(moves) > self.width:
-            moves = self._best_few(state, step, moves, mine)
+            moves = self._best_few(state, step, face, moves, mine)
         if alpha == NO_BOUND:
             values = [self._move_value(state, step, move, rest, depth) for move in moves]
             return max(values) if mine else min(values)
@@ -327,34 +324,19 @@ class SearchBot:
                     break
         return worst
 
-    def _one_step(self, state: Any, step: Any, moves: tuple) -> list[float]:
-        """Each move's value to this bot by a one-step look: the outcome's score, else the evaluation."""
-        look = self._look
-        return [look(state, step, move) for move in moves]
-
-    def _look(self, state: Any, step: Any, move: Any) -> float:
-        """One move's value to this bot by a one-step look (evaluations memoised per position within a decision)."""
-        model = self.model
-        if move is REROLL:
-            return model.evaluate(state, self._me)
+    def _one_step(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
+        """Each move's value to this bot by a one-step look: the outcome's score,
+        else the evaluation; all of them in one look (:meth:`Model.look`)."""
+        played = len(moves) - sum(1 for move in moves if move is REROLL)  # a reroll is not played
         if self._limited:
-            self._tick()
+            for _ in range(played):
+                self._tick()  # as if one at a time: the budget runs out at the same move
         else:
-            self._count += 1  # _tick without a budget
-        after, outcome = model.play(state, step, move)
-        if outcome is not None:
-            return model.outcome_score(outcome, self._me)
-        evaluated = self._evaluated
-        try:
-            value = evaluated.get(after)
-            if value is None:
-                value = evaluated[after] = model.evaluate(after, self._me)
-        except TypeError:  # positions that cannot be hashed: evaluated every time
-            value = model.evaluate(after, self._me)
-        return value
+            self._count += played
+        return self.model.look(state, step, face, moves, self._me)
 
-    def _best_few(self, state: Any, step: Any, moves: tuple, mine: bool) -> list:
+    def _best_few(self, state: Any, step: Any, face: str | None, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""
-        scored = [(value if mine else -value, -index, move) for index, (value, move) in enumerate(zip(self._one_step(state, step, moves), moves))]
+        scored = [(value if mine else -value, -index, move) for index, (value, move) in enumerate(zip(self._one_step(state, step, face, moves), moves))]
         scored.sort(reverse=True)
         return [move for _v, _i, move in scored[: self.width]]

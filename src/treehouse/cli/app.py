@@ -41,7 +41,10 @@ app.command("new-variant")(authoring.new_variant)
 
 def _version(value: bool) -> None:
     if value:
+        from treehouse.kernel.compiled import tier
+
         typer.echo(f"treehouse {__version__}")
+        typer.echo(tier())
         raise typer.Exit()
 
 

@@ -20,14 +20,29 @@ engine itself knows no game.
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.die import Die
 from treehouse.kernel.hooks import KernelDefaults, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.seats import Seat, seat_in
-from treehouse.kernel.turn import ONE_ROLLED_STEP, PASS, REROLL, Control, Outcome, Step
+from treehouse.kernel.turn import (  # noqa: F401  (re-exported: the engine is where callers look first)
+    ONE_ROLLED_STEP,
+    PASS,
+    REROLL,
+    Applied,
+    Control,
+    Looks,
+    Outcome,
+    Resolved,
+    Step,
+    describe_event,
+    format_move,
+    look_moves,
+    parse_move,
+    play_move,
+)
 from treehouse.kernel.variant import Variant
 
 __all__ = [
@@ -37,68 +52,6 @@ __all__ = [
 
 #: Rolls in a row that may give nothing to do before the engine calls the variant broken.
 MAX_ROLLS_PER_STEP = 1000
-
-
-class Applied(NamedTuple):
-    """What ``treehouse_apply_move`` may return instead of a bare position:
-    the position and what the move did (``effect``, any immutable value the
-    variant likes), which the engine hands to ``treehouse_resolve``.  So
-    resolving never has to work the move out again, and nothing is cached
-    on the variant object between the two hooks."""
-
-    state: Any
-    effect: Any
-
-
-class Resolved(NamedTuple):
-    """What ``treehouse_resolve`` may return instead of a bare position: the
-    position and the ``events`` of the step, a tuple of immutable values
-    saying what happened (a Hit, a loss, a player out).  The kernel never
-    looks inside an event: it hands the events to the game's observer and
-    writes their words (:func:`describe_event`) into the record."""
-
-    state: Any
-    events: tuple = ()
-
-
-def describe_event(event: Any) -> str:
-    """An event in plain words: its ``describe()``, else its ``str()``."""
-    describe = getattr(event, "describe", None)
-    return describe() if callable(describe) else str(event)
-
-
-def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple]:
-    """Apply and resolve ``move`` through a game's hooks, as the engine does:
-    the resolved position and the step's events.  For bots that play moves
-    in their head and tools that list what moves lead to."""
-    effect = None
-    if move is PASS:
-        after = state
-    else:
-        after = hooks.treehouse_apply_move(state, step, move)
-        if type(after) is Applied:
-            after, effect = after
-    after = hooks.treehouse_resolve(after, state, step, move, effect)
-    if type(after) is Resolved:
-        return after
-    return after, ()
-
-
-def format_move(variant: Variant, move: Any) -> str:
-    """A move's notation; control choices are written as their names."""
-    return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)
-
-
-def parse_move(variant: Variant, text: str) -> Any:
-    """Read a move written by :func:`format_move`."""
-    stripped = text.strip().lower()
-    for control in Control:
-        if stripped == control.value:
-            return control
-    move = variant.hooks.treehouse_parse_move(text)
-    if move is None:
-        return variant.parse_move(text)  # no plugin took it: the variant's own words on what it expected
-    return move
 
 
 def _raised_in(error: BaseException, function: Any) -> bool:

@@ -34,7 +34,7 @@ from treehouse import hookspecs
 from treehouse.errors import PluginError
 from treehouse.hookspecs import PROJECT, hookimpl
 from treehouse.kernel.die import Die, draw
-from treehouse.kernel.turn import ONE_ROLLED_STEP
+from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
 
 TRACE_ENV = "TREEHOUSE_TRACE_PLUGINS"
 #: The name the kernel's default answers are registered under in a game's manager.
@@ -218,6 +218,9 @@ class KernelDefaults:
         self.die = die
         #: The die's chance node, made once: the engine and the bots compare against it.
         self.outcomes = die.outcomes()
+        #: The game's bound hooks, for the defaults that play moves through them
+        #: (set once by :func:`game_hooks`, which builds both).
+        self.hooks: GameHooks | None = None
 
     @hookimpl(trylast=True)
     def treehouse_setup_step(self, state):
@@ -254,6 +257,10 @@ class KernelDefaults:
     def treehouse_render_svg(self, state):
         return None  # no picture: th replay --html shows the terminal drawing as text
 
+    @hookimpl(trylast=True)
+    def treehouse_look_moves(self, state, step, face, moves, seat):
+        return look_moves(self.hooks, state, step, moves, seat)  # every move through the hooks
+
 
 # --------------------------------------------------------------------------
 # one game's hooks, bound
@@ -282,7 +289,7 @@ class GameHooks:
         self.variant = variant
         #: The house rules in force (:class:`HouseRule`), in the rule set's order.
         self.house_rules = tuple(house_rules)
-        tracing = bool(os.environ.get(TRACE_ENV))
+        tracing = self.tracing = bool(os.environ.get(TRACE_ENV))
         kernel_only = set()
         for caller in manager.hook.__dict__.values():
             if isinstance(caller, pluggy.HookCaller) and caller.name not in REGISTRATION_HOOKS:
@@ -301,6 +308,25 @@ class GameHooks:
             if isinstance(caller, pluggy.HookCaller)
             for impl in caller.get_hookimpls()
         }
+
+    def implementers(self, hook: str) -> tuple[str, ...]:
+        """The plugins other than the kernel that implement ``hook`` (answers
+        or wrappers), in the order pluggy asks them: ``()`` when only the
+        kernel's default (or nothing) answers it.  The one question code
+        asks about who answers a hook."""
+        caller = getattr(self.manager.hook, hook, None)
+        impls = caller.get_hookimpls() if caller is not None else ()
+        return tuple(impl.plugin_name for impl in reversed(impls) if impl.plugin_name != KERNEL_PLUGIN)
+
+    def variant_alone(self, *hooks: str) -> bool:
+        """Does the variant alone (or the kernel's default) answer every one
+        of ``hooks``: no house rule, plugin or tracing in the way?  Then the
+        variant may answer them all at once, by a faster path of its own that
+        gives the same answers (a compiled core)."""
+        if self.tracing:
+            return False
+        variant = plugin_name(self.variant) if self.variant is not None else None
+        return all(name == variant for hook in hooks for name in self.implementers(hook))
 
     @property
     def house_rule_specs(self) -> list[str]:
@@ -494,5 +520,6 @@ def _build_game_hooks(variant_class: type, rules: Any, house_rules: tuple, extra
     for plugin in extra:
         _register(manager, plugin, f"{plugin_name(plugin)}@{id(plugin):x}")
     hooks = GameHooks(manager, variant, house_rules)
+    manager.get_plugin(KERNEL_PLUGIN).hooks = hooks
     variant.bind_hooks(hooks)
     return hooks

@@ -89,7 +89,7 @@ class Record:
 
     def lines(self) -> Iterable[dict[str, Any]]:
         """Every event as a JSON-ready dict, in order."""
-        from treehouse.kernel.engine import format_move
+        from treehouse.kernel.turn import format_move
 
         if self.header is None:
             raise RecordError("the record has no start event")
@@ -192,7 +192,7 @@ class Record:
 
 def happened(events: Iterable[Any]) -> list[str]:
     """The words of a step's events (words read from a file stay as they are)."""
-    from treehouse.kernel.engine import describe_event
+    from treehouse.kernel.turn import describe_event
 
     return [event if isinstance(event, str) else describe_event(event) for event in events]
 

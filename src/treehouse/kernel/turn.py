@@ -1,15 +1,20 @@
-"""The values a turn is made of: steps, the engine's control choices, outcomes.
+"""The values a turn is made of, and playing one move through a game's hooks.
 
-They live apart from the engine so that the game-hook machinery
-(:mod:`treehouse.kernel.hooks`) can use them without importing the engine,
-and the engine can import that machinery without a cycle.
-:mod:`treehouse.kernel.engine` re-exports every name here.
+Steps, the engine's control choices, what apply and resolve may answer
+(:class:`Applied`, :class:`Resolved`), outcomes, and the functions that play
+a move in the head (:func:`play_move`, :func:`look_moves`) or write it
+(:func:`format_move`).  They live apart from the engine so that the
+game-hook machinery (:mod:`treehouse.kernel.hooks`), records and variants
+can use them without importing the engine, and the engine can import all
+of those without a cycle.  :mod:`treehouse.kernel.engine` re-exports every
+name here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any, Mapping, NamedTuple, Sequence
 
 
 @dataclass(frozen=True)
@@ -51,3 +56,109 @@ class Outcome:
     @property
     def is_draw(self) -> bool:
         return not self.winners
+
+
+class Applied(NamedTuple):
+    """What ``treehouse_apply_move`` may return instead of a bare position:
+    the position and what the move did (``effect``, any immutable value the
+    variant likes), which the engine hands to ``treehouse_resolve``.  So
+    resolving never has to work the move out again, and nothing is cached
+    on the variant object between the two hooks."""
+
+    state: Any
+    effect: Any
+
+
+class Resolved(NamedTuple):
+    """What ``treehouse_resolve`` may return instead of a bare position: the
+    position and the ``events`` of the step, a tuple of immutable values
+    saying what happened (a Hit, a loss, a player out).  The kernel never
+    looks inside an event: it hands the events to the game's observer and
+    writes their words (:func:`describe_event`) into the record."""
+
+    state: Any
+    events: tuple = ()
+
+
+def describe_event(event: Any) -> str:
+    """An event in plain words: its ``describe()``, else its ``str()``."""
+    describe = getattr(event, "describe", None)
+    return describe() if callable(describe) else str(event)
+
+
+def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple]:
+    """Apply and resolve ``move`` through a game's hooks, as the engine does:
+    the resolved position and the step's events.  For bots that play moves
+    in their head and tools that list what moves lead to."""
+    effect = None
+    if move is PASS:
+        after = state
+    else:
+        after = hooks.treehouse_apply_move(state, step, move)
+        if type(after) is Applied:
+            after, effect = after
+    after = hooks.treehouse_resolve(after, state, step, move, effect)
+    if type(after) is Resolved:
+        return after
+    return after, ()
+
+
+def format_move(variant: Any, move: Any) -> str:
+    """A move's notation; control choices are written as their names."""
+    return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)
+
+
+def parse_move(variant: Any, text: str) -> Any:
+    """Read a move written by :func:`format_move`."""
+    stripped = text.strip().lower()
+    for control in Control:
+        if stripped == control.value:
+            return control
+    move = variant.hooks.treehouse_parse_move(text)
+    if move is None:
+        return variant.parse_move(text)  # no plugin took it: the variant's own words on what it expected
+    return move
+
+
+@dataclass(frozen=True)
+class Looks:
+    """What ``treehouse_look_moves`` answers: many moves of one position,
+    each played in the head (applied, resolved, its outcome checked) and
+    judged for one seat.
+
+    ``values[i]`` is the seat's evaluation (``treehouse_evaluate``; 0.0 when
+    no plugin evaluates) of the position after ``moves[i]``; ``outcomes``
+    maps the index of each move that ends the game to its :class:`Outcome`
+    (its value is then 0.0 and means nothing).  Bots turn an outcome into a
+    score of their own."""
+
+    values: Sequence[float]
+    outcomes: Mapping[int, Outcome] = field(default_factory=dict)
+
+
+def look_moves(hooks: Any, state: Any, step: Step, moves: Sequence, seat: int) -> Looks:
+    """The answer the hooks give one move at a time, for ``treehouse_look_moves``:
+    each move played as the engine plays it (:func:`play_move`; a setup
+    step's move only applied, as the setup phase does, and never the end of
+    a game), then the outcome checked and the position evaluated for
+    ``seat``.  The kernel's default, and the oracle a compiled answer
+    must equal."""
+    evaluates = bool(hooks.implementers("treehouse_evaluate"))
+    evaluate, outcome_of, apply = hooks.treehouse_evaluate, hooks.treehouse_outcome, hooks.treehouse_apply_move
+    mover = state.to_move
+    values: list[float] = []
+    outcomes: dict[int, Outcome] = {}
+    for index, move in enumerate(moves):
+        if step.setup:
+            after = apply(state, step, move)
+            after, outcome = (after.state if type(after) is Applied else after), None
+        else:
+            after, _events = play_move(hooks, state, step, move)
+            outcome = outcome_of(after, mover)
+        if outcome is not None:
+            outcomes[index] = outcome
+            values.append(0.0)
+            continue
+        score = evaluate(after, seat) if evaluates else None
+        values.append(0.0 if score is None else float(score))
+    return Looks(values, outcomes)

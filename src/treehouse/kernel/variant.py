@@ -169,7 +169,7 @@ class Variant:
         each legal move applied and resolved (declining is not a position).
         ``hooks`` are the game's (with its house rules; default: this
         variant's own); ``face`` must be an outcome of their chance node."""
-        from treehouse.kernel.engine import Control, play_move
+        from treehouse.kernel.turn import Control, play_move
 
         hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)
@@ -200,7 +200,7 @@ class Variant:
         when ``face`` is ``None``; a face given for a step that does not roll
         is ignored.  Different moves that lead to the same position stay
         separate rows.  ``hooks`` as in :meth:`successors`."""
-        from treehouse.kernel.engine import Applied, Control, play_move
+        from treehouse.kernel.turn import Applied, Control, play_move
 
         hooks = hooks if hooks is not None else self.hooks
         state = self.parse_position(text)

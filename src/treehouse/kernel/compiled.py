@@ -1,0 +1,120 @@
+"""Which tier of rules a game runs on: the compiled core, or the reference rules.
+
+Each built-in variant keeps its rules twice (docs/rules/tiers.md):
+
+* the **reference rules**, plain Python, the specification and the oracle in tests;
+* a **compiled core**, the same rules as numba kernels over compact integer
+  arrays, behind the same hooks (``treehouse_look_moves`` above all), used
+  only while the variant alone answers the hooks it stands for
+  (:meth:`treehouse.kernel.hooks.GameHooks.variant_alone`).
+
+Both give the same games, value for value.  This module says which one is in
+use and prepares the core; the kernel itself holds no kernel of any game.
+
+* ``TREEHOUSE_COMPILED=0`` turns the core off (so does a numba that cannot be
+  imported: then one line says the reference tier is in use, once a process).
+* Compiled kernels are cached under the user's cache folder
+  (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``), so only
+  the first use on a machine compiles; that one says so in one line, with
+  the time it takes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import platformdirs
+
+#: ``TREEHOUSE_COMPILED=0`` (or ``false``, ``no``, ``off``) plays on the reference rules only.
+COMPILED_ENV = "TREEHOUSE_COMPILED"
+_OFF = ("0", "false", "no", "off")
+
+#: Why the reference tier is in use, once known (``""``: the compiled one is).
+_reason: str | None = None
+_numba: Any = None
+_told = False
+
+
+def cache_folder() -> Path:
+    """Where numba keeps the compiled kernels (``NUMBA_CACHE_DIR`` if set)."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    return Path(configured) if configured else Path(platformdirs.user_cache_dir("treehouse")) / "numba"
+
+
+def _load() -> str:
+    """Import numba once (its cache folder set first); the reason it is not used, or ``""``."""
+    global _reason, _numba
+    if _reason is not None:
+        return _reason
+    if os.environ.get(COMPILED_ENV, "").strip().lower() in _OFF:
+        _reason = f"{COMPILED_ENV}={os.environ[COMPILED_ENV]}"
+        return _reason
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))
+    try:
+        import numba
+    except Exception as error:  # ImportError, or a broken install (llvmlite missing, say)
+        _reason = f"numba cannot be imported ({type(error).__name__}: {error})"
+        return _reason
+    _numba = numba
+    _reason = ""
+    return _reason
+
+
+def enabled() -> bool:
+    """Is the compiled core in use in this process?  Where it is wanted but numba
+    cannot be imported, one line on stderr says so, once."""
+    global _told
+    reason = _load()
+    if reason and not reason.startswith(COMPILED_ENV) and not _told:
+        _told = True
+        print(f"treehouse: {reason}: the reference rules are in use (the same games, slower)", file=sys.stderr)
+    return not reason
+
+
+def numba() -> Any:
+    """The numba module (only when :func:`enabled`)."""
+    if not enabled():
+        raise RuntimeError("the compiled core is off")  # a caller's bug: ask enabled() first
+    return _numba
+
+
+def tier() -> str:
+    """Which tier is in use, in words, for ``th --version``."""
+    reason = _load()
+    if reason:
+        return f"rules: reference tier ({reason})"
+    return f"rules: compiled core (numba {_numba.__version__}; kernels cached in {cache_folder()})"
+
+
+def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) -> None:
+    """Compile (or load from the cache) a core's kernels before its first use.
+
+    ``warm`` calls every kernel once on a small input.  The first time on a
+    machine for this ``source`` (the core module's file: a changed core is
+    compiled again) it compiles; then one line on stderr says so, with
+    ``seconds`` as the estimate, instead of a silent stall.  After that numba
+    loads the kernels from its cache."""
+    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16]
+    marker = cache_folder() / f"{name}-{digest}.ready"
+    cold = not marker.exists()
+    if cold:
+        print(f"treehouse: preparing the compiled rules of {name}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
+    started = time.perf_counter()
+    warm()
+    if cold:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.write_text(f"compiled in {time.perf_counter() - started:.1f} s\n")
+        except OSError:
+            pass  # a read-only cache: the line shows again next time, nothing else changes
+
+
+def reset_for_tests() -> None:
+    """Forget what was decided (tests that switch ``TREEHOUSE_COMPILED`` in one process)."""
+    global _reason, _numba, _told
+    _reason, _numba, _told = None, None, False
