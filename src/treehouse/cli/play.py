@@ -545,11 +545,13 @@ class Session:
 
 
 def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
-    from treehouse.cli.replay_page import replay_page, steps_data
+    from treehouse.cli.replay_page import SharedParts, replay_page, steps_data
     from treehouse.textfiles import write_text_atomically
 
     chances = _chances(walked, record, hooks)
-    page = replay_page(title, steps_data(walked, record, hooks, who, taken_back, chances), chances)
+    shared = SharedParts()
+    steps = steps_data(walked, record, hooks, who, taken_back, chances, shared)
+    page = replay_page(title, steps, chances, shared, walked.variant.picture_legend())
     write_text_atomically(path, page, RecordError, "replay page")
 
 

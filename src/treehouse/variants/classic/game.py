@@ -393,6 +393,11 @@ class Classic(Variant):
 
         return ClassicObservation(players)
 
+    def picture_legend(self):
+        from treehouse.variants.classic.svg import LEGEND
+
+        return LEGEND
+
     @hookimpl
     def treehouse_render_svg(self, state):
         from treehouse.variants.classic.svg import render_svg

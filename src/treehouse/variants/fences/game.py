@@ -398,6 +398,16 @@ class Fences(Variant):
 
         return LEGEND
 
+    def picture_legend(self):
+        from treehouse.variants.fences.svg import LEGEND
+
+        return LEGEND
+
+    def seat_panel(self, state, seat):
+        from treehouse.variants.fences.svg import seat_panel
+
+        return seat_panel(state, seat)
+
     def how_to_play(self):
         from treehouse.variants.fences.guide import how_to_play
 
