@@ -138,6 +138,13 @@ class Variant:
         ``?`` (plain text).  Default: nothing."""
         return ""
 
+    def score_unit(self) -> tuple[str, float] | None:
+        """What the evaluation (``treehouse_evaluate``) counts in, for hints a
+        person reads: ``(name, points per one)``, e.g. Fences' ``("small",
+        10.0)``, so a search value reads "about 1.5 smalls ahead".  Default
+        ``None``: hints then compare moves in words only (best, close, worse)."""
+        return None
+
     def picture_legend(self) -> str:
         """What the symbols of the picture (``treehouse_render_svg``) mean, for
         the replay page (plain text).  Default: nothing."""

@@ -393,6 +393,10 @@ class Classic(Variant):
 
         return ClassicObservation(players)
 
+    def score_unit(self):
+        """The evaluation counts actions to the House (one each), so hints speak in actions."""
+        return ("action", 1.0)
+
     def picture_legend(self):
         from treehouse.variants.classic.svg import LEGEND
 

@@ -398,6 +398,10 @@ class Fences(Variant):
 
         return LEGEND
 
+    def score_unit(self):
+        """The evaluation counts 10 a small (variants/fences/evaluate.py), so hints speak in smalls."""
+        return ("small", 10.0)
+
     def picture_legend(self):
         from treehouse.variants.fences.svg import LEGEND
 
