@@ -62,7 +62,26 @@ def test_the_game_over_line_says_how_the_last_stack_fell(bot_game):
     assert "Player 1 (random) wins on turn 4: last stack standing. Player 2 is out: the last small went (bounced in the line of L(yellow) at E5)." in output
     after = output.split("─ Game over ─")[-1]
     assert "to play" not in after  # the board under "Game over" says how the game ended instead
-    assert "Game over after 4 turns: last stack standing" in after
+    assert "Game over on turn 4: last stack standing" in after
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_board_at_the_end_counts_turns_as_the_game_over_line_does(seed):
+    """A game can end in any step of a turn: the drawing's "Game over on turn N"
+    is the engine's turn, the one the game-over line names, never one short."""
+    import random
+
+    from treehouse.kernel.engine import Game
+    from treehouse.plugins import load_plugins
+    from treehouse.variants.fences.render import render_position
+
+    plugins = load_plugins()
+    variant = plugins.variant("fences")({"start": "corners"})
+    bot = plugins.bot("random").factory
+    game = Game(variant, [bot(), bot()], random.Random(seed), turn_cap=500)
+    game.play()
+    drawn = render_position(game.state, 80, game.outcome.reason).plain
+    assert f"Game over on turn {game.turn}: " in drawn
 
 
 def test_th_replay_shows_the_same_events_from_the_record(bot_game):
@@ -108,6 +127,7 @@ def test_a_whole_fences_game_played_by_a_person_shows_every_hit_and_loss(tmp_pat
     else:
         pytest.fail("the game did not end in 400 moves")
     child.expect(pexpect.EOF)
+    seen.append(child.before)  # the rest of the game-over line (a screen wraps it at words) and the record's name
     child.close()
     assert child.exitstatus == 0
     screen = re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", "".join(seen))
@@ -117,7 +137,7 @@ def test_a_whole_fences_game_played_by_a_person_shows_every_hit_and_loss(tmp_pat
     assert any(" loses " in words for words in written)
     assert [words for words in written if words not in shown] == []  # every Hit and loss was on the screen
     if recorded[-1]["reason"] == "last stack standing":
-        assert "is out: the last small went" in screen.split("on turn")[-1]
+        assert "is out: the last small went" in " ".join(screen.split("on turn")[-1].split())
 
 
 # --------------------------------------------------------------------------

@@ -182,3 +182,45 @@ def test_plain_prints_a_transcript_in_a_terminal_too(terminal, tmp_path):
     printed = t.history()
     first, played, second = (printed.index(text) for text in ("No roll in this step (fence).", "Turn 1 (fence) · Player 1 (you): move fence", "Choose the action"))
     assert first < played < second
+
+
+def test_the_ending_shows_the_banner_the_final_board_and_one_turn_count(terminal, tmp_path):
+    """The last screen: how the last Stack fell, the banner, the final board and
+    the result on one 80x24 screen, with one turn count and no jargon."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    lines = t.wait_for(PROMPT)
+    for _ in range(60):
+        if any("Game over" in line for line in lines):
+            break
+        t.type("1")
+        lines = t.wait_for("", settled="")
+    lines = t.wait_for("wins on turn", settled="Record: ")
+    screen = "\n".join(lines)
+    assert any(re.fullmatch(r"─+ Game over ─+", line) for line in lines), screen
+    banner = next(i for i, line in enumerate(lines) if "─ Game over ─" in line)
+    assert any("┌───a" in line for line in lines[banner:]) and any("└───a" in line for line in lines[banner:])  # the whole board under it
+    drawn = int(re.search(r"Game over on turn (\d+):", screen).group(1))
+    won = int(re.search(r"wins on turn (\d+):", screen).group(1))
+    assert drawn == won, screen
+    assert "(check" not in screen and re.search(r"out on turn \d+", screen)
+    assert "is out: the last small went" in screen.replace("\n", " ")  # how the last Stack fell, in words
+    assert all(len(line) <= 80 for line in lines)
+    assert not any(re.match(r"\s*[.,;:]", line) for line in lines if line.strip()), screen  # wrapped at words
+
+
+def test_a_resumed_game_says_the_turn_on_screen(terminal, tmp_path):
+    record = str(tmp_path / "g.jsonl")
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", record])
+    t.wait_for(PROMPT)
+    for answer in ("1", "1", "1", "1"):  # into turn 3, through the bot's turn (seed 5: the game goes on)
+        t.type(answer)
+        t.wait_for(PROMPT)
+    header = t.wait_for(PROMPT)[0]
+    saved_turn = int(re.search(r"Turn (\d+)", header).group(1))
+    assert saved_turn > 1, header
+    t.type("q")
+    t.wait_for("th play --resume", settled="th play --resume")
+    again = terminal(["play", "--resume", record])
+    lines = again.wait_for("Resumed where it was saved")
+    assert f"Turn {saved_turn} " in lines[0], lines[0]
+    assert any(f"Resumed where it was saved: turn {saved_turn}." in line for line in lines), "\n".join(lines)

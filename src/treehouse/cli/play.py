@@ -201,6 +201,8 @@ class Session:
         #: Where each person's decision stands in the record's events (for takeback).
         self.decisions: list[int] = []
         self.forced_move: Any = None
+        #: A resumed game whose first live choice has not come yet (then the turn it was saved on is said)
+        self.resumed = False
         self.odds: Any = None  # the perfect bot that says the winning chances (--show-odds)
         self._extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
         #: The bot that gives hints, per (game, seat): a takeback builds a new game, so a new key.
@@ -517,6 +519,9 @@ class Session:
     # -- the game's observer ------------------------------------------------
 
     def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
+        if self.resumed and not self.check.pending:
+            self.say(f"Resumed where it was saved: {f'turn {game.turn}' if game.turn else 'the setup'}.")
+            self.resumed = False
         if face is not None:
             self.faces.append(face)
         if self.kinds[mover] == HUMAN and moves and (len(moves) > 1 or not self.auto_forced):
@@ -559,7 +564,13 @@ class Session:
             if self.watch and self.live and turn_was_live and not game.over:
                 self.board()
         game = self.game
-        self.console.print()
+        if self.screen:
+            self.console.clear()  # the banner, the last moves and the final board on one screen
+            wrapped = [part for line in self.recent[-ENDING_RECENT:] for part in textwrap.wrap(line, self.width, subsequent_indent="    ")]
+            for line in wrapped[-ENDING_RECENT - 1 :]:  # in full, at words; the newest lines if they are long
+                self.console.print(line, markup=False, style="dim", soft_wrap=False)
+        else:
+            self.console.print()
         self.console.rule("Game over", style="dim")
         self.board()
         outcome = game.outcome
@@ -568,7 +579,7 @@ class Session:
             result = f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
         else:
             result = "A draw"
-        self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"))
+        self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
 
 
 def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
@@ -599,6 +610,10 @@ def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
         else:
             chances.append(bot.chance(hooks.treehouse_end_turn(frame.after), 0))
     return chances
+
+
+#: The lines of what happened last shown above the final board (80x24 holds them with the Fences board).
+ENDING_RECENT = 2
 
 
 def when(turn: int) -> str:
@@ -789,8 +804,8 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     humans = saved.seat_kinds.count(HUMAN)
     live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(saved.seat_kinds)]
     session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta), undone=list(old.undone)))
-    turns = old.events[-1][1] if old.events else 0
-    out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}, saved on turn {turns}.")
+    out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}.")
+    session.resumed = True  # the turn it was saved on is said at the first live choice, once the record is played back
     if path != resume:
         out.print(f"Recording to {_escape(shown_path(str(path)))}", highlight=False)
     return session

@@ -82,6 +82,11 @@ def render_board(state: FencesPosition) -> Text:
     return out
 
 
+def turn_of_check(check: int) -> int:
+    """The turn (from 1) of a step check: a check counts 3 x completed turns + the step (1-3)."""
+    return (check - 1) // 3 + 1
+
+
 def render_position(state: FencesPosition, console_width: int = 80, over: str | None = None) -> Text:
     """The board and one line per Stack; ``over`` (the outcome's reason,
     when the game has ended) replaces the line saying who is to play."""
@@ -90,7 +95,7 @@ def render_position(state: FencesPosition, console_width: int = 80, over: str | 
         marker = "*" if seat == state.to_move and over is None else " "
         text.append(f"{marker} Player {seat + 1}  ", style="bold")
         if not stack:
-            text.append("nothing drawn yet" if state.setting_up else f"out (check {state.out[seat]})", style="dim")
+            text.append("nothing drawn yet" if state.setting_up else f"out on turn {turn_of_check(state.out[seat])}", style="dim")
         else:
             text.append(f"{NAMES[state.square_of(seat)]}  {len(stack)} high  top first: ")
             for depth, colour in enumerate(reversed(stack)):
@@ -99,7 +104,7 @@ def render_position(state: FencesPosition, console_width: int = 80, over: str | 
         text.append(f"  destroyed: {''.join(LETTER[c] for c in lost) or '-'}\n", style="dim")
     aside = "".join(LETTER[c] for c in state.aside) or "-"
     if over is not None:
-        text.append(f"Game over after {state.turn} turns: {over}; set aside: {aside}\n", style="dim")
+        text.append(f"Game over on turn {state.turn + (state.phase != 0)}: {over}; set aside: {aside}\n", style="dim")  # the turn it ended in, as th play counts
         return text
     if state.setting_up:
         doing = "to draw a small and place it" if state.phase == PLACE_PHASE else "to draw a small onto their Stack"

@@ -65,8 +65,9 @@ def seat_panel(state, seat: int) -> list[tuple[str, str]]:
     """One seat at a glance, in words: its Stack's height and top colour, the smalls destroyed, in or out."""
     stack, destroyed = state.stacks[seat], state.destroyed[seat]
     if state.out[seat]:
-        turn = (state.out[seat] - 1) // 3 + 1  # a check is 3 x completed turns + the step (1-3)
-        status = f"out (on turn {turn})"
+        from treehouse.variants.fences.render import turn_of_check
+
+        status = f"out on turn {turn_of_check(state.out[seat])}"
     elif not stack:
         status = "drawing its Stack"
     else:
