@@ -67,7 +67,7 @@ def test_moves_round_trip(fences, text):
 def test_described_moves(fences):
     assert fences.describe_move(fences.parse_move("move Mr@N3 N4")) == "move fence M(red) at N3 to N4"
     assert fences.describe_move(fences.parse_move("tip Lb@W2 e")) == "tip L(blue) at W2 east"
-    assert fences.describe_move(fences.parse_move("wild:gbry dig")).startswith("wild: reorder the stack to green, blue, red, yellow")
+    assert fences.describe_move(fences.parse_move("wild:gbry dig")).startswith("wild: reorder the stack to yellow, red, blue, green (top first)")  # words: top first; notation: bottom to top
     assert fences.describe_move(PASS) == "pass"
 
 

@@ -107,7 +107,7 @@ def test_a_fences_wild_turn_fits_80x24_as_the_action_then_the_order(terminal, tm
     t.type("4")
     lines = t.wait_for("keep the order as it is")
     steady(lines, "Turn 1 · Player 1 (you) to move")
-    assert any("Then? (orders top first; b goes back)" in line for line in lines)
+    assert any("Then the order (top first); b goes back." in line for line in lines)
     assert any(" 1. keep the order as it is" in line for line in lines)
     (tmp_path / "wild-screen.txt").write_text("\n".join(lines))
 
@@ -190,10 +190,15 @@ def test_the_ending_shows_the_banner_the_final_board_and_one_turn_count(terminal
     t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     lines = t.wait_for(PROMPT)
     for _ in range(60):
-        if any("Game over" in line for line in lines):
-            break
         t.type("1")
-        lines = t.wait_for("", settled="")
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # the next prompt, or the end
+            time.sleep(0.3)
+            lines = t.screen()
+            if (any(PROMPT in line for line in lines) or any("Record: " in line for line in lines)) and lines == t.screen():
+                break
+        if any("Record: " in line for line in lines):
+            break
     lines = t.wait_for("wins on turn", settled="Record: ")
     screen = "\n".join(lines)
     assert any(re.fullmatch(r"─+ Game over ─+", line) for line in lines), screen
@@ -224,3 +229,24 @@ def test_a_resumed_game_says_the_turn_on_screen(terminal, tmp_path):
     lines = again.wait_for("Resumed where it was saved")
     assert f"Turn {saved_turn} " in lines[0], lines[0]
     assert any(f"Resumed where it was saved: turn {saved_turn}." in line for line in lines), "\n".join(lines)
+
+
+def test_a_fences_aim_asks_which_fences_then_their_directions(terminal, tmp_path):
+    """AIM offers every way to turn every set of Fences next to the Stack: asked
+    as two questions, each fits a page of 80x24."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "6", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    lines = t.wait_for("Choose the Fences to turn")
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    offered = int(re.search(r"\(move 1-(\d+),", lines[-1] if PROMPT in lines[-1] else "\n".join(lines)).group(1))
+    assert offered <= 8, "\n".join(lines)  # the sets of Fences, not every way to turn them (63 on one AIM before)
+    assert any(re.match(r"\s*\d+\. aim .+ and .+", line) for line in lines)
+    t.type("3")
+    lines = t.wait_for("new directions; b goes back.", settled="(choice 1-")
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    turns = [line for line in lines if re.match(r"\s*\d+\. turn ", line)]
+    assert len(turns) >= 2, "\n".join(lines)
+    t.type("1")
+    lines = t.wait_for(PROMPT, settled=PROMPT)
+    assert any("stack" in line for line in lines[:1])  # on to the stack step

@@ -289,7 +289,7 @@ def test_a_fences_wild_roll_is_asked_as_the_action_then_the_order(tmp_path):
     # the face in Fences' own words (treehouse_describe_face), then what to do
     assert "Rolled WILD: reorder your Stack as you like, then do any one of the five actions. Choose the action; the order comes next." in " ".join(out.split())
     assert " 1. keep the order as it is " in out
-    assert "WILD: tip L(orange) at b1 east. Then? (orders top first; b goes back)" in out
+    assert "WILD: tip L(orange) at b1 east. Then the order (top first); b goes back." in out
     played = [e["move"] for e in lines_of(path) if e["event"] == "move"]
     assert played[1] == "wild:rroy tip Lo@b1 e"  # the second order offered: yellow, orange, red, red (top first)
 

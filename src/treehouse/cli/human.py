@@ -258,7 +258,7 @@ class HumanSeat:
         while True:
             pages = table.page_count(menu)
             where = f"page {menu.page + 1}/{pages}, + more, " if pages > 1 else ""
-            question = "reorder" if menu.second_question else "move"
+            question = "choice" if menu.second_question else "move"  # the second question of a split move (WILD: the order; AIM: the directions)
             try:
                 text = self.console.input(f"[bold]{self.prompt}[/bold] ({question} 1-{len(menu.entries)}, {where}? help, q quit): ")
             except EOFError:

@@ -262,10 +262,9 @@ class Session:
             line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
         else:
             line += f"No roll in this step ({step.name})."
-        if menu.second_question:
-            line = f"{face or step.name}: {menu.opened.words}. Then? (orders top first; b goes back)"
-        elif any(len(entry.moves) > 1 for entry in menu.entries):
-            line += " Choose the action; the order comes next."
+        if menu.second_question or any(len(entry.moves) > 1 for entry in menu.entries):
+            first, second = self.game.variant.choice_questions(face)
+            line = f"{face or step.name}: {menu.opened.words}. {second}; b goes back." if menu.second_question else f"{line} {first}"
         return line
 
     def _texts(self, menu: Menu) -> list[str]:

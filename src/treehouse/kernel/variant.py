@@ -133,6 +133,13 @@ class Variant:
         orders.  ``None`` (the default): the move is one choice."""
         return None
 
+    def choice_questions(self, face: str | None) -> tuple[str, str]:
+        """The two questions of a move :meth:`split_choice` splits, in words, for
+        ``th play``: what the first list asks, and what the second does (Fences'
+        WILD: "Choose the action; the order comes next.", "Then the order (top
+        first)")."""
+        return "Choose one; the details come next.", "Then the details"
+
     def legend(self) -> str:
         """What the symbols of the drawn position mean, for ``th play``'s
         ``?`` (plain text).  Default: nothing."""

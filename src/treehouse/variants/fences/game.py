@@ -402,6 +402,11 @@ class Fences(Variant):
         """The evaluation counts 10 a small (variants/fences/evaluate.py), so hints speak in smalls."""
         return ("small", 10.0)
 
+    def choice_questions(self, face):
+        if face == "AIM":
+            return "Choose the Fences to turn; their directions come next.", "Then their new directions"
+        return "Choose the action; the order comes next.", "Then the order (top first)"
+
     def picture_legend(self):
         from treehouse.variants.fences.svg import LEGEND
 

@@ -79,7 +79,7 @@ TEMPLATES = {
     "place": ("place {colour} {to}", "place the {colour} small drawn on {to}, starting the stack"),
     "draw": ("draw {colour}", "put the {colour} small drawn on top of the stack"),
     "fail": ("fail", "the action is impossible: the stack is hit and damaged"),
-    "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (bottom to top), then {text}"),
+    "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (top first), then {text}"),
 }
 
 
@@ -110,7 +110,7 @@ WORDS = _Spelling(
     fence=lambda piece, square: f"{piece[0]}({COLOUR_OF[piece[1]]}) at {NAMES[square]}",
     direction=LONG,
     colour=str,
-    order=", ".join,
+    order=lambda order: ", ".join(reversed(order)),  # words read a Stack top first, as the board shows it
     aim_separator=", ",
     unknown_as_fail=True,
 )
@@ -250,10 +250,19 @@ def describe_move(move: FencesMove) -> str:
 
 
 def split_choice(state, move: FencesMove) -> tuple[str, str] | None:
-    """A WILD move as two questions for a person: the action, then the order
-    (top first, as the board shows a Stack); ``None`` for any other move."""
-    if move.order is None:
-        return None
-    if move.order == state.stacks[state.to_move]:
-        return describe_move(move.base()), "keep the order as it is"
-    return describe_move(move.base()), f"reorder to {', '.join(reversed(move.order))}"
+    """A move as two questions for a person, or ``None`` for one question.
+
+    * WILD: the action, then the order (top first, as the board shows a Stack);
+    * AIM: which Fences to turn, then their new directions (an AIM of three
+      Fences next to the Stack offers dozens of moves: a few sets of Fences,
+      then a few ways to turn each set).
+    """
+    if move.order is not None:
+        if move.order == state.stacks[state.to_move]:
+            return describe_move(move.base()), "keep the order as it is"
+        return describe_move(move.base()), f"reorder to {', '.join(reversed(move.order))}"
+    if move.kind == "aim":
+        fences = " and ".join(WORDS.fence(piece, square) for piece, square, _d in move.arg)
+        turns = ", ".join(f"{NAMES[square]} {LONG[direction]}" for _p, square, direction in move.arg)
+        return f"aim {fences}", f"turn {turns}"
+    return None
