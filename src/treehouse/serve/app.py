@@ -41,7 +41,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from treehouse.cli.human import Mistake
 from treehouse.errors import TreehouseError, clip
-from treehouse.serve.table import DEFAULT_DELAY, Table
+from treehouse.serve.table import DEFAULT_DELAY, Stale, Table
 
 #: The longest message a page may send, in characters (a move's notation is short).
 MAX_MESSAGE = 2000
@@ -373,7 +373,7 @@ async def _serve_client(hub: Hub, table: Table, client: Client) -> None:
                 table.take_back(client.seat)
         except Mistake as mistake:
             await error(str(mistake))
-            if client.seat is not None:
+            if isinstance(mistake, Stale):
                 refresh()  # an out-of-date page gets the board as it is now
         except TreehouseError as problem:  # a hint bot that cannot play this game, say
             await error(clip(str(problem)))

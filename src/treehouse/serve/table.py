@@ -53,6 +53,10 @@ DEFAULT_DELAY = 0.5
 TOKENS_SUFFIX = ".tokens.json"
 
 
+class Stale(Mistake):
+    """A message for a decision that is no longer the table's (the page is behind: it gets the board as it is)."""
+
+
 class TableClosed(BaseException):
     """The server is stopping: the waiting seat gives up (its game is saved already)."""
 
@@ -339,7 +343,7 @@ class Table:
         if decision.seat != seat:
             raise Mistake(f"it is {self.who(decision.seat)}'s turn, not yours")
         if decision.ply != ply:
-            raise Mistake("that move was for an earlier position; here is the board as it is now")
+            raise Stale("that move was for an earlier position; here is the board as it is now")
         return decision
 
     def _answer(self, decision: Decision, answer: Any) -> None:
