@@ -77,7 +77,7 @@ function drawMoves() {
 function draw(next) {
   const newDecision = !state || !state.decision || !next.decision || state.decision.ply !== next.decision.ply;
   state = next;
-  if (newDecision) { opened = null; $("hint").textContent = ""; $("message").textContent = ""; }
+  if (newDecision) { opened = null; $("hint").textContent = ""; if (state.you) $("message").textContent = ""; }  // a watcher keeps why it watches
   document.title = `${state.header} · treehouse`;
   $("title").textContent = state.title;
   const seats = $("seats");
@@ -112,7 +112,7 @@ function draw(next) {
   $("roll").textContent = roll;
   $("over").textContent = state.over || "";
   $("takeback").hidden = !(decision && state.takeback_seat && state.takeback_seat === state.you);
-  $("rule").textContent = "Takeback: " + state.takeback_rule + " Moves marked ⚠ cost the mover.";
+  $("rule").textContent = "Takeback: " + state.takeback_rule + " Moves marked ⚠ cost the mover." + (state.you ? " Highlighted: what happened since your last decision." : "");
   document.body.dataset.ply = decision ? decision.ply : "";
   document.body.dataset.turn = decision && decision.seat === state.you ? "mine" : (state.over ? "over" : "theirs");
   drawMoves();
