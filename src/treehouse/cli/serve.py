@@ -17,7 +17,7 @@ from typing import Annotated, Optional
 import typer
 from platformdirs import user_data_dir
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, fail, run_guarded
+from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, err, fail, run_guarded
 from treehouse.errors import RecordError, TreehouseError
 
 #: The port ``th serve`` listens on unless told (the lobby is at http://127.0.0.1:8765/).
@@ -84,14 +84,19 @@ def serve(
         _print_links(base, table)
     hub.announce = lambda table: _print_links(base, table)
     sys.stdout.flush()
-    names = sorted({*LOOPBACK, host, shown, socket.gethostname(), socket.getfqdn()})
-    app = build_app(hub, names)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_FRAME, lifespan="on", timeout_graceful_shutdown=2))
+    stopped = f"Stopped. Unfinished tables are saved in {folder}; th serve --records {folder} resumes them."
     try:
-        server.run(sockets=[listener])
+        names = sorted({*LOOPBACK, host, shown, socket.gethostname(), socket.getfqdn()})
+        app = build_app(hub, names)
+        config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_FRAME, lifespan="on", timeout_graceful_shutdown=2)
+        uvicorn.Server(config).run(sockets=[listener])
+    except KeyboardInterrupt:  # uvicorn shuts down cleanly on Ctrl-C, then raises it again: th play's exit status for it
+        hub.stop()
+        typer.echo(stopped)
+        raise typer.Exit(INTERRUPTED) from None
     finally:
         listener.close()
-    typer.echo(f"Stopped. Unfinished tables are saved in {folder}; th serve --records {folder} resumes them.")
+    typer.echo(stopped)
 
 
 def _print_links(base: str, table) -> None:

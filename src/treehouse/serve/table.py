@@ -37,7 +37,7 @@ from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import Menu, Mistake, TakeBack, read_move
-from treehouse.cli.play import best_bot, seat_kinds, when, write_record
+from treehouse.cli.play import best_bot, default_variant, seat_kinds, when, write_record
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.kernel.engine import Control, Game, format_move
@@ -169,6 +169,8 @@ class Table:
         delay: float = DEFAULT_DELAY,
     ) -> "Table":
         """A new table with ``th play``'s choices (raises :class:`TreehouseError`, one line, for a bad one)."""
+        if variant is None and config is None:
+            variant = default_variant()
         effective = effective_rules(variant, config, overrides)
         game_variant = effective.variant()
         kinds = seat_kinds(game_variant, players, seats, False, bot)
