@@ -22,6 +22,7 @@ moves after it are taken back with it.
 from __future__ import annotations
 
 import json
+import os
 import random
 import secrets
 import threading
@@ -188,8 +189,10 @@ class Table:
         table.tokens = {seat: secrets.token_urlsafe(24) for seat, kind in enumerate(kinds) if kind == HUMAN}
         table._claim()
         try:
-            write_text_atomically(table.tokens_path, json.dumps({"seats": {str(s + 1): t for s, t in table.tokens.items()}}), RecordError, "seat tokens")
-            table.tokens_path.chmod(0o600)
+            # made empty and owner-only first: an atomic write keeps the mode of the file it replaces
+            os.close(os.open(table.tokens_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            tokens = json.dumps({"seats": {str(s + 1): t for s, t in table.tokens.items()}})
+            write_text_atomically(table.tokens_path, tokens, RecordError, "seat tokens")
             live = table._live_seats()
             meta = {"seed": seed, "rule_set": effective.name, "seats": kinds, "treehouse": __version__}
             table.game = Game(
@@ -521,7 +524,7 @@ def new_table_id(folder: Path, variant: str, seed: int) -> str:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     base = f"{stamp}-{variant}-{seed}"
     name, number = base, 1
-    while (folder / f"{name}.jsonl").exists():
+    while (folder / f"{name}.jsonl").exists() or (folder / f"{name}{TOKENS_SUFFIX}").exists():
         number += 1
         name = f"{base}-{number}"
     return name
