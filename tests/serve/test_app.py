@@ -189,3 +189,26 @@ def test_lobby_starts_a_table_from_its_own_page_only(served, tmp_path):
     assert {t["id"] for t in listed["tables"]} == {table.id, data["table"]["id"]}
     assert "fences" in listed["variants"] and "search" in listed["bots"]
     assert all("seat=" not in json.dumps(t) for t in listed["tables"])  # the lobby shows no seat's key
+
+
+def test_a_hint_is_for_the_seat_to_move_only(served):
+    client, hub, table = served
+    with client.websocket_connect(f"/ws/{table.id}", headers=ORIGIN) as ws:
+        hello(ws, table.tokens[0])
+        state = state_with_decision(ws)
+        mover = state["decision"]["seat"]
+        other = 2 if mover == 1 else 1
+        ply = state["decision"]["ply"]
+        hello(ws, table.tokens[other - 1])
+        ws.send_json({"type": "hint", "ply": ply})
+        assert "not yours" in next_error(ws)
+        hello(ws, table.tokens[mover - 1])
+        ws.send_json({"type": "hint", "ply": ply})
+        while (reply := ws.receive_json())["type"] != "hint":
+            assert reply["type"] == "state", reply
+        words = {entry["moves"][0]["words"] for entry in state["decision"]["entries"]} | {
+            part["words"] for entry in state["decision"]["entries"] for part in entry["moves"]
+        }
+        assert reply["lines"][0].startswith("Hint (")
+        assert any(w in reply["lines"][0] for w in words), reply["lines"]
+        assert table.pending is not None and table.pending.ply == ply  # asking changed nothing

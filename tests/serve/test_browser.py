@@ -102,7 +102,7 @@ def play_decisions(pages, count: int | None, typed: list[bool], shots: Path | No
     by clicking the first move (and its first part), or once by typing its notation."""
     made = 0
     while count is None or made < count:
-        wait_until(lambda: any(whose(p) in ("mine", "over") for p in pages), what="a page's turn")
+        wait_until(lambda: any(whose(p) == "mine" for p in pages) or all(whose(p) == "over" for p in pages), what="a page's turn")
         if all(whose(p) == "over" for p in pages):
             return made
         page = next(p for p in pages if whose(p) == "mine")
@@ -193,7 +193,24 @@ def test_two_browsers_and_a_bot_play_fences_through_a_kill_9(tmp_path):
                 wait_until(lambda page=page: re.search(r"(wins|tie|draw).* on turn \d+", page.locator("#over").inner_text()), 20, "the result")
             log = pages[0].locator("#log").inner_text()
             assert "Player 3 (search)" in log
+
+            # the lobby lists the table and starts another with th play's choices
+            lobby = context.new_page()
+            lobby.goto(f"http://127.0.0.1:{port}/")
+            wait_until(lambda: table_id in lobby.locator("#tables").inner_text(), 20, "the lobby's list")
+            lobby.select_option("#variant", "fences")
+            lobby.fill("#seats", "human\nwizard")
+            lobby.click("#new button[type=submit]")
+            wait_until(lambda: "unknown seat kind 'wizard'" in lobby.locator("#message").inner_text(), 20, "the lobby's one-line error")
+            lobby.fill("#seats", "human\nrandom")
+            lobby.fill("#set", "turn_limit=2")
+            lobby.click("#new button[type=submit]")
+            wait_until(lambda: "Player 1: http" in lobby.locator("#links").inner_text(), 20, "the new table's links")
+            lobby.locator("#links a").first.click()
+            wait_until(lambda: lobby.locator("#you").inner_text() == "You are Player 1.", 20, "the new table's seat")
             browser.close()
+        server.wait_for(r"Table \S+: fences \(fences rules\)", 10)
+        assert len([line for line in server.lines if line.startswith("Table ")]) == 2  # the host sees the lobby's table too
         lines = [json.loads(line) for line in record.read_text().splitlines()]
         assert lines[0]["meta"]["seats"] == ["human", "human", "search"] and lines[-1]["event"] == "end"
         replayed = subprocess.run([sys.executable, "-m", "treehouse", "replay", "--all", str(record)], capture_output=True, text=True, timeout=120)
