@@ -38,7 +38,7 @@ from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import Menu, Mistake, TakeBack, read_move
-from treehouse.cli.play import best_bot, default_variant, seat_kinds, when, write_record
+from treehouse.cli.play import best_bot, default_variant, result_words, rewound, roll_line, seat_kinds, step_line, when, write_record
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.kernel.engine import Control, Game, format_move
@@ -286,10 +286,7 @@ class Table:
         forced, self.forced_move = self.forced_move, None
         at = len(game.record.events)
         if not self.log or at > self.log[-1].at:  # a resumed game's steps are logged once, as it catches up
-            rolled = ", then ".join(faces)
-            steps = "" if step.name == "act" else f" ({step.name})"
-            verb = "drew" if getattr(step, "setup", False) else "rolled"
-            line = f"{when(game.turn)}{steps} · {self.who(mover)}" + (f" {verb} {rolled}: " if rolled else ": ") + describe(game.variant, move)
+            line = step_line(game, step, self.who(mover), faces, move)
             if forced is not None:
                 line += " (the only move, played by itself)"
             with self.lock:
@@ -393,15 +390,12 @@ class Table:
         record = self.game.record
         now = len(record.events)
         cut, seat = [entry for entry in self.decisions if entry[0] < now][-1]
-        kept = Record(meta=record.meta, header=record.header, events=record.events[:cut])
-        saved = saved_game(kept, plugins())
-        again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
         taken = sum(1 for event in record.events[cut:] if event[0] == "move")
         with self.lock:
             self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
             self.log = [line for line in self.log if line.at <= cut]
             self.log.append(LogLine(cut, f"{self.who(seat)} took back {taken} move{'s' if taken != 1 else ''}: back to {when(record.events[cut][1]).lower()}."))
-            self.game, self.check = resume_game(kept, saved, self._live_seats(), observer=self, new_record=again)
+            self.game, self.check = rewound(record, cut, self._live_seats(), self)
 
     # -- playing ----------------------------------------------------------------
 
@@ -440,13 +434,7 @@ class Table:
         game = self.game
         if game is None or game.outcome is None:
             return None
-        outcome = game.outcome
-        if outcome.winners:
-            names = " and ".join(self.who(w) for w in outcome.winners)
-            result = f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
-        else:
-            result = "A draw"
-        return game_over_line(result, game.turn, outcome.reason, self.last_events)
+        return game_over_line(result_words(game.outcome, self.who), game.turn, game.outcome.reason, self.last_events)
 
     def board(self) -> dict[str, str]:
         """The board as the variant's SVG, or its terminal drawing as text when it draws none."""
@@ -455,16 +443,6 @@ class Table:
         if svg:
             return {"svg": svg}
         return {"text": _text_drawing(hooks, state)}
-
-    def roll_line(self, decision: Decision) -> str:
-        face, step = decision.face, decision.step
-        earlier = self.faces[:-1] if face is not None else self.faces
-        line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
-        if face is None:
-            return line + f"No roll in this step ({step.name})."
-        meaning = self.game.hooks.treehouse_describe_face(face) or ""
-        verb = "Drew" if getattr(step, "setup", False) else "Rolled"
-        return line + f"{verb} {face}" + (f": {meaning}." if meaning else ".")
 
     def snapshot(self) -> dict[str, Any]:
         """Everything every page shows, as JSON-ready data (the same for every viewer: no tokens in it)."""
@@ -497,7 +475,7 @@ class Table:
                 data["decision"] = {
                     "ply": decision.ply,
                     "seat": decision.seat + 1,
-                    "roll": self.roll_line(decision),
+                    "roll": roll_line(game.hooks, self.faces, decision.step, decision.face, decision.menu),
                     "entries": menu_entries(decision.menu),
                 }
             return data
