@@ -187,6 +187,8 @@ def test_two_browsers_and_a_bot_play_fences_through_a_kill_9(tmp_path):
             wait_until(lambda: all(p.evaluate("document.body.dataset.connected") == "yes" for p in pages), 30, "the pages to reconnect")
             wait_until(lambda: any(whose(p) == "mine" for p in pages), 60, "the resumed decision")
             assert next(p for p in pages if whose(p) == "mine").locator("#status").inner_text() == mover.locator("#status").inner_text()
+            pages[1].reload()  # a reloaded page gets its seat back too
+            wait_until(lambda: pages[1].locator("#you").inner_text() == "You are Player 2.", 20, "the reloaded page's seat")
             play_decisions(pages, None, typed)
             assert typed[0]
             for page in (*pages, spectator):

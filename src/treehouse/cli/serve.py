@@ -18,7 +18,7 @@ import typer
 from platformdirs import user_data_dir
 
 from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, err, fail, run_guarded
-from treehouse.errors import RecordError, TreehouseError
+from treehouse.errors import TreehouseError
 
 #: The port ``th serve`` listens on unless told (the lobby is at http://127.0.0.1:8765/).
 DEFAULT_PORT = 8765
@@ -52,7 +52,7 @@ def serve(
     try:
         import uvicorn  # noqa: F401
         from treehouse.serve.app import MAX_FRAME, Hub, build_app
-        from treehouse.serve.table import Table, unfinished_records
+        from treehouse.serve.table import Table, TableOver, unfinished_records
     except ImportError as error:
         raise fail(f"th serve needs the web server packages ({error.name} is missing): pip install 'treehouse[serve]'") from None
     folder = (records or default_records_folder()).expanduser()
@@ -61,11 +61,9 @@ def serve(
     for path in unfinished_records(folder):
         try:
             table = Table.resume(path, delay)
-        except RecordError as error:
-            if "the game is over" not in str(error):
-                err.print(f"warning: not resuming {path.name}: {error}", markup=False)
+        except TableOver:
             continue
-        except TreehouseError as error:
+        except TreehouseError as error:  # damaged, foreign, or held by another server: that table only
             err.print(f"warning: not resuming {path.name}: {error}", markup=False)
             continue
         hub.add(table)

@@ -58,6 +58,10 @@ class Stale(Mistake):
     """A message for a decision that is no longer the table's (the page is behind: it gets the board as it is)."""
 
 
+class TableOver(RecordError):
+    """The record's game is over: there is nothing to resume (its table is left as it is)."""
+
+
 class TableClosed(BaseException):
     """The server is stopping: the waiting seat gives up (its game is saved already)."""
 
@@ -210,7 +214,7 @@ class Table:
         """The unfinished game of ``record_path`` (written by a table), ready to continue where it stopped."""
         old = Record.read(record_path)
         if old.footer is not None:
-            raise RecordError(f"{record_path.name}: the game is over")
+            raise TableOver(f"{record_path.name}: the game is over")
         saved = saved_game(old, plugins(), record_path.name)
         table = cls(record_path.stem, record_path.parent, saved.seat_kinds, saved.rule_set, delay)
         try:
