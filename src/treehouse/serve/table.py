@@ -50,6 +50,8 @@ from treehouse.textfiles import FileLock, lock_file, read_text, write_text_atomi
 TAKEBACK_RULE = "You may take back your last decision while no other person has decided since; the bots' moves after it are taken back too."
 #: Seconds a bot's move stays on screen before the next step (people are watching).
 DEFAULT_DELAY = 0.5
+#: The most lines of what happened a page is sent (the latest; a long game's whole story is its record).
+LOG_SHOWN = 400
 #: The suffix of a table's seat tokens, beside its record (readable by the owner only).
 TOKENS_SUFFIX = ".tokens.json"
 
@@ -463,7 +465,7 @@ class Table:
                 "seats": [{"number": s + 1, "name": self.who(s), "kind": kind} for s, kind in enumerate(self.kinds)],
                 "header": header,
                 "board": self.board(),
-                "log": [{"at": line.at, "text": line.text, "event": line.event} for line in self.log],
+                "log": [{"at": line.at, "text": line.text, "event": line.event} for line in self.log[-LOG_SHOWN:]],
                 "last_decision": {str(seat + 1): at for at, seat in self.decisions},
                 "takeback_rule": TAKEBACK_RULE,
                 "takeback_seat": None,
