@@ -41,7 +41,7 @@ from treehouse.cli.human import Menu, Mistake, TakeBack, read_move
 from treehouse.cli.play import best_bot, default_variant, result_words, rewound, roll_line, seat_kinds, step_line, when, write_record
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
-from treehouse.kernel.engine import Control, Game, format_move
+from treehouse.kernel.engine import Game, format_move
 from treehouse.kernel.records import Record
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game
 from treehouse.plugins import hook_failure
@@ -359,14 +359,18 @@ class Table:
         decision.answer = answer
         decision.answered.set()
 
+    def _made_decisions(self) -> list[tuple[int, int]]:
+        """The people's decisions made so far (not the one being made), as (index in the record, seat)."""
+        now = len(self.game.record.events)
+        return [entry for entry in self.decisions if entry[0] < now]
+
     def takeback_seat(self) -> int | None:
         """The seat that may take back now (:data:`TAKEBACK_RULE`), or ``None``."""
         with self.lock:
             if self.pending is None or self.game is None:
                 return None
-            now = len(self.game.record.events)
-            past = [entry for entry in self.decisions if entry[0] < now]
-            return past[-1][1] if past else None
+            made = self._made_decisions()
+            return made[-1][1] if made else None
 
     def take_back(self, seat: int) -> None:
         """Take back ``seat``'s last decision (the game thread rewinds); :class:`Mistake` if the rule forbids it."""
@@ -394,8 +398,7 @@ class Table:
     def _rewind(self) -> None:
         """Back to the decision being taken back, rebuilt from the seed (as ``th play``'s takeback)."""
         record = self.game.record
-        now = len(record.events)
-        cut, seat = [entry for entry in self.decisions if entry[0] < now][-1]
+        cut, seat = self._made_decisions()[-1]
         taken = sum(1 for event in record.events[cut:] if event[0] == "move")
         with self.lock:
             self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
@@ -466,7 +469,7 @@ class Table:
                 "header": header,
                 "board": self.board(),
                 "log": [{"at": line.at, "text": line.text, "event": line.event} for line in self.log[-LOG_SHOWN:]],
-                "last_decision": {str(seat + 1): at for at, seat in self.decisions},
+                "last_decision": {str(seat + 1): at for at, seat in self._made_decisions()},
                 "takeback_rule": TAKEBACK_RULE,
                 "takeback_seat": None,
                 "thinking": self.who(self.thinking) if self.thinking is not None else None,
@@ -474,9 +477,8 @@ class Table:
                 **status,
             }
             if decision is not None:
-                now = len(game.record.events)
-                past = [entry for entry in self.decisions if entry[0] < now]
-                data["takeback_seat"] = past[-1][1] + 1 if past else None
+                allowed = self.takeback_seat()
+                data["takeback_seat"] = allowed + 1 if allowed is not None else None
                 data["header"] = f"{when(game.turn)}{'' if decision.step.name == 'act' else ' · ' + decision.step.name} · {self.who(decision.seat)} to move"
                 data["decision"] = {
                     "ply": decision.ply,
@@ -498,8 +500,8 @@ def menu_entries(menu: Menu) -> list[dict[str, Any]]:
             menu.back()
         else:
             parts = [{"index": index[entry.moves[0]], "words": entry.words, "notation": entry.notation}]
-        noted = "⚠" in entry.words
-        entries.append({"words": entry.words, "notation": entry.notation, "moves": parts, "warning": noted, "control": isinstance(entry.moves[0], Control)})
+        noted = any(menu.notes.get(move) for move in entry.moves)  # the variant's note: what the move costs the mover
+        entries.append({"words": entry.words, "notation": entry.notation, "moves": parts, "warning": noted})
     return entries
 
 
