@@ -138,6 +138,8 @@ def test_takeback_follows_the_stated_rule(served):
                 break
         waiting = state["decision"]["seat"]
         assert state["takeback_seat"] == mover
+        since = state["last_decision"][str(mover)]  # what is new to the mover: from their move on
+        assert [line["text"] for line in state["log"] if line["at"] > since][0].split(" · ")[1].startswith(f"Player {mover}")
         if waiting != mover:
             sockets[waiting].send_json({"type": "takeback"})
             assert f"only Player {mover} can take back" in next_error(sockets[waiting])
