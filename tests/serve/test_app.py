@@ -14,6 +14,9 @@ pytest.importorskip("starlette")
 pytest.importorskip("httpx")
 from starlette.testclient import TestClient  # noqa: E402
 
+from typer.testing import CliRunner  # noqa: E402
+
+from treehouse.cli import app  # noqa: E402
 from treehouse.serve.app import MAX_MESSAGE, Hub, build_app  # noqa: E402
 from treehouse.serve.table import Table  # noqa: E402
 
@@ -152,6 +155,8 @@ def test_takeback_follows_the_stated_rule(served):
         assert re.fullmatch(rf"Player {mover} took back \d+ moves?: back to .*\.", state["log"][-1]["text"])
         lines = [json.loads(line) for line in table.record_path.read_text().splitlines()]
         assert any(line.get("undone") == 1 for line in lines)
+        replayed = CliRunner().invoke(app, ["replay", "--all", str(table.record_path)])
+        assert replayed.exit_code == 0 and "Taken back here" in replayed.output, replayed.output[-2000:]
 
 
 def test_origin_and_host_are_checked(served):
