@@ -121,9 +121,11 @@ def read_message(text: str) -> BaseModel:
         raise Mistake(first_problem(error)) from None
 
 
-def first_problem(error: ValidationError) -> str:
+def first_problem(error: ValidationError, skip: int = 1) -> str:
+    """The first thing pydantic found wrong, in one line (``skip``: the leading parts of its
+    place to leave out, a message's kind by default)."""
     problem = error.errors()[0]
-    where = ".".join(str(part) for part in problem["loc"][1:]) or "message"
+    where = ".".join(str(part) for part in problem["loc"][skip:]) or "message"
     message = problem["msg"].removeprefix("Value error, ")
     return f"{where}: {message}"
 
@@ -254,7 +256,7 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         try:
             choices = NewTable.model_validate_json(body)
         except ValidationError as error:
-            return JSONResponse({"error": first_problem_top(error)}, status_code=400)
+            return JSONResponse({"error": first_problem(error, skip=0)}, status_code=400)
         if sum(1 for t in hub.tables.values() if t.game is not None and not t.game.over) >= MAX_TABLES:
             return JSONResponse({"error": f"{MAX_TABLES} tables are playing already; finish one first"}, status_code=409)
         try:
@@ -312,12 +314,6 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         WebSocketRoute("/ws/{table:str}", socket),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)])
-
-
-def first_problem_top(error: ValidationError) -> str:
-    problem = error.errors()[0]
-    where = ".".join(str(part) for part in problem["loc"]) or "the request"
-    return f"{where}: {problem['msg']}"
 
 
 async def _send_states(client: Client) -> None:
