@@ -35,6 +35,7 @@ app.command("sweep")(playtest.sweep)
 app.command("tune")(__import__("treehouse.cli.tune", fromlist=["tune"]).tune)
 app.command("play")(play.play)
 app.command("replay")(play.replay)
+app.command("serve")(__import__("treehouse.cli.serve", fromlist=["serve"]).serve)
 app.command("solve")(__import__("treehouse.cli.solve", fromlist=["solve"]).solve)
 app.command("new-variant")(authoring.new_variant)
 

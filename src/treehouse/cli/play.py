@@ -34,7 +34,7 @@ from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
 from treehouse.errors import RecordError, TreehouseError, unknown
-from treehouse.kernel.engine import Control, Game, format_move
+from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import hook_failure
 from treehouse.textfiles import FileLock, lock_file
@@ -154,6 +154,52 @@ def write_record(record: Record, path: Path) -> Path:
     return record.write(path)
 
 
+def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu) -> str:
+    """The roll of a decision and what its face lets the player do (``faces``: the step's rolls so far,
+    ending with ``face``), as the game's hooks say; ``th serve``'s pages say the same."""
+    earlier = faces[:-1] if face is not None else faces
+    line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
+    if face is not None:
+        meaning = hooks.treehouse_describe_face(face) or ""
+        verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
+        line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
+    else:
+        line += f"No roll in this step ({step.name})."
+    if menu.second_question or any(len(entry.moves) > 1 for entry in menu.entries):
+        first, second = hooks.variant.choice_questions(face)
+        line = f"{face or step.name}: {menu.opened.words}. {second}; b goes back." if menu.second_question else f"{line} {first}"
+    return line
+
+
+def step_line(game: Game, step: Any, who: str, faces: list[str], move: Any) -> str:
+    """One step in words: ``Turn 3 (fence) · Player 1 rolled HOP: ...`` (``th play``'s transcript, ``th serve``'s log)."""
+    rolled = ", then ".join(faces)
+    words = describe(game.variant, move)
+    steps = "" if step.name == "act" else f" ({step.name})"
+    verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
+    return f"{when(game.turn)}{steps} · {who}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
+
+
+def result_words(outcome: Any, who: Any) -> str:
+    """``Player 1 wins``, ``Player 1 and Player 2 tie`` or ``A draw`` (``who(seat)`` names a seat)."""
+    if not outcome.winners:
+        return "A draw"
+    names = " and ".join(who(w) for w in outcome.winners)
+    return f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
+
+
+def rewound(record: Record, cut: int, live: list[Any], observer: Any) -> tuple[Game, Any]:
+    """The game of ``record`` taken back to its event ``cut`` (a person's decision), rebuilt from
+    its seed (as ``--resume`` does, so the dice and every bot's stream are exactly where they
+    were) with ``live`` seats; the moves taken back stay in the new record, marked undone."""
+    from treehouse.kernel.resume import resume_game, saved_game
+
+    kept = Record(meta=record.meta, header=record.header, events=record.events[:cut])
+    saved = saved_game(kept, plugins())
+    again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
+    return resume_game(kept, saved, live, observer=observer, new_record=again)
+
+
 class Session:
     """One game at the terminal: draws it, saves it, rewinds it, and reports the bots' moves.
 
@@ -249,23 +295,8 @@ class Session:
         self.recent.append(line)
         del self.recent[:-RECENT_KEPT]
 
-    def face_meaning(self, face: str) -> str:
-        """What the face lets the player do, as the game's hooks say (the variant, or a house rule)."""
-        return self.game.hooks.treehouse_describe_face(face) or ""
-
     def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
-        earlier = self.faces[:-1] if face is not None else self.faces
-        line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
-        if face is not None:
-            meaning = self.face_meaning(face)
-            verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
-            line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
-        else:
-            line += f"No roll in this step ({step.name})."
-        if menu.second_question or any(len(entry.moves) > 1 for entry in menu.entries):
-            first, second = self.game.variant.choice_questions(face)
-            line = f"{face or step.name}: {menu.opened.words}. {second}; b goes back." if menu.second_question else f"{line} {first}"
-        return line
+        return roll_line(self.game.hooks, self.faces, step, face, menu)
 
     def _texts(self, menu: Menu) -> list[str]:
         return numbered([entry.words for entry in menu.entries])
@@ -487,19 +518,14 @@ class Session:
         are exactly where they were); the moves taken back stay in the new
         record, marked undone.
         """
-        from treehouse.kernel.resume import resume_game, saved_game
-
         game = self.game
         record = game.record
         now = len(record.events)
         cut = max(index for index in self.decisions if index < now)
-        kept = Record(meta=record.meta, header=record.header, events=record.events[:cut])
-        saved = saved_game(kept, plugins())
-        again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
         humans = self.kinds.count(HUMAN)
         live = [build_seat(kind, self, self.console, humans, i) for i, kind in enumerate(self.kinds)]
         self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
-        self.game, self.check = resume_game(kept, saved, live, observer=self, new_record=again)
+        self.game, self.check = rewound(record, cut, live, self)
         taken = sum(1 for event in record.events[cut:] if event[0] == "move")
         self.recent = [f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {record.events[cut][1]}."]
         if not self.screen:
@@ -531,11 +557,7 @@ class Session:
         forced, self.forced_move = self.forced_move, None
         if not self.live:
             return
-        rolled = ", then ".join(faces)
-        words = describe(game.variant, move)
-        steps = "" if step.name == "act" else f" ({step.name})"
-        verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
-        line = f"{when(game.turn)}{steps} · {self.who(mover)}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
+        line = step_line(game, step, self.who(mover), faces, move)
         if forced is not None:
             line += " (the only move, played for you)"
         self.say(line)
@@ -573,11 +595,7 @@ class Session:
         self.console.rule("Game over", style="dim")
         self.board()
         outcome = game.outcome
-        if outcome.winners:
-            names = " and ".join(self.who(w) for w in outcome.winners)
-            result = f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
-        else:
-            result = "A draw"
+        result = result_words(outcome, self.who)
         self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
 
 

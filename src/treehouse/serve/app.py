@@ -1,0 +1,375 @@
+"""The web server of ``th serve``: a Starlette ASGI app (run by uvicorn).
+
+Routes:
+
+* ``GET /`` the lobby: the tables, and a form that starts a new one;
+* ``GET /api/tables``, ``POST /api/tables`` the same as JSON;
+* ``GET /t/{table}`` a table's page; a seat's link adds ``#seat=TOKEN``;
+* ``WS /ws/{table}`` the page's live connection: the page says ``hello``
+  with its token (or none, to watch), then gets a ``state`` message at every
+  step and sends ``move``, ``hint`` or ``takeback``.
+
+What a client sends is checked before anything happens: the ``Host`` header
+must name this server (no DNS-rebinding page reaches it), a WebSocket's and a
+``POST``'s ``Origin`` must be this server's own pages, every message is at
+most :data:`MAX_MESSAGE` characters and must be one of the :data:`Message`
+models, and a move must be legal for the seat whose token the connection
+gave.  Anything else is answered with one ``error`` message on that
+connection; the game and its record are untouched.  Nothing a client sends
+names a file: a table is looked up among the tables the server holds, and its
+record's name was chosen by the server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from treehouse.cli.human import Mistake
+from treehouse.errors import TreehouseError, clip
+from treehouse.serve.table import DEFAULT_DELAY, Stale, Table
+
+#: The longest message a page may send, in characters (a move's notation is short).
+MAX_MESSAGE = 2000
+#: The largest WebSocket frame uvicorn accepts at all (larger ones close the connection, code 1009).
+MAX_FRAME = 16 * 1024
+#: The largest body ``POST /api/tables`` reads.
+MAX_BODY = 8 * 1024
+#: Tables playing at once (each is a thread, and its bots think on this machine).
+MAX_TABLES = 32
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+class Hello(_Strict):
+    """The first message: this page's seat token (from its link), or none to watch."""
+
+    type: Literal["hello"]
+    token: Optional[str] = Field(None, max_length=100)
+
+
+class MoveMessage(_Strict):
+    """A move for the decision ``ply``: by its ``index`` among the legal moves, or typed in ``notation``."""
+
+    type: Literal["move"]
+    ply: int = Field(ge=1)
+    index: Optional[int] = Field(None, ge=0)
+    notation: Optional[str] = Field(None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _one_way(self) -> "MoveMessage":
+        if (self.index is None) == (self.notation is None):
+            raise ValueError("give the move either by index or by notation, not both or neither")
+        return self
+
+
+class HintMessage(_Strict):
+    type: Literal["hint"]
+    ply: int = Field(ge=1)
+
+
+class TakeBackMessage(_Strict):
+    type: Literal["takeback"]
+
+
+Message = TypeAdapter(Annotated[Union[Hello, MoveMessage, HintMessage, TakeBackMessage], Field(discriminator="type")])
+KINDS = "hello, move, hint or takeback"
+
+
+class NewTable(_Strict):
+    """The lobby's form: ``th play``'s choices, except a rule-set file (a client names no file)."""
+
+    variant: Optional[str] = Field(None, max_length=80)
+    players: Optional[int] = Field(None, ge=1, le=16)
+    seats: list[Annotated[str, Field(max_length=120)]] = Field(default_factory=list, max_length=16)
+    bot: Optional[str] = Field(None, max_length=120)
+    seed: Optional[int] = Field(None, ge=0, le=2**63 - 1)
+    set: list[Annotated[str, Field(max_length=300)]] = Field(default_factory=list, max_length=40)
+
+
+def read_message(text: str) -> BaseModel:
+    """One message from a page, or :class:`Mistake` saying in one line what is wrong with it."""
+    if len(text) > MAX_MESSAGE:
+        raise Mistake(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise Mistake(f"not JSON: {clip(text, 60)!r}; send an object such as {{\"type\": \"move\", \"ply\": 3, \"index\": 0}}") from None
+    if not isinstance(data, dict):
+        raise Mistake("a message must be a JSON object with a \"type\"")
+    if data.get("type") not in ("hello", "move", "hint", "takeback"):
+        raise Mistake(f"unknown message type {clip(json.dumps(data.get('type')), 40)}: send {KINDS}")
+    try:
+        return Message.validate_python(data)
+    except ValidationError as error:
+        raise Mistake(first_problem(error)) from None
+
+
+def first_problem(error: ValidationError, skip: int = 1) -> str:
+    """The first thing pydantic found wrong, in one line (``skip``: the leading parts of its
+    place to leave out, a message's kind by default)."""
+    problem = error.errors()[0]
+    where = ".".join(str(part) for part in problem["loc"][skip:]) or "message"
+    message = problem["msg"].removeprefix("Value error, ")
+    return f"{where}: {message}"
+
+
+@dataclass(eq=False)  # compared (and hashed) by identity: one per connection
+class Client:
+    """One page's connection: its seat (``None``: watching) and the latest state to send it."""
+
+    socket: WebSocket
+    seat: int | None = None
+    latest: dict | None = None
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class Hub:
+    """The tables this server holds and the pages connected to them."""
+
+    def __init__(self, folder: Path, delay: float = DEFAULT_DELAY) -> None:
+        self.folder = folder
+        self.delay = delay
+        self.tables: dict[str, Table] = {}
+        self.clients: dict[str, set[Client]] = {}
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self._scheduled: set[str] = set()
+        #: where a new table's links are announced (the CLI prints them)
+        self.announce = lambda table: None
+
+    def add(self, table: Table) -> None:
+        self.tables[table.id] = table
+        self.clients.setdefault(table.id, set())
+        table.listeners.append(lambda table_id=table.id: self._changed(table_id))
+
+    def _changed(self, table_id: str) -> None:
+        """From a table's thread: refresh its pages soon (bursts of steps coalesce into one state)."""
+        loop = self.loop
+        if loop is None or table_id in self._scheduled:
+            return
+        self._scheduled.add(table_id)
+        try:
+            loop.call_soon_threadsafe(self._refresh, table_id)
+        except RuntimeError:  # the loop is closing: no page to tell
+            pass
+
+    def _refresh(self, table_id: str) -> None:
+        self._scheduled.discard(table_id)
+        clients = self.clients.get(table_id)
+        if not clients:
+            return
+        snapshot = self.tables[table_id].snapshot()
+        for client in clients:
+            client.latest = snapshot
+            client.ready.set()
+
+    def start(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        for table in self.tables.values():
+            table.start()
+
+    def stop(self) -> None:
+        for table in self.tables.values():
+            table.closed = True
+        for table in self.tables.values():
+            table.close()
+
+    def summary(self, table: Table) -> dict[str, Any]:
+        game = table.game
+        over = table.result_line()
+        return {
+            "id": table.id,
+            "title": table.title,
+            "seats": [table.who(s) for s in range(len(table.kinds))],
+            "status": over or table.failure or f"turn {game.turn}",
+            "over": over is not None,
+            "watch": f"/t/{table.id}",
+        }
+
+
+def _page(name: str) -> str:
+    return resources.files("treehouse.serve").joinpath("static", name).read_text(encoding="utf-8")
+
+
+def _same_origin(headers: Any) -> bool:
+    """Is the request from this server's own pages?  (Host is already one of this server's names.)"""
+    origin = headers.get("origin")
+    host = headers.get("host")
+    return origin is not None and host is not None and origin in (f"http://{host}", f"https://{host}")
+
+
+def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
+    """The ASGI app serving ``hub``'s tables; requests naming another host are refused (400)."""
+    lobby_page, table_page = _page("lobby.html"), _page("table.html")
+    script, style = _page("table.js"), _page("style.css")
+
+    async def lobby(request: Request) -> Response:
+        return HTMLResponse(lobby_page)
+
+    async def asset(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name == "table.js":
+            return Response(script, media_type="text/javascript")
+        if name == "style.css":
+            return Response(style, media_type="text/css")
+        return Response("not found", status_code=404)
+
+    async def table_html(request: Request) -> Response:
+        if request.path_params["table"] not in hub.tables:
+            return HTMLResponse("<!doctype html><title>No such table</title><p>There is no such table here: see <a href='/'>the lobby</a>.", status_code=404)
+        return HTMLResponse(table_page)
+
+    async def list_tables(request: Request) -> Response:
+        from treehouse.cli.common import plugins
+        from treehouse.config import shipped_rulesets
+
+        choices = sorted({*shipped_rulesets(), *(info.name for info in plugins().variants.values())})
+        bots = sorted(plugins().bots)
+        return JSONResponse({"tables": [hub.summary(t) for t in hub.tables.values()], "variants": choices, "bots": ["human", *bots]})
+
+    async def new_table(request: Request) -> Response:
+        if not _same_origin(request.headers):
+            return JSONResponse({"error": "a new table can be started from this server's lobby page only"}, status_code=403)
+        if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            return JSONResponse({"error": "send the new table's choices as JSON (Content-Type: application/json)"}, status_code=415)
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                return JSONResponse({"error": f"too much data: at most {MAX_BODY} bytes"}, status_code=413)
+        try:
+            choices = NewTable.model_validate_json(body)
+        except ValidationError as error:
+            return JSONResponse({"error": first_problem(error, skip=0)}, status_code=400)
+        if sum(1 for t in hub.tables.values() if t.game is not None and not t.game.over) >= MAX_TABLES:
+            return JSONResponse({"error": f"{MAX_TABLES} tables are playing already; finish one first"}, status_code=409)
+        try:
+            table = await asyncio.to_thread(
+                Table.create,
+                hub.folder,
+                variant=choices.variant or None,
+                players=choices.players,
+                seats=[s for s in choices.seats if s],
+                bot=choices.bot or None,
+                seed=choices.seed,
+                overrides=[s for s in choices.set if s],
+                delay=hub.delay,
+            )
+        except TreehouseError as error:
+            return JSONResponse({"error": clip(str(error))}, status_code=400)
+        hub.add(table)
+        table.start()
+        hub.announce(table)
+        links = {f"Player {seat + 1}": f"/t/{table.id}#seat={token}" for seat, token in table.tokens.items()}
+        return JSONResponse({"table": hub.summary(table), "seats": links}, status_code=201)
+
+    async def socket(websocket: WebSocket) -> None:
+        table = hub.tables.get(websocket.path_params["table"])
+        if not _same_origin(websocket.headers) or table is None:
+            await websocket.close(code=1008)  # before accepting: the handshake is refused (403)
+            return
+        await websocket.accept()
+        client = Client(websocket)
+        clients = hub.clients[table.id]
+        clients.add(client)
+        sender = asyncio.create_task(_send_states(client))
+        try:
+            await _serve_client(hub, table, client)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            clients.discard(client)
+            sender.cancel()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):
+        hub.start()
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(hub.stop)
+
+    routes = [
+        Route("/", lobby),
+        Route("/assets/{name:str}", asset),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", new_table, methods=["POST"]),
+        Route("/t/{table:str}", table_html),
+        WebSocketRoute("/ws/{table:str}", socket),
+    ]
+    return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)])
+
+
+async def _send_states(client: Client) -> None:
+    """Send the latest state whenever there is a new one (only the newest: a slow page skips steps, never lags)."""
+    try:
+        while True:
+            await client.ready.wait()
+            client.ready.clear()
+            if client.latest is not None:
+                await client.socket.send_json({**client.latest, "you": None if client.seat is None else client.seat + 1})
+    except (WebSocketDisconnect, RuntimeError):
+        return
+
+
+async def _serve_client(hub: Hub, table: Table, client: Client) -> None:
+    """Read the page's messages until it goes; one error message for each bad one."""
+    socket = client.socket
+
+    async def error(message: str) -> None:
+        await socket.send_json({"type": "error", "message": message})
+
+    def refresh() -> None:
+        client.latest = table.snapshot()
+        client.ready.set()
+
+    while True:
+        received = await socket.receive()
+        if received["type"] == "websocket.disconnect":
+            return
+        text = received.get("text")
+        if text is None:
+            await error("send text messages (JSON), not binary ones")
+            continue
+        try:
+            message = read_message(text)
+            if isinstance(message, Hello):
+                seat = table.seat_of(message.token)
+                if message.token and seat is None:
+                    client.seat = None
+                    refresh()
+                    raise Mistake("this link's seat token is not one of this table's: you are watching; ask the host for your seat's link")
+                client.seat = seat
+                refresh()
+                continue
+            if client.seat is None:
+                raise Mistake("this page is watching: only a seat's own link can play (ask the host for yours)")
+            if isinstance(message, MoveMessage):
+                table.play(client.seat, message.ply, message.index, message.notation)
+            elif isinstance(message, HintMessage):
+                lines = await asyncio.to_thread(table.hint, client.seat, message.ply)
+                await socket.send_json({"type": "hint", "lines": lines})
+            elif isinstance(message, TakeBackMessage):
+                table.take_back(client.seat)
+        except Mistake as mistake:
+            await error(str(mistake))
+            if isinstance(mistake, Stale):
+                refresh()  # an out-of-date page gets the board as it is now
+        except TreehouseError as problem:  # a hint bot that cannot play this game, say
+            await error(clip(str(problem)))

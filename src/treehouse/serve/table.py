@@ -1,0 +1,523 @@
+"""One table: a game played by people in browsers and bots, in its own thread.
+
+The engine is synchronous: a seat's ``choose`` returns the move.  So each
+table plays its :class:`~treehouse.kernel.engine.Game` in a thread of its own,
+and a person's seat (:class:`BrowserSeat`) waits there for their browser's
+answer while the web server (:mod:`treehouse.serve.app`) keeps serving
+everyone else.  Everything a page shows is one :meth:`Table.snapshot`, built
+from the same hooks and words as ``th play``: the variant's SVG board, every
+event in words, the face's meaning, the menu of moves with the variant's
+notes (self-damaging moves marked), an illegal move's explanation.
+
+The record is ``th play``'s: it is written (atomically) before each person's
+decision and after every step, and a table read back from its record
+(:meth:`Table.resume`) is rebuilt from its seed exactly as ``th play
+--resume`` does (:func:`~treehouse.kernel.resume.resume_game`).
+
+Takeback rule (stated on the page, :data:`TAKEBACK_RULE`): a person may take
+back their last decision while no other person has decided since; the bots'
+moves after it are taken back with it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import secrets
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Callable
+
+from treehouse import __version__
+from treehouse.bots.options import bot_name, make_bot
+from treehouse.cli.advice import advise, hint_bot, hint_lines
+from treehouse.cli.common import effective_rules, plugins
+from treehouse.cli.happened import event_lines, game_over_line
+from treehouse.cli.human import Menu, Mistake, TakeBack, read_move
+from treehouse.cli.play import best_bot, default_variant, result_words, rewound, roll_line, seat_kinds, step_line, when, write_record
+from treehouse.cli.replay_page import _text_drawing
+from treehouse.errors import RecordError, TreehouseError
+from treehouse.kernel.engine import Game, format_move
+from treehouse.kernel.records import Record
+from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game
+from treehouse.plugins import hook_failure
+from treehouse.textfiles import FileLock, lock_file, read_text, write_text_atomically
+
+TAKEBACK_RULE = "You may take back your last decision while no other person has decided since; the bots' moves after it are taken back too."
+#: Seconds a bot's move stays on screen before the next step (people are watching).
+DEFAULT_DELAY = 0.5
+#: The most lines of what happened a page is sent (the latest; a long game's whole story is its record).
+LOG_SHOWN = 400
+#: The suffix of a table's seat tokens, beside its record (readable by the owner only).
+TOKENS_SUFFIX = ".tokens.json"
+
+
+class Stale(Mistake):
+    """A message for a decision that is no longer the table's (the page is behind: it gets the board as it is)."""
+
+
+class TableOver(RecordError):
+    """The record's game is over: there is nothing to resume (its table is left as it is)."""
+
+
+class TableClosed(BaseException):
+    """The server is stopping: the waiting seat gives up (its game is saved already)."""
+
+
+@dataclass
+class Decision:
+    """A person's pending choice: what they are asked, and where their answer goes."""
+
+    ply: int
+    seat: int
+    state: Any
+    step: Any
+    face: str | None
+    moves: tuple
+    menu: Menu
+    explain: Callable[[Any], str | None]
+    answered: threading.Event = field(default_factory=threading.Event)
+    answer: Any = None
+
+
+#: What a seat's ``choose`` receives instead of a move when a takeback is asked.
+_TAKE_BACK = object()
+
+
+class BrowserSeat:
+    """A person at a browser: ``choose`` offers the decision to the table and waits for the answer."""
+
+    name = HUMAN
+
+    def __init__(self, table: "Table") -> None:
+        self.table = table
+        self.game: Any = None
+        self.index = 0
+
+    def seated(self, game: Any, index: int) -> None:
+        self.game, self.index = game, index
+
+    def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
+        table = self.table
+        table.save()  # whatever happens next, the game so far is on disk
+        if len(moves) == 1:
+            table.forced_move = moves[0]
+            return moves[0]
+        decision = table.offer(self.index, state, step, face, moves)
+        while not decision.answered.wait(0.5):
+            if table.closed:
+                raise TableClosed()
+        if table.closed:
+            raise TableClosed()
+        if decision.answer is _TAKE_BACK:
+            raise TakeBack()
+        return decision.answer
+
+
+@dataclass
+class LogLine:
+    """One line of what happened; ``at`` is the record's length after it (to mark what is new to a seat)."""
+
+    at: int
+    text: str
+    event: bool = False
+
+
+class Table:
+    """A game at a table (see the module docstring).  Built by :meth:`create` or :meth:`resume`."""
+
+    def __init__(self, table_id: str, folder: Path, kinds: list[str], rule_set: str, delay: float) -> None:
+        self.id = table_id
+        self.record_path = folder / f"{table_id}.jsonl"
+        self.tokens_path = folder / f"{table_id}{TOKENS_SUFFIX}"
+        self.kinds = kinds
+        self.rule_set = rule_set
+        self.delay = delay
+        self.tokens: dict[int, str] = {}
+        self.game: Game | None = None
+        self.check: Any = None
+        self.lock = threading.RLock()
+        self.hint_lock = threading.Lock()
+        self.pending: Decision | None = None
+        self.ply = 0
+        self.faces: list[str] = []
+        self.log: list[LogLine] = []
+        #: (index in the record's events, seat) of every decision a person made
+        self.decisions: list[tuple[int, int]] = []
+        self.forced_move: Any = None
+        self.last_events: tuple = ()
+        self.failure: str | None = None
+        self.closed = False
+        self.title = ""
+        self.thinking: int | None = None
+        self.hint_bots: dict[tuple[int, int], Any] = {}
+        self.listeners: list[Callable[[], None]] = []
+        self._lock_file: FileLock | None = None
+        self._thread: threading.Thread | None = None
+
+    # -- building ---------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        folder: Path,
+        *,
+        variant: str | None,
+        players: int | None,
+        seats: list[str],
+        bot: str | None,
+        seed: int | None,
+        overrides: list[str],
+        config: Path | None = None,
+        delay: float = DEFAULT_DELAY,
+    ) -> "Table":
+        """A new table with ``th play``'s choices (raises :class:`TreehouseError`, one line, for a bad one)."""
+        if variant is None and config is None:
+            variant = default_variant()
+        effective = effective_rules(variant, config, overrides)
+        game_variant = effective.variant()
+        kinds = seat_kinds(game_variant, players, seats, False, bot)
+        for kind in kinds:
+            if kind != HUMAN:
+                factory = plugins().bots[bot_name(kind)].factory
+                if not getattr(factory, "ready", lambda v, n: True)(game_variant, len(kinds)):
+                    raise TreehouseError(f"the {kind} bot is not ready for this game (run th solve first, or seat another bot)")
+        house_rules = [plugins().house_rule(name, game_variant.name) for name in effective.house_rules]
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        folder.mkdir(parents=True, exist_ok=True)
+        table_id = new_table_id(folder, game_variant.name, seed)
+        table = cls(table_id, folder, kinds, effective.name, delay)
+        table.tokens = {seat: secrets.token_urlsafe(24) for seat, kind in enumerate(kinds) if kind == HUMAN}
+        table._claim()
+        try:
+            # made empty and owner-only first: an atomic write keeps the mode of the file it replaces
+            os.close(os.open(table.tokens_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            tokens = json.dumps({"seats": {str(s + 1): t for s, t in table.tokens.items()}})
+            write_text_atomically(table.tokens_path, tokens, RecordError, "seat tokens")
+            live = table._live_seats()
+            meta = {"seed": seed, "rule_set": effective.name, "seats": kinds, "treehouse": __version__}
+            table.game = Game(
+                game_variant, live, random.Random(seed), turn_cap=effective.turn_cap, house_rules=house_rules, record=Record(meta=meta), observer=table
+            )
+            table.title = f"{game_variant.name} ({effective.name} rules), seed {seed}"
+            table.save()
+        except BaseException:
+            table.release()
+            raise
+        return table
+
+    @classmethod
+    def resume(cls, record_path: Path, delay: float = DEFAULT_DELAY) -> "Table":
+        """The unfinished game of ``record_path`` (written by a table), ready to continue where it stopped."""
+        old = Record.read(record_path)
+        if old.footer is not None:
+            raise TableOver(f"{record_path.name}: the game is over")
+        saved = saved_game(old, plugins(), record_path.name)
+        table = cls(record_path.stem, record_path.parent, saved.seat_kinds, saved.rule_set, delay)
+        try:
+            data = json.loads(read_text(table.tokens_path, RecordError, "seat tokens"))
+            table.tokens = {int(s) - 1: str(t) for s, t in data["seats"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
+            raise RecordError(f"{table.tokens_path.name}: not a table's seat tokens") from None
+        if sorted(table.tokens) != [s for s, kind in enumerate(saved.seat_kinds) if kind == HUMAN]:
+            raise RecordError(f"{table.tokens_path.name} does not give one token per person's seat of {record_path.name}")
+        table._claim()
+        try:
+            table.game, table.check = resume_game(old, saved, table._live_seats(), observer=table, new_record=Record(meta=dict(old.meta), undone=list(old.undone)))
+        except BaseException:
+            table.release()
+            raise
+        table.title = f"{saved.variant.name} ({saved.rule_set} rules), seed {saved.seed}"
+        return table
+
+    def _claim(self) -> None:
+        self._lock_file = lock_file(self.record_path, RecordError, "record")
+
+    def release(self) -> None:
+        if self._lock_file is not None:
+            self._lock_file.release()
+            self._lock_file = None
+
+    def _live_seats(self) -> list[Any]:
+        return [BrowserSeat(self) if kind == HUMAN else make_bot(plugins(), kind) for kind in self.kinds]
+
+    # -- who is who -------------------------------------------------------------
+
+    def who(self, seat: int) -> str:
+        kind = self.kinds[seat]
+        return f"Player {seat + 1}" if kind == HUMAN else f"Player {seat + 1} ({kind})"
+
+    def seat_of(self, token: str | None) -> int | None:
+        """The seat whose token this is, or ``None`` (compared in constant time)."""
+        if not token:
+            return None
+        found = None
+        for seat, own in self.tokens.items():
+            if secrets.compare_digest(own.encode(), token.encode()):
+                found = seat
+        return found
+
+    @property
+    def live(self) -> bool:
+        return self.check is None or not self.check.replaying
+
+    # -- saving and telling the pages -------------------------------------------
+
+    def save(self) -> None:
+        if self.game is not None and self.game.record is not None and self.live:
+            write_record(self.game.record, self.record_path)
+
+    def changed(self) -> None:
+        for listener in list(self.listeners):
+            listener()
+
+    # -- the game's observer ----------------------------------------------------
+
+    def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
+        if face is not None:
+            self.faces.append(face)
+        if self.kinds[mover] == HUMAN and len(moves) > 1:
+            self.decisions.append((len(game.record.events), mover))
+        elif self.kinds[mover] != HUMAN and moves and self.live:
+            self.thinking = mover
+            self.changed()
+
+    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
+        faces, self.faces = self.faces, []
+        forced, self.forced_move = self.forced_move, None
+        at = len(game.record.events)
+        if not self.log or at > self.log[-1].at:  # a resumed game's steps are logged once, as it catches up
+            line = step_line(game, step, self.who(mover), faces, move)
+            if forced is not None:
+                line += " (the only move, played by itself)"
+            with self.lock:
+                self.log.append(LogLine(at, line))
+                self.log.extend(LogLine(at, text.strip(), event=True) for text in event_lines(events))
+        self.last_events = events
+        if not self.live:
+            return
+        self.thinking = None
+        self.save()
+        self.changed()
+        if self.delay and self.kinds[mover] != HUMAN:
+            time.sleep(self.delay)
+
+    # -- a person's decision ----------------------------------------------------
+
+    def offer(self, seat: int, state: Any, step: Any, face: str | None, moves: tuple) -> Decision:
+        """Put a person's decision on the table and tell every page."""
+        hooks = self.game.hooks
+        variant = self.game.variant
+
+        def explain(move: Any) -> str | None:
+            try:
+                return hooks.treehouse_explain_illegal(state, step, face, move, moves)
+            except Exception:  # a plugin's explanation failing must not end the game: say less
+                return None
+
+        menu = Menu(variant, state, moves, variant.move_notes(state, step, moves, hooks))
+        with self.lock:
+            self.ply += 1
+            self.thinking = None
+            self.pending = Decision(self.ply, seat, state, step, face, moves, menu, explain)
+            decision = self.pending
+        self.changed()
+        return decision
+
+    def play(self, seat: int, ply: int, index: int | None, notation: str | None) -> None:
+        """Answer the pending decision for ``seat`` (a move by its index, or typed);
+        :class:`Mistake` (one line) when it is not this seat's turn or the move is not legal."""
+        with self.lock:
+            decision = self._decision_for(seat, ply)
+            if index is not None:
+                if not 0 <= index < len(decision.moves):
+                    raise Mistake(f"there is no move {index}: the moves are numbered from 0 to {len(decision.moves) - 1}")
+                move = decision.moves[index]
+            else:
+                move = read_move(notation or "", self.game.variant, decision.moves, decision.explain, decision.face is not None)
+            self._answer(decision, move)
+
+    def _decision_for(self, seat: int, ply: int) -> Decision:
+        decision = self.pending
+        if self.game is None or self.game.over:
+            raise Mistake("the game is over")
+        if decision is None:
+            raise Mistake("no one can move now: wait for the bots")
+        if decision.seat != seat:
+            raise Mistake(f"it is {self.who(decision.seat)}'s turn, not yours")
+        if decision.ply != ply:
+            raise Stale("that move was for an earlier position; here is the board as it is now")
+        return decision
+
+    def _answer(self, decision: Decision, answer: Any) -> None:
+        self.pending = None
+        decision.answer = answer
+        decision.answered.set()
+
+    def _made_decisions(self) -> list[tuple[int, int]]:
+        """The people's decisions made so far (not the one being made), as (index in the record, seat)."""
+        now = len(self.game.record.events)
+        return [entry for entry in self.decisions if entry[0] < now]
+
+    def takeback_seat(self) -> int | None:
+        """The seat that may take back now (:data:`TAKEBACK_RULE`), or ``None``."""
+        with self.lock:
+            if self.pending is None or self.game is None:
+                return None
+            made = self._made_decisions()
+            return made[-1][1] if made else None
+
+    def take_back(self, seat: int) -> None:
+        """Take back ``seat``'s last decision (the game thread rewinds); :class:`Mistake` if the rule forbids it."""
+        with self.lock:
+            allowed = self.takeback_seat()
+            if allowed is None:
+                raise Mistake("nothing to take back now" if self.pending is not None else "wait for the bots before taking back")
+            if allowed != seat:
+                raise Mistake(f"only {self.who(allowed)} can take back now: {TAKEBACK_RULE}")
+            self._answer(self.pending, _TAKE_BACK)
+
+    def hint(self, seat: int, ply: int) -> list[str]:
+        """What the strongest ready bot would play at ``seat``'s decision (run off the event loop: a search takes a while)."""
+        with self.lock:
+            decision = self._decision_for(seat, ply)
+            game = self.game
+        with self.hint_lock:
+            key = (id(game), seat)
+            if key not in self.hint_bots:
+                self.hint_bots[key] = hint_bot(plugins(), best_bot(game.variant, len(game.seats)), game, seat)
+            hint = advise(self.hint_bots[key], decision.state, decision.step, decision.face, decision.moves)
+        variant = game.variant
+        return hint_lines(hint, decision.moves, lambda move, short=False: format_move(variant, move) if short else describe(variant, move), variant.score_unit())
+
+    def _rewind(self) -> None:
+        """Back to the decision being taken back, rebuilt from the seed (as ``th play``'s takeback)."""
+        record = self.game.record
+        cut, seat = self._made_decisions()[-1]
+        taken = sum(1 for event in record.events[cut:] if event[0] == "move")
+        with self.lock:
+            self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
+            self.log = [line for line in self.log if line.at <= cut]
+            self.log.append(LogLine(cut, f"{self.who(seat)} took back {taken} move{'s' if taken != 1 else ''}: back to {when(record.events[cut][1]).lower()}."))
+            self.game, self.check = rewound(record, cut, self._live_seats(), self)
+
+    # -- playing ----------------------------------------------------------------
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name=f"table {self.id}", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        try:
+            while not self.game.over:
+                try:
+                    self.game.play_turn()
+                except TakeBack:
+                    self._rewind()
+            self.save()
+        except TableClosed:
+            return
+        except TreehouseError as error:
+            self.failure = str(error)
+        except Exception as error:  # a plugin's bug: one line on the page, the record kept as it was saved
+            failure = hook_failure(error)
+            self.failure = str(failure) if failure is not None else f"{type(error).__name__}: {error}"
+        self.pending = None
+        self.thinking = None
+        self.changed()
+
+    def close(self) -> None:
+        self.closed = True
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self.release()
+
+    # -- what a page shows --------------------------------------------------------
+
+    def result_line(self) -> str | None:
+        game = self.game
+        if game is None or game.outcome is None:
+            return None
+        return game_over_line(result_words(game.outcome, self.who), game.turn, game.outcome.reason, self.last_events)
+
+    def board(self) -> dict[str, str]:
+        """The board as the variant's SVG, or its terminal drawing as text when it draws none."""
+        hooks, state = self.game.hooks, self.game.state
+        svg = hooks.treehouse_render_svg(state)
+        if svg:
+            return {"svg": svg}
+        return {"text": _text_drawing(hooks, state)}
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything every page shows, as JSON-ready data (the same for every viewer: no tokens in it)."""
+        with self.lock:
+            game = self.game
+            decision = self.pending
+            status = {"over": self.result_line(), "failure": self.failure}
+            header = f"{when(game.turn)} · {self.who(game.state.to_move)} to move" if game.outcome is None else "Game over"
+            data: dict[str, Any] = {
+                "type": "state",
+                "table": self.id,
+                "title": self.title,
+                "rule_set": self.rule_set,
+                "seats": [{"number": s + 1, "name": self.who(s), "kind": kind} for s, kind in enumerate(self.kinds)],
+                "header": header,
+                "board": self.board(),
+                "log": [{"at": line.at, "text": line.text, "event": line.event} for line in self.log[-LOG_SHOWN:]],
+                "last_decision": {str(seat + 1): at for at, seat in self._made_decisions()},
+                "takeback_rule": TAKEBACK_RULE,
+                "takeback_seat": None,
+                "thinking": self.who(self.thinking) if self.thinking is not None else None,
+                "decision": None,
+                **status,
+            }
+            if decision is not None:
+                allowed = self.takeback_seat()
+                data["takeback_seat"] = allowed + 1 if allowed is not None else None
+                data["header"] = f"{when(game.turn)}{'' if decision.step.name == 'act' else ' · ' + decision.step.name} · {self.who(decision.seat)} to move"
+                data["decision"] = {
+                    "ply": decision.ply,
+                    "seat": decision.seat + 1,
+                    "roll": roll_line(game.hooks, self.faces, decision.step, decision.face, decision.menu),
+                    "entries": menu_entries(decision.menu),
+                }
+            return data
+
+
+def menu_entries(menu: Menu) -> list[dict[str, Any]]:
+    """The menu's first question, each entry with the moves it stands for (a split move's second question as its parts)."""
+    index = {move: i for i, move in enumerate(menu.moves)}
+    entries = []
+    for entry in menu.first:
+        if len(entry.moves) > 1:
+            menu.open(entry)
+            parts = [{"index": index[e.moves[0]], "words": e.words, "notation": e.notation} for e in menu.entries]
+            menu.back()
+        else:
+            parts = [{"index": index[entry.moves[0]], "words": entry.words, "notation": entry.notation}]
+        noted = any(menu.notes.get(move) for move in entry.moves)  # the variant's note: what the move costs the mover
+        entries.append({"words": entry.words, "notation": entry.notation, "moves": parts, "warning": noted})
+    return entries
+
+
+def new_table_id(folder: Path, variant: str, seed: int) -> str:
+    """A fresh name for a table and its record: when, what and which seed (never from a client)."""
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    base = f"{stamp}-{variant}-{seed}"
+    name, number = base, 1
+    while (folder / f"{name}.jsonl").exists() or (folder / f"{name}{TOKENS_SUFFIX}").exists():
+        number += 1
+        name = f"{base}-{number}"
+    return name
+
+
+def unfinished_records(folder: Path) -> list[Path]:
+    """The records in ``folder`` with a seat-tokens file beside them (tables), finished or not; the caller tries each."""
+    if not folder.is_dir():
+        return []
+    return sorted(path for path in folder.glob("*.jsonl") if (folder / f"{path.stem}{TOKENS_SUFFIX}").is_file())

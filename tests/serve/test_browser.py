@@ -1,0 +1,223 @@
+"""``th serve`` end to end: the real server as a process on 127.0.0.1, two headless Chromium
+pages (the system's Chromium, driven through the DevTools protocol by Playwright) playing a
+whole Fences game against each other and a search bot, the server SIGKILLed mid-game and
+started again, and the record read back by ``th replay --all``.
+
+Screenshots of a turn in progress go to ``$TREEHOUSE_SCREENSHOTS`` when set (that is how
+docs/images/serving-*.png are made), else to the test's own folder.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api")
+websockets_sync = pytest.importorskip("websockets.sync.client")
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (apt-get install chromium); Playwright never downloads one here")
+
+#: A short Fences game: two smalls a Stack and at most five turns, so a whole game is a few dozen steps.
+GAME = ["--variant", "fences", "--seat", "human", "--seat", "human", "--seat", "search", "--seed", "7", "--set", "stack_height_3p=2", "--set", "turn_limit=5"]
+
+
+class Server:
+    """``th serve`` in a process of its own; its printed links are read as it prints them."""
+
+    def __init__(self, port: int, records: Path, *options: str) -> None:
+        command = [sys.executable, "-m", "treehouse", "serve", "--port", str(port), "--records", str(records), "--delay", "0", *options]
+        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        self.lines: list[str] = []
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+        self.port = port
+
+    def _read(self) -> None:
+        for line in self.process.stdout:
+            self.lines.append(line.rstrip("\n"))
+
+    def wait_for(self, pattern: str, timeout: float = 60) -> re.Match:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            for line in self.lines:
+                found = re.search(pattern, line)
+                if found:
+                    return found
+            if self.process.poll() is not None and not self.reader.is_alive():
+                break
+            time.sleep(0.05)
+        raise AssertionError(f"the server never printed {pattern!r}: {self.lines}")
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def ply(page) -> str:
+    return page.evaluate("document.body.dataset.ply || ''")
+
+
+def whose(page) -> str:
+    return page.evaluate("document.body.dataset.turn || ''")
+
+
+def wait_until(condition, timeout: float = 60, what: str = "") -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def play_decisions(pages, count: int | None, typed: list[bool], shots: Path | None = None) -> int:
+    """Make ``count`` decisions (``None``: to the end), each on the page whose turn it is:
+    by clicking the first move (and its first part), or once by typing its notation."""
+    made = 0
+    while count is None or made < count:
+        wait_until(lambda: any(whose(p) == "mine" for p in pages) or all(whose(p) == "over" for p in pages), what="a page's turn")
+        if all(whose(p) == "over" for p in pages):
+            return made
+        page = next(p for p in pages if whose(p) == "mine")
+        before = ply(page)
+        if shots is not None and made == 2:
+            page.screenshot(path=str(shots / "serving-turn.png"))
+            next(p for p in pages if p is not page).screenshot(path=str(shots / "serving-waiting.png"))
+        first = page.locator("#moves button.move").first
+        if not typed[0] and first.locator(".notation").count() and "▸" not in first.inner_text():
+            notation = first.locator(".notation").inner_text()
+            page.fill("#notation", "no such move")  # an illegal move typed: one line, nothing played
+            page.click("#play")
+            wait_until(lambda: page.locator("#message").inner_text().startswith("✗ cannot read"), 10, "the typo's message")
+            assert ply(page) == before
+            page.fill("#notation", notation)
+            page.click("#play")
+            typed[0] = True
+        else:
+            first.click()
+            if ply(page) == before and page.locator("#moves button.back").count():  # a split move: its second question
+                page.locator("#moves button.move").first.click()
+        wait_until(lambda: ply(page) != before or whose(page) != "mine", 60, "the move to be taken")
+        made += 1
+    return made
+
+
+def test_two_browsers_and_a_bot_play_fences_through_a_kill_9(tmp_path):
+    records = tmp_path / "tables"
+    port = free_port()
+    shots = Path(os.environ["TREEHOUSE_SCREENSHOTS"]) if os.environ.get("TREEHOUSE_SCREENSHOTS") else tmp_path
+    server = Server(port, records, *GAME)
+    try:
+        links = [server.wait_for(rf"Player {n}: (http://127\.0\.0\.1:{port}/t/\S+#seat=\S+)").group(1) for n in (1, 2)]
+        watch = server.wait_for(rf"Spectators: (http://127\.0\.0\.1:{port}/t/(\S+))")
+        table_id = watch.group(2)
+        record = records / f"{table_id}.jsonl"
+        with sync_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            context = browser.new_context(viewport={"width": 1100, "height": 820})
+            pages = [context.new_page() for _ in links]
+            for page, link in zip(pages, links):
+                page.goto(link)
+            spectator = context.new_page()
+            spectator.goto(watch.group(1))
+            stranger = context.new_page()
+            stranger.goto(links[0].split("#")[0] + "#seat=guessed-token")
+            wait_until(lambda: all(ply(p) for p in pages), what="the first decision on both pages")
+            assert pages[0].locator("#you").inner_text() == "You are Player 1."
+            typed = [False]
+            play_decisions(pages, 3, typed, shots)
+
+            # a wrong token and a spectator see the game and cannot move
+            assert "not one of this table's" in stranger.locator("#message").inner_text()
+            for page in (stranger, spectator):
+                assert "watching" in page.locator("#you").inner_text()
+                assert page.locator("#moves button").count() == 0
+            mover = next(p for p in pages if whose(p) == "mine")
+            decision = int(ply(mover))
+            saved = record.read_bytes()
+            origin = f"http://127.0.0.1:{port}"
+            with websockets_sync.connect(f"ws://127.0.0.1:{port}/ws/{table_id}", origin=origin) as raw:
+                raw.send(json.dumps({"type": "hello", "token": "guessed-token"}))
+                raw.send(json.dumps({"type": "move", "ply": decision, "index": 0}))
+                errors = [m for m in (json.loads(raw.recv(timeout=10)) for _ in range(3)) if m["type"] == "error"]
+                assert any("watching" in m["message"] for m in errors), errors
+                # a malformed message from the seat's own token changes nothing either
+                raw.send(json.dumps({"type": "hello", "token": links[[p is mover for p in pages].index(True)].split("#seat=")[1]}))
+                for text in ("{not json", json.dumps({"type": "move", "ply": decision, "index": 10**6}), json.dumps({"type": "move", "ply": decision})):
+                    raw.send(text)
+                    while (reply := json.loads(raw.recv(timeout=10)))["type"] != "error":
+                        pass
+            assert record.read_bytes() == saved
+            assert ply(mover) == str(decision) and whose(mover) == "mine"
+            with pytest.raises(Exception, match="403"):
+                websockets_sync.connect(f"ws://127.0.0.1:{port}/ws/{table_id}", origin="http://evil.example", open_timeout=10)
+
+            # kill -9 mid-game; the same command without a game resumes it; the pages reconnect by themselves
+            server.kill()
+            wait_until(lambda: all(p.evaluate("document.body.dataset.connected") == "no" for p in pages), 20, "the pages to see the server go")
+            server = Server(port, records)
+            server.wait_for(rf"Table {re.escape(table_id)}:")
+            wait_until(lambda: all(p.evaluate("document.body.dataset.connected") == "yes" for p in pages), 30, "the pages to reconnect")
+            wait_until(lambda: any(whose(p) == "mine" for p in pages), 60, "the resumed decision")
+            assert next(p for p in pages if whose(p) == "mine").locator("#status").inner_text() == mover.locator("#status").inner_text()
+            pages[1].reload()  # a reloaded page gets its seat back too
+            wait_until(lambda: pages[1].locator("#you").inner_text() == "You are Player 2.", 20, "the reloaded page's seat")
+            play_decisions(pages, None, typed)
+            assert typed[0]
+            for page in (*pages, spectator):
+                wait_until(lambda page=page: re.search(r"(wins|tie|draw).* on turn \d+", page.locator("#over").inner_text()), 20, "the result")
+            log = pages[0].locator("#log").inner_text()
+            assert "Player 3 (search)" in log
+
+            # the lobby lists the table and starts another with th play's choices
+            lobby = context.new_page()
+            lobby.goto(f"http://127.0.0.1:{port}/")
+            wait_until(lambda: table_id in lobby.locator("#tables").inner_text(), 20, "the lobby's list")
+            lobby.select_option("#variant", "fences")
+            lobby.fill("#seats", "human\nwizard")
+            lobby.click("#new button[type=submit]")
+            wait_until(lambda: "unknown seat kind 'wizard'" in lobby.locator("#message").inner_text(), 20, "the lobby's one-line error")
+            lobby.fill("#seats", "human\nrandom")
+            lobby.fill("#set", "turn_limit=2")
+            lobby.click("#new button[type=submit]")
+            wait_until(lambda: "Player 1: http" in lobby.locator("#links").inner_text(), 20, "the new table's links")
+            lobby.locator("#links a").first.click()
+            wait_until(lambda: lobby.locator("#you").inner_text() == "You are Player 1.", 20, "the new table's seat")
+            browser.close()
+        server.wait_for(r"Table \S+: fences \(fences rules\)", 10)
+        assert len([line for line in server.lines if line.startswith("Table ")]) == 2  # the host sees the lobby's table too
+        lines = [json.loads(line) for line in record.read_text().splitlines()]
+        assert lines[0]["meta"]["seats"] == ["human", "human", "search"] and lines[-1]["event"] == "end"
+        replayed = subprocess.run([sys.executable, "-m", "treehouse", "replay", "--all", str(record)], capture_output=True, text=True, timeout=120)
+        assert replayed.returncode == 0, replayed.stderr
+        assert "wins" in replayed.stdout or "draw" in replayed.stdout.lower() or "tie" in replayed.stdout
+        assert (shots / "serving-turn.png").stat().st_size > 10_000 and (shots / "serving-waiting.png").stat().st_size > 10_000
+    finally:
+        server.stop()
