@@ -250,3 +250,45 @@ def test_a_fences_aim_asks_which_fences_then_their_directions(terminal, tmp_path
     t.type("1")
     lines = t.wait_for(PROMPT, settled=PROMPT)
     assert any("stack" in line for line in lines[:1])  # on to the stack step
+
+
+def test_the_story_since_your_last_move_is_on_the_screen(terminal, tmp_path):
+    """After the bot's turn the steady screen shows every step and event since
+    the person's own move, in full and wrapped at words, the oldest folded into
+    one line when they do not fit; g opens the whole log and the board comes back."""
+    record = tmp_path / "g.jsonl"
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(record)])
+    lines = t.wait_for(PROMPT)
+    assert any("Recording to " in line for line in lines)  # until the first move
+    seen_loss = False
+    for _ in range(40):
+        if not any(PROMPT in line for line in lines):
+            break  # the game is over
+        turn = int(re.search(r"(?:Turn (\d+)|Setup)", lines[0]).group(1) or 0)
+        t.type("1")
+        time.sleep(0.5)
+        lines = t.wait_for("", settled=PROMPT) if not any("Record: " in line for line in t.screen()) else t.screen()
+        now = re.search(r"Turn (\d+)", lines[0])
+        if now is None or int(now.group(1)) <= turn or not turn:
+            continue  # still the person's own turn: the bot has not played since
+        screen = "\n".join(lines)
+        assert all(len(line) <= 80 for line in lines)
+        assert "…" not in screen.replace("… ", "")  # nothing cut short: folded lines say how many
+        story = [line for line in lines if line.startswith(("Turn ", "  "))]
+        # the bot's turn, step by step, unless the oldest are folded
+        if not any("earlier line" in line for line in lines):
+            assert any(" · Player 2 (random)" in line for line in story), screen
+        seen_loss = seen_loss or any(re.match(r"  Player \d loses \w+", line) for line in lines)
+    assert seen_loss, "a Hit that Damaged a Stack showed on the screen after the bot's turn"
+
+
+def test_g_opens_the_whole_log_and_the_board_comes_back(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    t.wait_for("Choose the action")
+    t.type("g")
+    lines = t.wait_for("to go back to the board.", settled="to go back to the board.")
+    assert any(line.startswith("Turn 1 (fence) · Player 1 (you): move fence") for line in lines), "\n".join(lines)
+    t.type("")
+    steady(t.wait_for("Choose the action"), "Turn 1 · Player 1 (you) to move")

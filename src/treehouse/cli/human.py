@@ -8,6 +8,7 @@ then reads a line:
 * a number from the list, or a move typed in the variant's notation;
 * ``u`` take back to your previous decision, ``h`` a hint from the strongest bot;
 * ``?`` help, ``r`` the rules in force, ``s`` save, ``q`` save and quit;
+* ``g`` the game so far (every step and event, paged);
 * ``+`` / ``-`` the next or previous page of moves, ``l`` every move,
   ``/WORDS`` the moves containing WORDS.
 
@@ -43,6 +44,7 @@ RULES_KEYS = ("r", "rules")
 SAVE_KEYS = ("s", "save")
 QUIT_KEYS = ("q", "quit", "exit")
 LIST_KEYS = ("l", "list")
+LOG_KEYS = ("g", "log")
 NEXT_PAGE_KEYS = ("+", "n", "more")
 PREVIOUS_PAGE_KEYS = ("-", "p")
 BACK_KEYS = ("b", "back")
@@ -52,6 +54,7 @@ Pick a move by its number, or type it in notation (l shows the notation).
   u   take back: go back to your previous decision
   h   hint: what the strongest bot would play, and why
   + - the next / previous page of moves     l  every move, with notation
+  g   the game so far: every step and event, a screenful at a time
   /W  the moves whose words or notation contain W, e.g. /hop
   b   back to the first question (after choosing a WILD action)
   r   the rules in force    ?  this help
@@ -170,6 +173,8 @@ class Table(Protocol):
 
     def show_all(self, menu: Menu) -> None: ...
 
+    def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
+
     def find_moves(self, menu: Menu, words: str) -> str: ...
 
     def page_count(self, menu: Menu) -> int: ...
@@ -281,6 +286,8 @@ class HumanSeat:
                 show(table.take_back(self.index))  # raises TakeBack when there is something to take back
             elif key in HINT_KEYS:
                 show(table.hint(self.index, state, step, face, menu))
+            elif key in LOG_KEYS:
+                table.show_log(self.index, step, face, menu)
             elif key in LIST_KEYS:
                 table.show_all(menu)
             elif key in NEXT_PAGE_KEYS or key in PREVIOUS_PAGE_KEYS:

@@ -47,8 +47,6 @@ DEFAULT_VARIANTS = ("fences", "classic")
 LONG_LIST = 30
 SHORT_LIST = 20
 #: Lines of what happened kept, and the most shown on the steady screen.
-RECENT_KEPT = 12
-MOST_RECENT = 3
 #: The fewest rows of moves the steady screen shows (the board scrolls up if it must).
 MIN_ROWS = 3
 #: Seconds between bot moves when a person is watching a terminal.
@@ -240,8 +238,10 @@ class Session:
         self.game: Game | None = None
         self.check: Any = None  # the ResumeCheck of a resumed (or rewound) game
         self.faces: list[str] = []
-        #: What happened since a person last chose (shown on the steady screen).
+        #: The story since a person last decided: every step and event of every seat (the steady screen shows it).
         self.recent: list[str] = []
+        #: Everything said in this session, for the log (``g``).
+        self.log: list[str] = []
         #: the events of the last step played (the game-over line says how the last Stack fell)
         self.last_events: tuple = ()
         #: Where each person's decision stands in the record's events (for takeback).
@@ -287,13 +287,16 @@ class Session:
 
     def _board(self) -> Any:
         game = self.game
-        return game.hooks.treehouse_render(game.state, self.width)
+        board = game.hooks.treehouse_render(game.state, self.width)
+        if isinstance(board, Text):
+            board.rstrip()  # a drawing's closing newline would be a blank line on a full screen
+        return board
 
     def say(self, line: str) -> None:
         """Print one line of what happened (a move, an announcement); the steady screen shows the last few."""
         self.console.print(line, markup=False)
         self.recent.append(line)
-        del self.recent[:-RECENT_KEPT]
+        self.log.append(line)
 
     def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
         return roll_line(self.game.hooks, self.faces, step, face, menu)
@@ -301,18 +304,27 @@ class Session:
     def _texts(self, menu: Menu) -> list[str]:
         return numbered([entry.words for entry in menu.entries])
 
-    def _budget(self, board_lines: int, message_lines: int) -> tuple[int, int]:
-        """(lines of recent moves, rows of moves) that fit the terminal's height."""
-        height = self.console.height
+    def _budget(self, board_lines: int, message_lines: int, entries: int) -> tuple[list[str], int]:
+        """(the story's lines to show, rows of moves) that fit the terminal's height.
+
+        The story since the person's last decision is shown in full, wrapped at
+        words, as far as it fits beside the moves (which keep half the room
+        when they need it, and never fewer than ``MIN_ROWS`` rows); its oldest
+        lines fold into one line pointing at the log."""
+        height, width = self.console.height, self.width
         fixed = 1 + board_lines + 1 + 1 + 1  # header, board, roll, one line of message, prompt
-        recent = min(len(self.recent), MOST_RECENT)
-        rows = max(MIN_ROWS, height - fixed - recent)
-        # a reply longer than a line takes the place of the recent moves (a page keeps its rows)
-        recent = max(0, min(recent, height - fixed - rows - max(0, message_lines - 1)))
-        return recent, rows
+        free = height - fixed - max(0, message_lines - 1)  # a reply longer than a line takes story room first
+        story = [part for line in self.recent for part in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
+        wanted = max(1, min(entries, MIN_ROWS))  # the moves: a page of at least a few; the story has the rest
+        room = max(free - wanted, 0)
+        if len(story) > room:
+            kept = story[len(story) - (room - 1) :] if room > 1 else []
+            story = ([f"… {len(story) - len(kept)} earlier line{'s' if len(story) - len(kept) != 1 else ''} (g: the log)"] + kept) if room else []
+        rows = max(wanted, free - len(story))
+        return story, rows
 
     def _pages(self, menu: Menu, board_lines: int) -> list:
-        _recent, rows = self._budget(board_lines, 0)
+        _story, rows = self._budget(board_lines, 0, len(menu.entries))
         return paginate(self._texts(menu), self.width, rows)
 
     def _board_lines(self, board: Any) -> int:
@@ -335,12 +347,12 @@ class Session:
         roll = textwrap.wrap(self._roll_line(step, face, menu), width) or [""]  # at words: no line starts with a stray "."
         roll_lines = len(roll)
         self._extra_roll_lines = roll_lines - 1
-        recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
+        story, rows = self._budget(board_lines + roll_lines - 1, len(message_lines), len(menu.entries))
         console.clear()
         console.rule(self._header(seat, step), style="dim")
         console.print(board)
-        for line in self.recent[len(self.recent) - recent :] if recent else []:
-            console.print(fit(line, width), markup=False, style="dim")
+        for line in story:
+            console.print(line, markup=False, style="dim", soft_wrap=False)
         for line in roll:
             console.print(line, markup=False, soft_wrap=False)
         texts = self._texts(menu)
@@ -348,8 +360,8 @@ class Session:
             message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
         pages = paginate(texts, width, rows)
         menu.page = min(menu.page, len(pages) - 1)
-        # a reply too long even without the recent moves hides the page's last rows for this once
-        overflow = 1 + board_lines + roll_lines + recent + rows + len(message_lines) + 1 - self.console.height
+        # a reply too long even without the story hides the page's last rows for this once
+        overflow = 1 + board_lines + roll_lines + len(story) + rows + len(message_lines) + 1 - self.console.height
         shown = max(1, rows - max(0, overflow))
         for line in page_lines(texts, pages[menu.page], width, rows)[:shown]:
             console.print(line, markup=False, soft_wrap=False)
@@ -405,6 +417,10 @@ class Session:
                 f"Moves {numbers[0]}-{numbers[-1]} of {count}: + the next page, l lists all, /WORDS finds moves (e.g. /{_first_word(rows)}).",
                 markup=False,
             )
+
+    def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
+        """Every line said this game so far, a screenful at a time; then the board again (``g``)."""
+        self.show_text(Text("\n".join(self.log) or "Nothing has happened yet."), seat, step, face, menu)
 
     def show_all(self, menu: Menu) -> None:
         self.show_moves(menu, every=True)
@@ -560,6 +576,8 @@ class Session:
         line = step_line(game, step, self.who(mover), faces, move)
         if forced is not None:
             line += " (the only move, played for you)"
+        elif self.kinds[mover] == HUMAN:
+            self.recent = []  # a person decided: the story on screen starts again from this move
         self.say(line)
         self.last_events = events
         for happened in event_lines(events):
@@ -785,7 +803,7 @@ def _new_session(variant_name, players, seats, bot, seed, config, overrides, del
     session.save()  # an unwritable path fails now, before anyone has played
     who = ", ".join(session.who(i) for i in range(len(kinds)))
     out.print(f"{variant.name} ({_escape(effective.name)} rules), seed {seed}: {_escape(who)}.")
-    out.print(f"Recording to {_escape(shown_path(str(path)))}", highlight=False)
+    session.say(f"Recording to {shown_path(str(path))}")  # on screen until the person's first move (said as plain text: no markup to escape)
     return session
 
 
@@ -824,7 +842,7 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}.")
     session.resumed = True  # the turn it was saved on is said at the first live choice, once the record is played back
     if path != resume:
-        out.print(f"Recording to {_escape(shown_path(str(path)))}", highlight=False)
+        session.say(f"Recording to {shown_path(str(path))}")  # on screen until the person's first move (said as plain text: no markup to escape)
     return session
 
 
