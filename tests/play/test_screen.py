@@ -292,3 +292,15 @@ def test_g_opens_the_whole_log_and_the_board_comes_back(terminal, tmp_path):
     assert any(line.startswith("Turn 1 (fence) · Player 1 (you): move fence") for line in lines), "\n".join(lines)
     t.type("")
     steady(t.wait_for("Choose the action"), "Turn 1 · Player 1 (you) to move")
+
+
+def test_a_search_lists_the_matching_moves_themselves(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    t.wait_for("Choose the action")
+    t.type("/swap")
+    lines = t.wait_for(" contain 'swap': ")
+    screen = " ".join(" ".join(lines).split())
+    assert re.search(r"contain 'swap': \d+\. swap the stack with \w\(\w+\) at \w+", screen), screen
+    steady(lines, "Turn 1 · Player 1 (you) to move")

@@ -434,8 +434,10 @@ class Session:
         if not self.screen:
             self.show_moves(menu, numbers)
             return ""
-        listed = ", ".join(str(n) for n in numbers[:12]) + (", ..." if len(numbers) > 12 else "")
-        return f"{len(numbers)} contain {words.strip()!r}: {listed}"
+        shown = FOUND_SHOWN
+        listed = "; ".join(f"{n}. {menu.entries[n - 1].words}" for n in numbers[:shown])  # the moves themselves, not just numbers
+        more = f"; and {len(numbers) - shown} more (l lists all)" if len(numbers) > shown else ""
+        return f"{len(numbers)} contain {words.strip()!r}: {listed}{more}"
 
     def show_text(self, text: Any, seat: int, step: Any, face: str | None, menu: Menu) -> None:
         """Help or the rules, then the board and moves again.  On the steady
@@ -646,6 +648,9 @@ def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
             chances.append(bot.chance(hooks.treehouse_end_turn(frame.after), 0))
     return chances
 
+
+#: The moves a search (``/WORDS``) names on the steady screen; l lists the rest.
+FOUND_SHOWN = 3
 
 #: The lines of what happened last shown above the final board (80x24 holds them with the Fences board).
 ENDING_RECENT = 2
