@@ -331,3 +331,12 @@ def test_long_text_is_cut_into_screens(count, rows, sizes):
     pages = text_pages(lines, rows)
     assert [len(page) for page in pages] == sizes
     assert [line for page in pages for line in page] == lines  # nothing lost, nothing repeated, in order
+
+
+def test_the_rules_screen_says_each_setting_in_words_and_classic_how_to_play(tmp_path):
+    result = th("play", "-v", "classic", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", tmp_path / "g.jsonl", input="r\n\nq\n")
+    out = result.stdout
+    assert "How to play classic Treehouse:" in out
+    # the setting in words, its value as a word, and its name for --set, on one row of the table
+    assert re.search(r"│ A lying piece may Dig by\s+│ yes\s+│ rules\.dig_in_place", out), out[-3000:]
+    assert '"pass"' not in out and re.search(r"│ When the roll fits only the\s+│ pass\s+│ rules\.house_decline", out)

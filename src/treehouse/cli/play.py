@@ -9,7 +9,6 @@ standard error.
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import secrets
@@ -465,10 +464,14 @@ class Session:
 
     def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
         table = Table(title=f"{self.rule_set}: {self.description}", title_justify="left")
-        for column in ("setting", "value", "from"):
+        for column in ("rule", "in force", "setting (from)"):
             table.add_column(column, overflow="fold")
+        fields = type(self.game.variant.rules).model_fields
         for key, value, source in self.rows:
-            table.add_row(_escape(key), _escape(json.dumps(value)), _escape(shown_path(source) if source.endswith(".yaml") else source))
+            field = fields.get(key.removeprefix("rules.")) if key.startswith("rules.") else None
+            words = field.description if field is not None and field.description else key
+            where = shown_path(source) if source.endswith(".yaml") else source
+            table.add_row(_escape(words), _escape(value_words(value)), _escape(f"{key} ({where})"))
         guide = self.game.variant.how_to_play()
         self.show_text(Group(Text(guide), table) if guide else table, seat, step, face, menu)
 
@@ -689,6 +692,17 @@ def _first_word(rows: list[tuple[str, str, str]]) -> str:
     words = [w.strip(",.:;()") for w in rows[-1][1].split()] if rows else []
     words = [w for w in words if len(w) > 2 and w.isalpha()]
     return words[-1] if words else "word"
+
+
+def value_words(value: Any) -> str:
+    """A setting's value for a person: ``yes``/``no``, a word, a number, a list."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (list, tuple)):
+        return ", ".join(value_words(v) for v in value) or "none"
+    if value is None:
+        return "none"
+    return str(value)
 
 
 def _escape(text: str) -> str:

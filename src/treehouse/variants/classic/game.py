@@ -393,6 +393,25 @@ class Classic(Variant):
 
         return ClassicObservation(players)
 
+    def how_to_play(self):
+        """Classic in a few lines, with this game's rule options woven in (``th play``'s ``r``)."""
+        rules = self.rules
+        decline = "pass" if rules.house_decline == "pass" else "roll again"
+        return "\n".join(
+            [
+                "How to play classic Treehouse:",
+                "  Make your trio (Small, Medium, Large) match the House, piece for piece and",
+                "  direction for direction" + (" (or its mirror image)." if rules.mirror_matches else ", left to right as it lies (not its mirror)."),
+                "  Each turn roll the die and do what it says to your own trio:",
+                *(f"    {face}: {words}" for face, words in FACE_WORDS.items()),
+                f"  If the roll fits only the House, change the House instead, or {decline}.",
+                "  A move that leaves a trio as it was is a pass, and not allowed.",
+                "  Digging in place (a lying piece stands up where it lies) is "
+                + ("allowed." if rules.dig_in_place else "not allowed."),
+                "  The first trio to match the House wins, even on another player's turn.",
+            ]
+        )
+
     def score_unit(self):
         """The evaluation counts actions to the House (one each), so hints speak in actions."""
         return ("action", 1.0)
