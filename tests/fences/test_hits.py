@@ -7,7 +7,8 @@ from treehouse.kernel.engine import PASS, play_move
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
 from treehouse.kernel.pieces import Size
-from treehouse.variants.fences.hits import Cause, Hit, Source, apply_damage, damage_counts, lines
+from treehouse.variants.fences.hits import Cause, Hit, Source
+from treehouse.variants.fences.rules import lines, resolve_damage
 from treehouse.variants.fences.scenario import layout
 
 FENCE, ACT, STACK = STEPS
@@ -105,8 +106,8 @@ def test_damage_counts_use_the_top_before_removal():
         Hit(0, Cause.POINTED_AT, Source(Size.MEDIUM, "green", BY_NAME["S3"])),
         Hit(1, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["E5"])),
     ]
-    assert damage_counts(state, hits) == {0: 1}
-    after = apply_damage(state, hits, check=5)
+    after, events = resolve_damage(state, hits, check=5)
+    assert [e.lost for e in events] == [None, "green", None, None]  # green on top: only the red Hit Damages; seat 2 is red
     assert after.stacks == (("blue", "red"), ("red",))
     assert after.destroyed == (("green",), ())
 
@@ -196,14 +197,8 @@ def test_adjustments_to_a_stack_never_hit(pos, play):
     assert after.destroyed[0] == ()
 
 
-def test_lines_stop_at_the_first_piece():
-    from treehouse.kernel.pieces import Direction, Size
-    from treehouse.variants.fences.position import fence
-
-    board = [None] * 49
-    board[BY_NAME["b3"]] = 0
-    board[BY_NAME["E3"]] = fence(Size.LARGE, Direction.WEST, "green")
-    assert [(l.fence_square, l.seat) for l in lines(tuple(board))] == [(BY_NAME["E3"], 0)]
-    board[BY_NAME["d3"]] = 1  # another Stack in between shields it
-    found = [(l.fence_square, l.seat) for l in lines(tuple(board))]
-    assert found == [(BY_NAME["E3"], 1)]
+def test_lines_stop_at_the_first_piece(pos):
+    state = pos(layout(b3="1", e5="2", E3="Lg<"), empty=("c3", "d3", "e3"))
+    assert [(l.fence_square, l.seat) for l in lines(state)] == [(BY_NAME["E3"], 0)]
+    state = pos(layout(b3="1", d3="2", E3="Lg<"), empty=("c3", "e3"))  # another Stack in between shields it
+    assert [(l.fence_square, l.seat) for l in lines(state)] == [(BY_NAME["E3"], 1)]
