@@ -21,10 +21,11 @@ The encoding (:mod:`~treehouse.variants.fences.looks` builds it):
   colour the index in ``ALL_COLOURS``; direction ``UP N E S W`` = 0..4);
 * **Stacks**: ``stacks[seat, i]`` colours bottom to top, ``heights[seat]``;
   ``out[seat]`` the check the seat went out at (0: in);
-* a **move**: one row of ``MOVE_WIDTH`` ints: its kind (``K_*``), the square
-  it names, its argument (a square, a direction, a colour or -1), then the
-  WILD reorder (its length, 0 for none, and the colours bottom to top), then
-  an Aim's turns (their count, then square and direction each).
+* a **move**: a row of ``MOVE_WIDTH`` ints: its action, ``ACTION_WIDTH``
+  ints (its kind ``K_*``, the square it names, its argument: a square, a
+  direction, a colour or -1; then an Aim's turns: their count, then square
+  and direction each), and its WILD reorder, ``ORDER_WIDTH`` ints (its
+  length, 0 for none, then the colours bottom to top).
 """
 
 from __future__ import annotations
@@ -37,11 +38,14 @@ EMPTY = 0
 FENCE = 8
 UP, NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3, 4
 K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP = range(9)
-#: Move row layout.
-M_KIND, M_SQUARE, M_ARG, M_ORDER = 0, 1, 2, 3  # M_ORDER: its length, then up to 5 colours
-M_AIM = 9  # the count of turns, then (square, direction) pairs
-MOVE_WIDTH = M_AIM + 1 + 2 * 4
+#: An action row's layout: then the count of an Aim's turns and (square, direction) pairs.
+M_KIND, M_SQUARE, M_ARG, M_AIM = 0, 1, 2, 3
+ACTION_WIDTH = M_AIM + 1 + 2 * 4
 MAX_HEIGHT = 6
+#: An order row: its length (0: no reorder), then the colours bottom to top.
+ORDER_WIDTH = 1 + 5
+M_ORDER = ACTION_WIDTH
+MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
 RULE_COUNT = 7
@@ -215,14 +219,36 @@ def _attempt(cells, top, seat, square, target, hits, count, bounced):
     return _add_hit(hits, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
 
 
+#: The position's layout in one int array (``looks.encode_position``): the
+#: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
+#: count, the 49 cells, then per seat its height, its out-check and its
+#: Stack (``MAX_HEIGHT`` colours, bottom to top).
+P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
+P_SEATS = P_BOARD + 49
+SEAT_WIDTH = 2 + MAX_HEIGHT
+
+
 @njit(cache=True)
-def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rules):
-    """Every move of ``moves`` played by ``mover`` (the seat to move) from the
-    position at step ``step_index`` (0 fence, 1 act, 2 stack) of turn
-    ``turn``, then judged for ``seat``: ``(values, outcomes, winners)`` per
-    move, ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat."""
-    players = heights.shape[0]
-    count = moves.shape[0]
+def look(position, moves, rows, seat, rules):
+    """The moves ``moves[rows]`` played by the seat to move from ``position``,
+    then judged for ``seat``: ``(values, outcomes, winners)`` per move,
+    ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat; and how
+    many moves end the game."""
+    turn = position[P_TURN]
+    step_index = position[P_STEP]
+    mover = position[P_MOVER]
+    players = position[P_PLAYERS]
+    board = position[P_BOARD : P_BOARD + 49]
+    heights = np.empty(players, dtype=np.int64)
+    out = np.empty(players, dtype=np.int64)
+    stacks = np.zeros((players, MAX_HEIGHT), dtype=np.int64)
+    for p in range(players):
+        base = P_SEATS + p * SEAT_WIDTH
+        heights[p] = position[base]
+        out[p] = position[base + 1]
+        for i in range(MAX_HEIGHT):
+            stacks[p, i] = position[base + 2 + i]
+    count = rows.shape[0]
     values = np.zeros(count, dtype=np.float64)
     outcomes = np.zeros(count, dtype=np.int64)
     winners = np.zeros(count, dtype=np.int64)
@@ -252,8 +278,10 @@ def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rule
     check = 3 * turn + step_index + 1
     next_turn = turn + 1 if step_index == 2 else turn
     next_phase = 0 if step_index == 2 else step_index + 1
+    ended = 0
 
     for m in range(count):
+        r = rows[m]
         for s in range(49):
             cells[s] = board[s]
         for p in range(players):
@@ -265,13 +293,13 @@ def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rule
         height = heights[mover]
         for i in range(height):
             own[i] = stacks[mover, i]
-        kind = moves[m, M_KIND]
-        f = moves[m, M_SQUARE]
-        arg = moves[m, M_ARG]
-        order = moves[m, M_ORDER]
+        kind = moves[r, M_KIND]
+        f = moves[r, M_SQUARE]
+        arg = moves[r, M_ARG]
+        order = moves[r, M_ORDER]
         if order > 0:  # WILD: the reorder first
             for i in range(order):
-                own[i] = moves[m, M_ORDER + 1 + i]
+                own[i] = moves[r, M_ORDER + 1 + i]
         top = own[height - 1] if height > 0 else -1
         nhits = 0
         changed = True  # the board changed (else no line is new)
@@ -323,9 +351,9 @@ def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rule
             cells[far] = cells[f]
             cells[f] = EMPTY
         elif kind == K_AIM:
-            for i in range(moves[m, M_AIM]):
-                at = moves[m, M_AIM + 1 + 2 * i]
-                cells[at] = _turned(board[at], moves[m, M_AIM + 2 + 2 * i])
+            for i in range(moves[r, M_AIM]):
+                at = moves[r, M_AIM + 1 + 2 * i]
+                cells[at] = _turned(board[at], moves[r, M_AIM + 2 + 2 * i])
         elif kind == K_STEP:
             target = NEIGHBOUR[square, arg]
             result = _attempt(cells, top, mover, square, target, hits, nhits, bounced)
@@ -451,6 +479,7 @@ def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rule
                     if hts[p] > 0 and hts[p] == most:
                         mask |= 1 << p
         if code != O_NONE:
+            ended += 1
             outcomes[m] = code
             winners[m] = mask
             continue
@@ -479,4 +508,4 @@ def look(board, stacks, heights, out, turn, step_index, mover, seat, moves, rule
                 best = v
                 others = True
         values[m] = WON if not others else value - best
-    return values, outcomes, winners
+    return values, outcomes, winners, ended

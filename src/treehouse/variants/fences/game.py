@@ -522,8 +522,10 @@ class Fences(Variant):
         kernel's default plays each move through the hooks, house rules included."""
         from treehouse.kernel import compiled
 
-        if step.setup or not compiled.enabled() or not self.hooks.variant_alone(*self.LOOK_HOOKS):
+        if step.setup or not compiled.enabled():
             return None
-        from treehouse.variants.fences.looks import look_moves
+        from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
 
-        return look_moves(self.rules, state, step, moves, seat)
+        if not looks.variant_alone(self.hooks, self.LOOK_HOOKS):
+            return None
+        return looks.look_moves(self.rules, state, step, moves, seat)
