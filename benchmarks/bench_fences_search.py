@@ -31,7 +31,8 @@ from treehouse.playtest.work import Batch, RuleSpec, play_chunk
 
 RULES = {
     "stack_height_2p": 4, "stack_height_3p": 3, "stack_height_4p": 2, "draft": "random", "start": "corners", "line_hits": "new",
-    "outside_attempts": True, "swap_outside_ignores_colour": True, "uniform_dig": "hit", "all_out_at_once": "tie",
+    "outside_attempts": True, "swap_outside_ignores_colour": True, "swap_outside_considered_moved": False, "uniform_dig": "hit",
+    "all_out_at_once": "tie",
     "turn_limit": 0, "turn_limit_scoring": "most_smalls",
 }
 

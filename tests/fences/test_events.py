@@ -101,6 +101,55 @@ def test_a_swap_with_an_outside_fence_is_hit_and_damaged(pos, fences):
     assert words(events) == ["Player 1 loses yellow (swapped with L(blue) at N3, Outside)"]
 
 
+def test_a_swap_with_an_outside_fence_leaves_the_stack_considered_moved_so_a_line_on_it_hits_too(pos, fences, fences_class):
+    """Seed: "Any attempt to move ... a Stack to an Outside square causes the piece to remain in place (the piece
+    is still considered moved)" and the Swap "is Hit and Damaged, in addition to any other Hits"."""
+    # Lg on E3 already points west along rank 3 at c3; the Swap with Lb on N3 leaves c3 where it is
+    state = pos(layout(c3="1", e5="2", N3="Lb*", E3="Lg<"), stacks="rgby,oygb", step="act")
+    after, events = events_of(fences, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "yellow"), (Cause.BOUNCED, "blue")]
+    assert after.stacks[0] == ("red", "green")
+    # the reading before: not considered moved, so the line that was already there does not Hit
+    before_reading = fences_class({"swap_outside_considered_moved": False})
+    after, events = events_of(before_reading, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "yellow")]
+
+
+def test_a_swap_with_the_outside_fence_that_points_at_the_stack_hits_twice_in_addition(pos, fences, fences_class):
+    """Awkward: the Outside Fence swapped with is the one whose line is on the Stack.  The Swap's Hit comes
+    "in addition to any other Hits", so one Hit per piece does not merge it with that Fence's line."""
+    state = pos(layout(c3="1", e5="2", N3="Lbv"), stacks="rgby,oygb", step="act")
+    after, events = events_of(fences, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "yellow"), (Cause.BOUNCED, "blue")]
+    # its colour protects from the line, not from the Swap (swap_outside_ignores_colour)
+    state = pos(layout(c3="1", e5="2", N3="Lbv"), stacks="rgyb,oygb", step="act")
+    after, events = events_of(fences, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "blue"), (Cause.BOUNCED, None)]
+    assert after.stacks[0] == ("red", "green", "yellow")
+    # a WILD Swap is the same Swap: the reorder counts for the check
+    after, events = events_of(fences, state, ACT, "wild:rgby swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "yellow"), (Cause.BOUNCED, "blue")]
+    # the reading before: not moved, so no line Hit at all under line_hits: new ...
+    before_reading = fences_class({"swap_outside_considered_moved": False})
+    after, events = events_of(before_reading, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "blue")]
+    # ... and under every_check its line merged with the Swap's Hit (one per piece), as before
+    every = fences_class({"swap_outside_considered_moved": False, "line_hits": "every_check"})
+    after, events = events_of(every, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "blue")]
+    every = fences_class({"line_hits": "every_check"})
+    after, events = events_of(every, state, ACT, "swap Lb@N3")
+    assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "blue"), (Cause.POINTED_AT, None)]
+
+
+def test_a_swap_with_an_inside_fence_moves_the_stack_and_is_not_an_outside_hit(pos, fences):
+    """The Stack that really swaps is moved: a line it arrives in Hits (new), one it left does not."""
+    state = pos(layout(c3="1", e1="2", c5="Lb*", E5="Lg<", E3="Lr<"), stacks="rgby,oygb", step="act", empty=("d5", "e5"))
+    after, events = events_of(fences, state, ACT, "swap Lb@c5")
+    assert after.board[BY_NAME["c5"]] == 0
+    assert [(e.hit.cause, e.hit.source.colour, e.lost) for e in events] == [(Cause.POINTED_AT, "green", "yellow")]
+
+
 def test_if_the_action_is_impossible_then_the_players_stack_is_hit_and_damaged(pos, fences):
     """Seed: "If the action is impossible, then the Player's Stack is Hit and Damaged." """
     state = pos(layout(c3="1", e5="2"), stacks="rgby,oygb", step="act")

@@ -50,7 +50,9 @@ def plain_attempt(board, stacks, seat: int, square: int, target: int) -> Hit | N
     return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
-def plain_perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
+def plain_perform(
+    state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True, swap_outside_moved: bool = True
+) -> Effect:
     """Play ``move`` for ``seat``: the board change plus the attempt Hits."""
     if move.order is not None:
         stacks = list(state.stacks)
@@ -91,7 +93,8 @@ def plain_perform(state: FencesPosition, seat: int, move: FencesMove, swap_outsi
         f = move.square
         if f in OUTSIDE:
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
-            return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,))
+            moved = frozenset((seat,)) if swap_outside_moved else frozenset()  # "still considered moved"
+            return Effect(state, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,), moved)
         board[square], board[f] = board[f], seat
         return Effect(state._replace(board=tuple(board)))
 
@@ -228,7 +231,7 @@ def choices(fences_class, players=2, seed=3, games=4, **options):
 OPTIONS = [
     {},
     {"line_hits": "every_check", "swap_outside_ignores_colour": False, "uniform_dig": "noop"},
-    {"one_hit_per_piece": False, "outside_attempts": False, "start": "chosen"},
+    {"one_hit_per_piece": False, "outside_attempts": False, "start": "chosen", "swap_outside_considered_moved": False},
 ]
 
 
@@ -236,14 +239,14 @@ OPTIONS = [
 @pytest.mark.parametrize("players", [2, 3])
 def test_every_move_applies_resolves_and_evaluates_as_the_plain_path(fences_class, options, players):
     variant, seen = choices(fences_class, players, **options)
-    flag = variant.rules.swap_outside_ignores_colour
+    flag, moved = variant.rules.swap_outside_ignores_colour, variant.rules.swap_outside_considered_moved
     every = variant.rules.line_hits == "every_check"
     compared = 0
     for state, step, moves in seen:
         for move in moves:
             if move is PASS:
                 continue
-            fast, plain = perform(state, state.to_move, move, flag), plain_perform(state, state.to_move, move, flag)
+            fast, plain = perform(state, state.to_move, move, flag, moved), plain_perform(state, state.to_move, move, flag, moved)
             assert fast == plain and type(fast.state) is FencesPosition
             if state.setting_up:
                 continue

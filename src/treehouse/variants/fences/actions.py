@@ -262,7 +262,9 @@ _ACTED = frozenset(("step", "tip", "swap", "hop", "hopfence", "aim"))
 _BY_TOP = frozenset(("step", "hop"))
 
 
-def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True) -> Effect:
+def perform(
+    state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True, swap_outside_moved: bool = True
+) -> Effect:
     """Play ``move`` for ``seat``: the board change plus the attempt Hits."""
     stacks = state.stacks
     order = move.order
@@ -274,10 +276,10 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     if kind in _ACTED:  # what it does to the board is kept in the board's memo
         top = stacks[seat][-1] if stacks[seat] else None
         acts = played_from(board).acts
-        key = (seat, top if kind in _BY_TOP else top is None, kind, move.square, move.arg, swap_outside_ignores_colour)
+        key = (seat, top if kind in _BY_TOP else top is None, kind, move.square, move.arg, swap_outside_ignores_colour, swap_outside_moved)
         done = acts.get(key)
         if done is None:
-            done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour)
+            done = acts[key] = _act(board, seat, top, kind, move.square, move.arg, swap_outside_ignores_colour, swap_outside_moved)
         cells, hits, bounced = done
         if cells is None:
             return _new(Effect, (state if order is None else with_stacks(state, stacks), hits, bounced))
@@ -320,7 +322,9 @@ def perform(state: FencesPosition, seat: int, move: FencesMove, swap_outside_ign
     return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
 
 
-def _act(board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg, swap_outside_ignores_colour: bool) -> tuple:
+def _act(
+    board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg, swap_outside_ignores_colour: bool, swap_outside_moved: bool
+) -> tuple:
     """What an action or a step does to the board, for :func:`perform`: the
     board after it (``None``: unchanged), the attempt Hits and the Stacks
     that bounced.  It depends on the board, the Stack's top colour (for a
@@ -354,8 +358,10 @@ def _act(board: tuple, seat: int, top: str | None, kind: str, f: int | None, arg
 
     if kind == "swap":
         if f in OUTSIDE:
+            # the Stack stays but "is still considered moved" (swap_outside_considered_moved), so the
+            # lines already on it Hit too, "in addition to" the Swap's own Hit
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
-            return None, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,), frozenset()
+            return None, (ignoring_colour(hit) if swap_outside_ignores_colour else hit,), frozenset((seat,)) if swap_outside_moved else frozenset()
         cells = list(board)
         cells[square], cells[f] = board[f], seat
         return tuple(cells), (), frozenset()

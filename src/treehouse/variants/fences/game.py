@@ -104,6 +104,12 @@ class FencesRules(Rules):
     swap_outside_ignores_colour: bool = Field(
         True, description="A Swap with an Outside Fence Damages whatever the Stack's top colour."
     )
+    swap_outside_considered_moved: bool = Field(
+        True,
+        description="A Swap with an Outside Fence leaves the Stack in place but 'still considered moved' (the seed):"
+        " under line_hits: new a line already on it Hits too, in addition to the Swap's own Hit;"
+        " false: the Stack is not considered moved (the reading before issue 22).",
+    )
     uniform_dig: Literal["noop", "hit", "reroll"] = Field(
         "noop",
         description="A Dig of 2+ smalls all of one colour: noop (the seed: the top piece can always go to the bottom):"
@@ -321,7 +327,8 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
-        effect = perform(state, state.to_move, move, self.rules.swap_outside_ignores_colour)
+        rules = self.rules
+        effect = perform(state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved)
         if state.phase >= PLACE_PHASE:  # a setup step (no check follows it)
             return Applied(advance_setup(effect.state, self.rules.height(state.players)), effect)
         after = effect.state
@@ -355,7 +362,7 @@ class Fences(Variant):
         if attempts:  # only an attempt can repeat a piece: lines have one Fence each
             hits = [*attempts, *hits]
             if self.rules.one_hit_per_piece:
-                hits = one_per_piece(hits)
+                hits = one_per_piece(hits, self.rules.swap_outside_considered_moved)
         elif not hits:
             return ()
         if not self.house_judges_hits:

@@ -310,12 +310,18 @@ def _line_changes(before: tuple, after: FencesPosition) -> tuple[tuple[Hit, ...]
     return tuple(new), tuple(entries)
 
 
-def one_per_piece(hits) -> list[Hit]:
+def one_per_piece(hits, swap_in_addition: bool = True) -> list[Hit]:
     """At most one Hit per piece and Stack: the first a piece makes (an
     attempt comes before a line).  Stepping into a Fence that already points
-    at the Stack is then one Hit, not two (docs/rules/fences.md, Hits)."""
+    at the Stack is then one Hit, not two (docs/rules/fences.md, Hits).
+    A Swap with an Outside Fence Hits "in addition to any other Hits", so
+    with ``swap_in_addition`` (``swap_outside_considered_moved``) it is never
+    merged with a line of that Fence."""
     seen, kept = set(), []
     for hit in hits:
+        if swap_in_addition and hit.cause is Cause.SWAP_OUTSIDE:
+            kept.append(hit)
+            continue
         if hit.source is not None:
             key = (hit.seat, hit.source)
             if key in seen:
