@@ -93,12 +93,13 @@ def fences(plugins, **options):
 OPTIONS = [
     {},
     {"line_hits": "every_check", "swap_outside_ignores_colour": False, "start": "corners", "outside_attempts": True},
+    {"swap_outside_considered_moved": False, "swap_outside_ignores_colour": False, "start": "corners"},
     {"one_hit_per_piece": False, "all_out_at_once": "tie", "uniform_dig": "hit", "turn_limit": 12},
     {"sets": "rainbow-xeno", "turn_limit": 9, "turn_limit_scoring": "draw", "start": "random", "uniform_dig": "reroll"},
 ]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["seed", "every-check", "no-merge-tie-limit", "xeno-limit-draw"])
+@pytest.mark.parametrize("options", OPTIONS, ids=["seed", "every-check", "swap-not-moved", "no-merge-tie-limit", "xeno-limit-draw"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_step_of_recorded_games_looks_the_same_through_both_tiers(plugins, options, players):
     variant = fences(plugins, **options)
@@ -129,6 +130,7 @@ SETTINGS = {
     "one_hit_per_piece": st.booleans(),
     "outside_attempts": st.booleans(),
     "swap_outside_ignores_colour": st.booleans(),
+    "swap_outside_considered_moved": st.booleans(),
     "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
     "all_out_at_once": st.sampled_from(["draw", "tie"]),
     "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),

@@ -191,7 +191,8 @@ def _placed_value(board, square, top, smalls):
 
 
 @njit(cache=True)
-def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignores):
+def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
+    hits[count, 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
     hits[count, 0] = seat
     hits[count, 1] = source
     hits[count, 2] = colour
@@ -266,8 +267,8 @@ def look(position, moves, rows, seat, rules):
     hts = np.empty(players, dtype=np.int64)
     own = np.empty(MAX_HEIGHT, dtype=np.int64)
     after = np.zeros((16, 4), dtype=np.int64)
-    hits = np.zeros((24, 7), dtype=np.int64)
-    kept = np.zeros((24, 7), dtype=np.int64)
+    hits = np.zeros((24, 8), dtype=np.int64)
+    kept = np.zeros((24, 8), dtype=np.int64)
     bounced = np.zeros(players, dtype=np.bool_)
     taken = np.zeros(players, dtype=np.int64)
     fell = np.zeros(players, dtype=np.bool_)
@@ -321,9 +322,11 @@ def look(position, moves, rows, seat, rules):
         elif kind == K_SWAP:
             if not INSIDE[f]:
                 fence = cells[f]
-                nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores)
+                # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
+                # already on it Hit too, in addition to this Hit, never merged with it
+                nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
                 if swap_moved:
-                    bounced[mover] = True  # the Stack stays, still considered moved
+                    bounced[mover] = True
                 changed = False
             else:
                 cells[square] = cells[f]
@@ -404,11 +407,12 @@ def look(position, moves, rows, seat, rules):
         # -- one Hit per piece (hits.one_per_piece): only an attempt can repeat a piece --
         nkept = 0
         for i in range(nhits):
-            if attempts > 0 and per_piece and hits[i, 1] != S_NONE:
+            if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
                 repeated = False
                 for j in range(nkept):
                     if (
-                        kept[j, 0] == hits[i, 0]
+                        kept[j, 7] == 0
+                        and kept[j, 0] == hits[i, 0]
                         and kept[j, 1] == hits[i, 1]
                         and kept[j, 2] == hits[i, 2]
                         and kept[j, 3] == hits[i, 3]
@@ -419,7 +423,7 @@ def look(position, moves, rows, seat, rules):
                         break
                 if repeated:
                     continue
-            for c in range(7):
+            for c in range(8):
                 kept[nkept, c] = hits[i, c]
             nkept += 1
 

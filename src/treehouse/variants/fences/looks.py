@@ -49,16 +49,11 @@ def rule_flags(rules) -> np.ndarray:
     flags[core.R_EVERY_CHECK] = rules.line_hits == "every_check"
     flags[core.R_ONE_PER_PIECE] = rules.one_hit_per_piece
     flags[core.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
-    flags[core.R_SWAP_OUTSIDE_MOVED] = swap_outside_moves(rules)
+    flags[core.R_SWAP_OUTSIDE_MOVED] = rules.swap_outside_considered_moved
     flags[core.R_ALL_OUT_TIE] = rules.all_out_at_once == "tie"
     flags[core.R_TURN_LIMIT] = rules.turn_limit
     flags[core.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
     return flags
-
-
-def swap_outside_moves(rules) -> bool:
-    """Is a Stack that Swaps with an Outside Fence considered moved (it stays on its square)?"""
-    return False
 
 
 def encode_action(move) -> list[int]:
