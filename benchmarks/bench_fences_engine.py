@@ -46,9 +46,10 @@ from alternate import alternate, arguments
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import load_plugins
-from treehouse.variants.fences.actions import action_moves, fence_moves, perform, stack_moves
-from treehouse.variants.fences.game import STEP_INDEX, STEPS, Fences, FencesRules, advance, setup_position
-from treehouse.variants.fences.hits import apply_damage, line_hits, one_per_piece
+from treehouse.variants.fences.game import Fences, FencesRules
+from treehouse.variants.fences.rules import (
+    STEPS, action_moves, advance, check_hits, check_number, fence_moves, perform, resolve_damage, setup_position, stack_moves,
+)
 
 PLAYERS = 2
 START = ("start=corners",)
@@ -70,8 +71,7 @@ def engine_games(games: int, seed: int, recorded: bool = False, ruleset: str = "
 def bare_games(games: int, seed: int, turn_cap: int = 500) -> int:
     rules = FencesRules(start="corners")
     faces = Fences.die.faces
-    swap_colourless, every_check, uniform_dig = rules.swap_outside_ignores_colour, rules.line_hits == "every_check", rules.uniform_dig
-    one_hit = rules.one_hit_per_piece
+    swap_colourless, swap_moved, uniform_dig = rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved, rules.uniform_dig
     fence, act, stack = STEPS
     turns = 0
     for game_index in range(games):
@@ -94,12 +94,9 @@ def bare_games(games: int, seed: int, turn_cap: int = 500) -> int:
                     if not moves:
                         continue  # no Fence can move: the step is skipped
                 move = moves[int(choose() * len(moves))]
-                effect = perform(state, seat, move, swap_colourless)
+                effect = perform(state, seat, move, swap_colourless, swap_moved)
                 after = advance(effect.state, step)
-                hits = list(effect.hits) + line_hits(state, after, effect.bounced, every_check)
-                if one_hit:
-                    hits = one_per_piece(hits)
-                state = apply_damage(after, hits, 3 * state.turn + STEP_INDEX[step.name] + 1)
+                state = resolve_damage(after, check_hits(state, after, effect, rules), check_number(state, step))[0]
                 if len(state.live()) < PLAYERS:  # two players: the first Stack emptied ends the game
                     over = True
                     break

@@ -7,7 +7,8 @@ from treehouse.kernel.engine import PASS, play_move
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
 from treehouse.kernel.pieces import Size
-from treehouse.variants.fences.hits import Cause, Hit, Source, apply_damage, damage_counts, lines
+from treehouse.variants.fences.hits import Cause, Hit, Source
+from treehouse.variants.fences.rules import lines, resolve_damage
 from treehouse.variants.fences.scenario import layout
 
 FENCE, ACT, STACK = STEPS
@@ -105,8 +106,8 @@ def test_damage_counts_use_the_top_before_removal():
         Hit(0, Cause.POINTED_AT, Source(Size.MEDIUM, "green", BY_NAME["S3"])),
         Hit(1, Cause.POINTED_AT, Source(Size.LARGE, "red", BY_NAME["E5"])),
     ]
-    assert damage_counts(state, hits) == {0: 1}
-    after = apply_damage(state, hits, check=5)
+    after, events = resolve_damage(state, hits, check=5)
+    assert [e.lost for e in events] == [None, "green", None, None]  # green on top: only the red Hit Damages; seat 2 is red
     assert after.stacks == (("blue", "red"), ("red",))
     assert after.destroyed == (("green",), ())
 

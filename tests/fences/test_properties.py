@@ -5,7 +5,9 @@ size and colour); smalls in Stacks, destroyed and set aside total 10 (2 of
 each colour); no square holds two pieces and each live Stack stands on one
 Inside square (or, during the setup, has drawn nothing yet); positions and moves round-trip through the notation; every
 legal move but PASS changes what it acts on (except the Dig of a Stack of
-one colour, which the seed says is done and changes nothing).  Every game ends (or hits the
+one colour, which the seed says is done and changes nothing); each Damaging
+Hit takes one small, and under ``one_hit_per_piece`` no piece Hits a Stack
+twice at one check (but a Swap with an Outside Fence, "in addition").  Every game ends (or hits the
 turn cap) and its record replays to the same final position.
 """
 
@@ -23,6 +25,7 @@ from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import INSIDE, SQUARES
+from treehouse.variants.fences.hits import Cause, HitReport
 from treehouse.variants.fences.moves import DIG
 from treehouse.variants.fences.position import ALL_COLOURS, SETS
 
@@ -38,6 +41,8 @@ OPTION_SETS = [
     {"draft": "distinct", "line_hits": "every_check"},
     {"sets": "rainbow-xeno"},
     {"sets": "rainbow-xeno", "start": "random", "uniform_dig": "hit"},
+    {"swap_outside_considered_moved": False, "one_hit_per_piece": False},  # the readings before issue 22
+    {"swap_outside_considered_moved": False, "line_hits": "every_check", "outside_attempts": True},
 ]
 
 
@@ -93,6 +98,14 @@ class Checker:
     def on_step(self, game, mover, step, move, before, after, events):
         self.steps += 1
         check_position(self.variant, after)
+        hits = [e.hit for e in events if isinstance(e, HitReport)]
+        restored = getattr(move, "kind", None) == "dig" and move.arg is not None  # a destroyed small back under the Stack
+        if not restored and not before.setting_up:
+            lost = sum(len(b) - len(a) for b, a in zip(before.stacks, after.stacks))
+            assert lost == sum(1 for e in events if isinstance(e, HitReport) and e.lost is not None)  # one small per Damaging Hit
+        if self.variant.rules.one_hit_per_piece:  # one Hit per piece and Stack, but the Swap's, "in addition to any other"
+            pieces = [(h.seat, h.source) for h in hits if h.source is not None and h.cause is not Cause.SWAP_OUTSIDE]
+            assert len(pieces) == len(set(pieces))
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -122,7 +122,7 @@ def test_a_pointing_fence_cannot_move_backwards():
     variant = PLUGINS.variant("fences")()
     game = fences_game()
     # tip the Standing Fence at S2 north (it slides in along b-file and points north), then try to move it back south
-    from treehouse.variants.fences.actions import perform
+    from treehouse.variants.fences.rules import perform
     from treehouse.variants.fences.moves import FencesMove
     from treehouse.kernel.pieces import Direction
 

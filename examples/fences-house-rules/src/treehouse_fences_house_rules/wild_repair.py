@@ -14,6 +14,7 @@ from typing import NamedTuple
 
 from treehouse.errors import NotationError
 from treehouse.hookspecs import hookimpl
+from treehouse.variants.fences.rules import advance
 
 #: The name of the count in the position's tallies.
 TALLY = "wild-repair"
@@ -57,7 +58,7 @@ class WildRepair:
         lost = list(state.destroyed)
         lost[seat] = tuple(destroyed)
         repaired = state._replace(stacks=tuple(stacks), destroyed=tuple(lost)).counted(TALLY, seat)
-        return repaired._replace(phase=state.phase + 1)  # the act step is played: the stack step comes next
+        return advance(repaired, step)  # the act step is played: Fences' own step advance says what comes next
 
     @hookimpl
     def treehouse_format_move(self, move):

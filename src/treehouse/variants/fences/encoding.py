@@ -47,7 +47,6 @@ observer (one-hot).
 
 from __future__ import annotations
 
-from functools import lru_cache
 from math import factorial
 
 import numpy as np
@@ -92,7 +91,6 @@ def _perm_of_rank(rank: int, n: int) -> list[int]:
     return perm
 
 
-@lru_cache(maxsize=65536)
 def order_rank(stack: tuple, order: tuple, height: int) -> int:
     """The rank of the first permutation of ``stack``'s places that gives
     ``order``, among the permutations of ``height`` places (a shorter Stack
@@ -105,7 +103,6 @@ def order_rank(stack: tuple, order: tuple, height: int) -> int:
     return _perm_rank(perm + list(range(len(perm), height)))
 
 
-@lru_cache(maxsize=None)
 def _direction_between(a: int, b: int) -> int:
     for k, d in enumerate(COMPASS):
         if NEIGHBOUR[a][d] == b:

@@ -42,9 +42,9 @@ from typing import Callable
 
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
-from treehouse.variants.fences.hits import Cause, Hit, fence_source, first_pieces, seen_from
-from treehouse.variants.fences.memo import SIZE, current
-from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
+from treehouse.variants.fences.hits import Cause, Hit, fence_source, immune
+from treehouse.variants.fences.position import FencesPosition
+from treehouse.variants.fences.rules import first_pieces, is_fence
 
 #: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
 Stand = Callable[[tuple], "tuple | list"]
@@ -69,39 +69,36 @@ def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) ->
     stack = state.stacks[seat]
     if not stack:
         return 0.0
-    square = state.square_of(seat)
-    top = stack[-1]
-    if stand is None:
-        return _placed_value(state.board, square, seat, top, len(stack))
-    return placed_value(state.board, square, seat, top, len(stack), stand)
+    return placed_value(state.board, state.square_of(seat), seat, stack[-1], len(stack), stand)
 
 
 def threatened_hits(board: tuple, square: int, seat: int) -> tuple[list, list]:
     """The Hits a placed Stack is threatened with: one per Fence first met along
     its row and column (``POINTED_AT``: the Hit it makes once it points at the
     Stack), and one per Fence next to it (``MOVED_ONTO``: stepping onto it)."""
-    lines = [(d, cell, Hit(seat, Cause.POINTED_AT, fence_source(cell, n))) for d, n, cell in first_pieces(board, square) if type(cell) is not int]
-    onto = []
-    for n in AROUND[square]:
-        cell = board[n]
-        if cell is not None and type(cell) is not int:
-            onto.append(Hit(seat, Cause.MOVED_ONTO, fence_source(cell, n)))
+    lines = [(d, cell, Hit(seat, Cause.POINTED_AT, fence_source(cell, n))) for d, n, cell in first_pieces(board, square) if is_fence(cell)]
+    onto = [Hit(seat, Cause.MOVED_ONTO, fence_source(board[n], n)) for n in AROUND[square] if is_fence(board[n])]
     return lines, onto
 
 
 def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, stand: Stand | None = None) -> float:
     """A placed Stack's value from the board, its square and top colour and
-    its smalls; ``stand`` as in :func:`stack_value`."""
+    its smalls; ``stand`` as in :func:`stack_value`.  A threat whose Hit does
+    not stand, or cannot Damage the Stack (colour immunity), is a shield."""
     lines, onto = threatened_hits(board, square, seat)
-    judged = None
-    if stand is not None:
+    if stand is None:
+        judged = None
+    else:
         judged = {(h.seat, h.cause, h.source): h for h in stand(tuple(hit for _d, _cell, hit in lines) + tuple(onto))}
-    value = SMALL * smalls
-    for d, cell, hit in lines:
+
+    def harmless(hit: Hit) -> bool:
         if judged is not None:
             hit = judged.get((hit.seat, hit.cause, hit.source))
-        colour = None if hit is None else hit.colour
-        if hit is None or (colour is not None and colour == top):
+        return hit is None or immune(hit, top)
+
+    value = SMALL * smalls
+    for d, cell, hit in lines:
+        if harmless(hit):
             value += SHIELD  # it cannot Damage the Stack, and blocks the line behind it
         elif cell.direction is d.opposite:
             value -= POINTING_AT
@@ -110,45 +107,7 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
         else:
             value -= POINTING_AWAY
     room = sum(1 for n in AROUND[square] if n in INSIDE and board[n] is None)
-    for hit in onto:
-        if judged is not None:
-            hit = judged.get((hit.seat, hit.cause, hit.source))
-        colour = None if hit is None else hit.colour
-        if hit is None or (colour is not None and colour == top):
-            room += 1  # stepping onto it does no Damage
-    value += ROOM * room
-    if room == 0:
-        value -= BOXED_IN
-    return value
-
-
-def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
-    """:func:`placed_value` when every Hit stands (the seed), without making
-    the Hits: a Fence's Hit then is harmless exactly when the Fence has the
-    top colour.  The same sums in the same order, so the same number.  The
-    pieces seen from the square come from the memo (:func:`seen_from`): the
-    bots score a board under each top colour of a WILD's reorders, and the
-    check before looked from the same squares."""
-    value = SMALL * smalls
-    for d, _n, cell in seen_from(board, square):
-        if type(cell) is int:
-            continue  # a Stack: no threat, no shield
-        if cell.colour == top:
-            value += SHIELD
-        elif cell.direction is d.opposite:
-            value -= POINTING_AT
-        elif cell.direction is Direction.UP:
-            value -= STANDING
-        else:
-            value -= POINTING_AWAY
-    room = 0
-    for n in AROUND[square]:
-        cell = board[n]
-        if cell is None:
-            if n in INSIDE:
-                room += 1
-        elif type(cell) is not int and cell.colour == top:
-            room += 1  # stepping onto it does no Damage
+    room += sum(1 for hit in onto if harmless(hit))  # stepping onto it does no Damage
     value += ROOM * room
     if room == 0:
         value -= BOXED_IN
@@ -157,33 +116,11 @@ def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
-    if state.phase >= PLACE_PHASE:  # the setup: nobody is out yet; those still to draw count for nothing
-        others = [stack_value(state, s, stand) for s in state.live() if s != seat]
-        return stack_value(state, seat, stand) - max(others, default=0.0)
-    stacks = state.stacks
-    if not stacks[seat]:
-        return -WON
-    if stand is None:  # the seed's rules (every Hit stands): the cached values, inline
-        board = state.board
-        known, board_id = current().values, id(board)
-        value = best = None
-        for other, stack in enumerate(stacks):
-            if not stack:
-                continue
-            key = (board_id, other, stack[-1], len(stack))
-            found = known.get(key)
-            if found is None or found[0] is not board:
-                if len(known) > SIZE:
-                    known.clear()
-                found = known[key] = (board, _placed_value(board, board.index(other), other, stack[-1], len(stack)))
-            v = found[1]
-            if other == seat:
-                value = v
-            elif best is None or v > best:
-                best = v
-        return WON if best is None else value - best
     others = [s for s in state.live() if s != seat]
+    if state.setting_up:  # nobody is out yet; those still to draw count for nothing
+        return stack_value(state, seat, stand) - max((stack_value(state, s, stand) for s in others), default=0.0)
+    if not state.stacks[seat]:
+        return -WON
     if not others:
         return WON
-    value = stack_value(state, seat, stand)
-    return value - max(stack_value(state, s, stand) for s in others)
+    return stack_value(state, seat, stand) - max(stack_value(state, s, stand) for s in others)

@@ -2,7 +2,7 @@
 
 ``th play`` asks (through the ``treehouse_explain_illegal`` hook) when a
 person types a well-formed move that is not among the legal ones.  Each check
-below mirrors a rule of :mod:`treehouse.variants.fences.actions`; the first
+below mirrors a rule of :mod:`treehouse.variants.fences.rules`; the first
 rule the move breaks is named.  ``None`` means no rule was found (the caller
 then says only that the move is not legal here).
 """

@@ -17,54 +17,38 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
-from collections import Counter
-from fractions import Fraction
 from typing import Literal
 
 from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel.engine import PASS, Applied, Outcome, Resolved, Step, play_move
-from treehouse.kernel.pieces import Direction
+from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
 from treehouse.kernel.variant import Rules, Variant
-from treehouse.variants.fences.actions import action_moves, fence_moves, perform, setup_moves, stack_moves
-from treehouse.variants.fences.board import BY_NAME, INSIDE, RING
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate
-from treehouse.variants.fences.hits import HitReport, StackOut, line_hits, one_per_piece, resolve_damage
+from treehouse.variants.fences.hits import HitReport, StackOut
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
-from treehouse.variants.fences.position import (
-    ALL_COLOURS,
-    DRAW_PHASE,
-    FENCE_SIZES,
-    PLACE_PHASE,
-    FencesPosition,
-    at_step,
-    drawn,
-    fence,
-    format_position,
-    parse_position,
-    pieces,
-    sets_of,
-    sort_colours,
+from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
+from treehouse.variants.fences.rules import (
+    DRAW,
+    PLACE,
+    STEPS,
+    action_moves,
+    advance,
+    advance_setup,
+    check_hits,
+    check_number,
+    draw_chances,
+    end_turn,
+    fence_moves,
+    outcome,
+    perform,
+    resolve_damage,
+    setup_moves,
+    setup_position,
+    stack_moves,
 )
-
-
-STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
-_new = tuple.__new__
-STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
-#: The setup's steps (``start: chosen``), played by the kernel's setup phase
-#: before the first turn.  Each draws a small blind from the bag (the chance
-#: node), then the drawer places it: to start the Stack, or on top of it.
-PLACE = Step("place", rolls=True, setup=True)
-DRAW = Step("draw", rolls=True, setup=True)
-#: Where Stacks start, by player count (seat order runs clockwise from a1).
-CORNER_STARTS = {
-    2: ("a1", "e5"),
-    3: ("a1", "a5", "e5"),
-    4: ("a1", "a5", "e5", "e1"),
-}
 
 
 class FencesRules(Rules):
@@ -134,79 +118,6 @@ class FencesRules(Rules):
 
     def height(self, players: int) -> int:
         return {2: self.stack_height_2p, 3: self.stack_height_3p, 4: self.stack_height_4p}[players]
-
-
-def _draft(rules: FencesRules, players: int, rng) -> tuple[tuple, tuple]:
-    """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn order."""
-    height = rules.height(players)
-    bag = pieces(rules.sets)
-    for _attempt in range(1000):
-        pool = list(bag)
-        stacks = [[] for _ in range(players)]
-        ok = True
-        for _round in range(height):
-            for seat in range(players):
-                allowed = [i for i, c in enumerate(pool) if rules.draft == "random" or c not in stacks[seat]]
-                if not allowed:
-                    ok = False
-                    break
-                stacks[seat].append(pool.pop(allowed[int(rng.random() * len(allowed))]))
-            if not ok:
-                break
-        if ok:
-            return tuple(tuple(s) for s in stacks), sort_colours(pool)
-    raise IllegalPositionError(f"cannot draft {players} Stacks of {height} distinct colours")  # pragma: no cover
-
-
-def setup_position(rules: FencesRules, players: int, rng) -> FencesPosition:
-    fences = [fence(size, Direction.UP, colour) for size in FENCE_SIZES for colour in pieces(rules.sets)]
-    rng.shuffle(fences)
-    board = [None] * 49
-    for square, piece in zip(RING, fences):
-        board[square] = piece
-    if rules.start == "chosen":
-        # the seed's setup: the smalls stay in the bag; the kernel's setup phase draws and places them
-        bag = sort_colours(pieces(rules.sets))
-        return FencesPosition(tuple(board), ((),) * players, ((),) * players, bag, (0,) * players, 0, PLACE_PHASE, 0)
-    if players == 2 or rules.start == "corners":
-        squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
-    else:
-        squares = rng.sample(sorted(INSIDE), players)
-    for seat, square in enumerate(squares):
-        board[square] = seat
-    stacks, aside = _draft(rules, players, rng)
-    return FencesPosition(tuple(board), stacks, ((),) * players, aside, (0,) * players, 0, 0, 0)
-
-
-def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Fraction], ...]:
-    """The setup's blind draw for the seat to move: each colour left in the
-    bag, as likely as its count.  ``distinct`` (``draft: distinct``) leaves out
-    the colours the drawer's Stack already has, unless only those are left."""
-    counts = Counter(state.aside)
-    if distinct:
-        fresh = Counter({c: n for c, n in counts.items() if c not in state.stacks[state.to_move]})
-        counts = fresh or counts
-    total = sum(counts.values())
-    return tuple((colour, Fraction(counts[colour], total)) for colour in ALL_COLOURS if counts[colour])
-
-
-def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
-    """After a setup step: the next seat round the table draws, or, once
-    every Stack is ``height`` high, the first turn begins with seat 1 and
-    the smalls left in the bag are set aside."""
-    count = drawn(state)
-    if count == state.players * height:
-        return state._replace(to_move=0, phase=0)
-    seat = count % state.players
-    return state._replace(to_move=seat, phase=DRAW_PHASE if state.stacks[seat] else PLACE_PHASE)
-
-
-def advance(state: FencesPosition, step: Step) -> FencesPosition:
-    """Mark the turn's ``step`` as played: the next step, and a completed turn after the last."""
-    index = STEP_INDEX[step.name] + 1
-    if index == len(STEPS):
-        return at_step(state, 0, state.turn + 1)
-    return at_step(state, index, state.turn)
 
 
 #: What a face lets the player do in step 2, for ``th play`` (docs/rules/fences.md, Actions).
@@ -327,47 +238,32 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
+        """The move performed (:func:`~treehouse.variants.fences.rules.perform`) and the step advanced;
+        what it did (its attempt Hits, the Stacks considered moved) goes on to resolve as the effect."""
         rules = self.rules
         effect = perform(state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved)
-        if state.phase >= PLACE_PHASE:  # a setup step (no check follows it)
-            return Applied(advance_setup(effect.state, self.rules.height(state.players)), effect)
-        after = effect.state
-        index = STEP_INDEX[step.name] + 1  # advance(), inline
-        return _new(Applied, (at_step(after, 0, after.turn + 1) if index == len(STEPS) else at_step(after, index, after.turn), effect))
+        if state.setting_up:  # a setup step (no check follows it)
+            return Applied(advance_setup(effect.state, rules.height(state.players)), effect)
+        return Applied(advance(effect.state, step), effect)
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
         """The check after a step and its Damage, with what happened as events."""
-        if before.phase >= PLACE_PHASE:
+        if before.setting_up:
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
-        hits = self.check_hits(state, before, step, effect)
-        if not hits:
-            return state
-        after, events = resolve_damage(state, hits, 3 * before.turn + STEP_INDEX[step.name] + 1)
-        return _new(Resolved, (after, events)) if events else after
+        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check_number(before, step))
+        return Resolved(after, events) if events else after
 
     def check_hits(self, state, before, step, effect) -> tuple:
         """The Hits of the check after a move took ``before`` to ``state`` that
-        stand: the attempt Hits the move made (``effect``, from apply; ``None``
-        for a declined step) and the line Hits, one per piece and Stack (unless
-        ``one_hit_per_piece`` is off), passed through the ``treehouse_fences_hits``
-        hook (house rules say there which stand)."""
-        if effect is None:
-            attempts, bounced = (), frozenset()
-        else:
-            _state, attempts, bounced = effect
-        hits = line_hits(before, state, bounced, self.rules.line_hits == "every_check")
-        if attempts:  # only an attempt can repeat a piece: lines have one Fence each
-            hits = [*attempts, *hits]
-            if self.rules.one_hit_per_piece:
-                hits = one_per_piece(hits, self.rules.swap_outside_considered_moved)
-        elif not hits:
-            return ()
-        if not self.house_judges_hits:
-            return tuple(hits)  # Fences' own answer, without the call: every Hit stands
-        return tuple(self.hooks.treehouse_fences_hits(state, before, step, tuple(hits)))
+        stand: those the rules find (:func:`~treehouse.variants.fences.rules.check_hits`),
+        passed through the ``treehouse_fences_hits`` hook (house rules say there which stand)."""
+        hits = tuple(check_hits(before, state, effect, self.rules))
+        if not hits or not self.house_judges_hits:
+            return hits  # Fences' own answer, without the call: every Hit stands
+        return tuple(self.hooks.treehouse_fences_hits(state, before, step, hits))
 
     def hits(self, before, step, move):
         """Every Hit a move makes (attempts and lines) that stands, before Damage: for tests and tools."""
@@ -427,39 +323,11 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
-        if state.phase >= PLACE_PHASE:
-            return None  # Stacks not drawn yet are not out
-        stacks = state.stacks
-        if not self.rules.turn_limit and len(stacks) - stacks.count(()) > 1:
-            return None  # the common case, first: two or more Stacks still in
-        live = tuple([seat for seat, stack in enumerate(stacks) if stack])
-        if len(live) == 1:
-            return Outcome(live, "last stack standing")
-        if not live:
-            last = max(state.out)
-            together = tuple(i for i, o in enumerate(state.out) if o == last)
-            if self.rules.all_out_at_once == "tie":
-                return Outcome(together, "the last stacks were emptied at once: a tie")
-            return Outcome((), "the last stacks were emptied at once: a draw")
-        limit = self.rules.turn_limit
-        if limit and state.turn >= limit and state.phase == 0:
-            if self.rules.turn_limit_scoring == "draw":
-                return Outcome((), f"turn limit {limit}: a draw")
-            most = max(len(state.stacks[i]) for i in live)
-            return Outcome(tuple(i for i in live if len(state.stacks[i]) == most), f"turn limit {limit}: most smalls")
-        return None
+        return outcome(state, self.rules)
 
     @hookimpl
     def treehouse_end_turn(self, state):
-        players = state.players
-        seat = state.to_move
-        for offset in range(1, players + 1):
-            candidate = (seat + offset) % players
-            if state.stacks[candidate]:
-                seat = candidate
-                break
-        turn = state.turn + (1 if state.phase != 0 else 0)
-        return state._replace(to_move=seat, phase=0, turn=turn)
+        return end_turn(state)
 
     @hookimpl
     def treehouse_explain_illegal(self, state, step, face, move, moves):

@@ -10,7 +10,7 @@ unchanged.  Both compose with each other and with every rule option.
 from __future__ import annotations
 
 from treehouse.hookspecs import hookimpl
-from treehouse.variants.fences.actions import action_moves
+from treehouse.variants.fences.rules import action_moves
 from treehouse.variants.fences.hits import ignoring_colour
 
 

@@ -87,18 +87,13 @@ SETUP_STEPS = STEP_NAMES[PLACE_PHASE:]
 GLYPH = {Direction.UP: "*", Direction.NORTH: "^", Direction.EAST: ">", Direction.SOUTH: "v", Direction.WEST: "<"}
 DIRECTION_OF = {g: d for d, g in GLYPH.items()}
 
-#: Fence pieces are interned: one Pyramid object per (size, direction, colour).
-FENCES = {
-    (size, d, colour): Pyramid(size, d, colour) for size in FENCE_SIZES for d in GLYPH for colour in ALL_COLOURS
-}
-
-
 def fence(size: Size, direction: Direction, colour: str) -> Pyramid:
-    return FENCES[size, direction, colour]
+    return Pyramid(size, direction, colour)
 
 
 def turned(piece: Pyramid, direction: Direction) -> Pyramid:
-    return FENCES[piece.size, direction, piece.colour]
+    """The Fence turned to stand (``UP``) or point ``direction``."""
+    return piece._replace(direction=direction)
 
 
 class FencesPosition(NamedTuple):
@@ -157,24 +152,6 @@ class FencesPosition(NamedTuple):
         tallies = dict(self.tallies)
         tallies[name] = tuple(counts)
         return self._replace(tallies=tuple(sorted(tallies.items())))
-
-
-_new = tuple.__new__
-
-
-def with_board(state: FencesPosition, board: tuple) -> FencesPosition:
-    """``state._replace(board=board)``, without ``_replace``'s general machinery (the hot path of every move)."""
-    return _new(FencesPosition, (board, *state[1:]))
-
-
-def with_stacks(state: FencesPosition, stacks: tuple, board: tuple | None = None) -> FencesPosition:
-    """``state`` with these ``stacks`` (and ``board``, if given): a faster ``_replace``."""
-    return _new(FencesPosition, (state[0] if board is None else board, stacks, *state[2:]))
-
-
-def at_step(state: FencesPosition, phase: int, turn: int) -> FencesPosition:
-    """``state._replace(phase=phase, turn=turn)``, faster."""
-    return _new(FencesPosition, (*state[:6], phase, turn, state[8]))
 
 
 def sort_colours(colours) -> tuple[str, ...]:

@@ -1,0 +1,660 @@
+"""The rules of Fences, in plain Python: the reference.
+
+Every rule is written here once, as docs/rules/fences.md states it (that page
+quotes the seed beside each rule and gives the reason for every reading):
+
+* the setup: the Fences on the Outside, the blind draws, placing the Stacks;
+* the legal moves of each step: move a Fence (step 1), the rolled action
+  (step 2), move the Stack (step 3), and the setup's ``place`` and ``draw``;
+* performing a move: the position after it, the *attempt* Hits it made and
+  the Stacks that stayed though "considered moved" (:class:`Effect`);
+* the Hits of a check: the attempts, the *line* Hits, one Hit per piece;
+* Damage: colour immunity (:func:`~treehouse.variants.fences.hits.immune`),
+  one small per Damaging Hit, all at once, and going out;
+* the step and turn advance, and the outcome.
+
+The bots' evaluation is in :mod:`~treehouse.variants.fences.evaluate`, the
+board's geometry in :mod:`~treehouse.variants.fences.board`, the position
+and its notation in :mod:`~treehouse.variants.fences.position`, the moves and
+theirs in :mod:`~treehouse.variants.fences.moves`, and the Hit values in
+:mod:`~treehouse.variants.fences.hits`.
+
+Everything here is a pure function: positions in, positions out, built only
+through :class:`~treehouse.variants.fences.position.FencesPosition` and its
+``_replace``.  Nothing is cached.  ``rules`` arguments are the variant's rule
+options (:class:`~treehouse.variants.fences.game.FencesRules`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import permutations, product
+from typing import NamedTuple
+
+from treehouse.errors import IllegalPositionError
+from treehouse.kernel.pieces import Direction, Pyramid, Size
+from treehouse.kernel.turn import Outcome, Step
+from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, inward, same_line
+from treehouse.variants.fences.hits import Cause, Hit, HitReport, Source, StackOut, fence_source, ignoring_colour, immune
+from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
+from treehouse.variants.fences.position import (
+    ALL_COLOURS,
+    DRAW_PHASE,
+    FENCE_SIZES,
+    PLACE_PHASE,
+    RANK,
+    FencesPosition,
+    drawn,
+    fence,
+    pieces,
+    sort_colours,
+    turned,
+)
+
+UP = Direction.UP
+
+#: The three steps of a turn: move a Fence, roll and act, move the Stack.
+STEPS = (Step("fence", rolls=False), Step("act", rolls=True), Step("stack", rolls=False))
+STEP_INDEX = {step.name: i for i, step in enumerate(STEPS)}
+#: The setup's steps (``start: chosen``), played by the kernel's setup phase
+#: before the first turn.  Each draws a small blind from the bag (the chance
+#: node), then the drawer places it: to start the Stack, or on top of it.
+PLACE = Step("place", rolls=True, setup=True)
+DRAW = Step("draw", rolls=True, setup=True)
+
+#: The actions of the die's faces (WILD: reorder the Stack, then one of them).
+ACTIONS = ("TIP", "SWAP", "HOP", "DIG", "AIM")
+
+
+def is_fence(cell) -> bool:
+    return isinstance(cell, Pyramid)
+
+
+def is_stack(cell) -> bool:
+    return isinstance(cell, int)
+
+
+# --------------------------------------------------------------------------
+# The setup
+# --------------------------------------------------------------------------
+
+#: Where Stacks start under ``start: corners``, by player count (seats clockwise from a1).
+CORNER_STARTS = {2: ("a1", "e5"), 3: ("a1", "a5", "e5"), 4: ("a1", "a5", "e5", "e1")}
+#: The corners, and the one opposite each (two players start on opposite corners).
+CORNERS = tuple(BY_NAME[name] for name in ("a1", "a5", "e5", "e1"))
+OPPOSITE = {a: b for a, b in zip(CORNERS, CORNERS[2:] + CORNERS[:2])}
+
+
+def draft(rules, players: int, rng) -> tuple[tuple, tuple]:
+    """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn
+    order (``start: corners`` and ``random``); ``draft: distinct`` draws again
+    a colour the drawer already has."""
+    height = rules.height(players)
+    bag = pieces(rules.sets)
+    for _attempt in range(1000):
+        pool = list(bag)
+        stacks = [[] for _ in range(players)]
+        ok = True
+        for _round in range(height):
+            for seat in range(players):
+                allowed = [i for i, c in enumerate(pool) if rules.draft == "random" or c not in stacks[seat]]
+                if not allowed:
+                    ok = False
+                    break
+                stacks[seat].append(pool.pop(allowed[int(rng.random() * len(allowed))]))
+            if not ok:
+                break
+        if ok:
+            return tuple(tuple(s) for s in stacks), sort_colours(pool)
+    raise IllegalPositionError(f"cannot draft {players} Stacks of {height} distinct colours")  # pragma: no cover
+
+
+def setup_position(rules, players: int, rng) -> FencesPosition:
+    """The position a game starts from: every Fence Standing on the Outside in
+    a random layout; under ``start: chosen`` (the seed's) the smalls still in
+    the bag for the setup steps, else the Stacks drawn and placed at once."""
+    fences = [fence(size, UP, colour) for size in FENCE_SIZES for colour in pieces(rules.sets)]
+    rng.shuffle(fences)
+    board = [None] * 49
+    for square, piece in zip(RING, fences):
+        board[square] = piece
+    nobody = ((),) * players
+    if rules.start == "chosen":
+        bag = sort_colours(pieces(rules.sets))
+        return FencesPosition(tuple(board), nobody, nobody, bag, (0,) * players, 0, PLACE_PHASE, 0)
+    if players == 2 or rules.start == "corners":
+        squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
+    else:
+        squares = rng.sample(sorted(INSIDE), players)
+    for seat, square in enumerate(squares):
+        board[square] = seat
+    stacks, aside = draft(rules, players, rng)
+    return FencesPosition(tuple(board), stacks, nobody, aside, (0,) * players, 0, 0, 0)
+
+
+def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Fraction], ...]:
+    """The setup's blind draw for the seat to move: each colour left in the
+    bag, as likely as its count.  ``distinct`` (``draft: distinct``) leaves out
+    the colours the drawer's Stack already has, unless only those are left."""
+    counts = Counter(state.aside)
+    if distinct:
+        fresh = Counter({c: n for c, n in counts.items() if c not in state.stacks[state.to_move]})
+        counts = fresh or counts
+    total = sum(counts.values())
+    return tuple((colour, Fraction(counts[colour], total)) for colour in ALL_COLOURS if counts[colour])
+
+
+def setup_moves(state: FencesPosition, seat: int, colour: str) -> tuple[FencesMove, ...]:
+    """What ``seat`` may do with the small of ``colour`` it just drew: with no
+    Stack yet, place it on any empty Inside square (two players: seat 1 any
+    corner, seat 2 the corner opposite it); else put it on top of the Stack.
+    ``()`` when no such small is left in the bag."""
+    if colour not in state.aside:
+        return ()
+    if state.stacks[seat]:
+        return (FencesMove("draw", arg=colour),)
+    if state.players == 2:
+        other = state.square_of(1 - seat)
+        squares = sorted(CORNERS) if other is None else (OPPOSITE[other],)
+    else:
+        squares = sorted(INSIDE)
+    return tuple(FencesMove("place", square=s, arg=colour) for s in squares if state.board[s] is None)
+
+
+# --------------------------------------------------------------------------
+# Step 1: move a Fence
+# --------------------------------------------------------------------------
+
+
+def fence_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
+    """Every Fence move one space to an empty square, never backwards along a
+    Pointing Fence's own line; of those, the ones that end next to the Stack
+    or take a Fence away from it if there are any, else all of them."""
+    square = state.square_of(seat)
+    if square is None:
+        return ()
+    around = AROUND[square]
+    every, near = [], []
+    for f, cell in enumerate(state.board):
+        if not is_fence(cell):
+            continue
+        for d in COMPASS:
+            if cell.direction is not UP and d is cell.direction.opposite:
+                continue  # backwards along its own line
+            t = NEIGHBOUR[f][d]
+            if t is None or state.board[t] is not None:
+                continue
+            move = FencesMove("move", piece_key(cell), f, t)
+            every.append(move)
+            if t in around or f in around:
+                near.append(move)
+    return tuple(near or every)
+
+
+# --------------------------------------------------------------------------
+# Step 2: the actions
+# --------------------------------------------------------------------------
+
+
+def tip_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    """TIP: a Standing Fence in the Stack's row or column, to point toward an Inside square."""
+    return [
+        FencesMove("tip", piece_key(cell), f, d)
+        for f, cell in enumerate(state.board)
+        if is_fence(cell) and cell.direction is UP and same_line(f, square)
+        for d in inward(f)
+    ]
+
+
+def swap_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    """SWAP: any Fence in the Stack's row or column, Inside or Outside."""
+    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(state.board) if is_fence(cell) and same_line(f, square)]
+
+
+def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    """HOP: the Stack over an adjacent Inside Fence (it may bounce), or an
+    adjacent Fence over the Stack to an empty square on the other side."""
+    board, moves = state.board, []
+    for d in COMPASS:
+        f = NEIGHBOUR[square][d]
+        if f is None or not is_fence(board[f]):
+            continue
+        key = piece_key(board[f])
+        if f in INSIDE:
+            moves.append(FencesMove("hop", key, f))
+        far = NEIGHBOUR[square][d.opposite]
+        if far is not None and board[far] is None:
+            moves.append(FencesMove("hopfence", key, f))
+    return moves
+
+
+def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False, uniform: str = "noop") -> list[FencesMove]:
+    """DIG: the top small to the bottom, and, under a lone small (or at any
+    height with ``restores_any``), each colour of the destroyed smalls put
+    back at the bottom.  A Stack of two or more smalls of one colour digs
+    only under ``uniform`` ``noop`` (done, changing nothing); under ``hit``
+    and ``reroll`` that Dig is impossible."""
+    moves = []
+    if len(stack) >= 2 and (uniform == "noop" or dug(stack) != stack):
+        moves.append(DIG)
+    if len(stack) == 1 or restores_any:
+        moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)))
+    return moves
+
+
+def dug(stack: tuple) -> tuple:
+    """The Stack after a Dig: the top small at the bottom."""
+    return stack[-1:] + stack[:-1]
+
+
+def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+    """AIM: any non-empty set of the Fences around the Stack, each turned to a
+    new orientation (Standing, or pointing toward an Inside square)."""
+    choices = []
+    for f in sorted(AROUND[square]):
+        cell = state.board[f]
+        if is_fence(cell):
+            options = [d for d in (UP, *inward(f)) if d is not cell.direction]
+            choices.append([None] + [(piece_key(cell), f, d) for d in options])
+    moves = []
+    for combo in product(*choices):
+        picked = tuple(c for c in combo if c is not None)
+        if picked:
+            moves.append(FencesMove("aim", arg=picked))
+    return moves
+
+
+def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> list[FencesMove]:
+    """The moves of one action (not WILD) for ``seat``'s Stack as it stands."""
+    square = state.square_of(seat)
+    if action == "TIP":
+        return tip_moves(state, square)
+    if action == "SWAP":
+        return swap_moves(state, square)
+    if action == "HOP":
+        return hop_moves(state, square)
+    if action == "DIG":
+        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig)
+    return aim_moves(state, square)
+
+
+def orders(stack: tuple) -> list[tuple]:
+    """Every distinct reordering of a Stack, in a fixed order (as it stands first)."""
+    found = sorted(set(permutations(stack)), key=lambda p: [RANK[c] for c in p])
+    found.remove(stack)
+    return [stack, *found]
+
+
+def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str = "noop", dig_restores_any: bool = False) -> tuple:
+    """The moves a rolled face offers; ``(FAIL,)`` when the action is impossible
+    (the Stack is Hit and Damaged).  A Dig of two or more smalls of one colour
+    is, by ``uniform_dig``: ``noop`` the move ``dig``, done and changing
+    nothing; ``hit`` impossible; ``reroll`` ``()`` (roll again).
+    ``dig_restores_any`` (the house rule ``dig-restores-any``) lets a Dig
+    restore a destroyed small at any height.
+
+    WILD: every reorder of the Stack (as it stands first), each with every
+    TIP, SWAP, HOP and AIM (which the order does not change) and the Digs of
+    that order; a reorder then a Dig that gives back the Stack as it stood is
+    not offered, unless it is the one Dig there is (one colour, under
+    ``noop``).  If no action is possible after any reorder, one ``fail`` per
+    reorder: the player chooses which small the Hit takes."""
+    if face != "WILD":
+        moves = one_action_moves(state, seat, face, dig_restores_any, uniform_dig)
+        if moves:
+            return tuple(moves)
+        if face == "DIG" and uniform_dig == "reroll" and len(state.stacks[seat]) >= 2:
+            return ()
+        return (FAIL,)
+    stack = state.stacks[seat]
+    unordered = [m for action in ("TIP", "SWAP", "HOP", "AIM") for m in one_action_moves(state, seat, action)]
+    moves = []
+    for order in orders(stack):
+        moves.extend(m._replace(order=order) for m in unordered)
+        for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
+            if move.arg is not None or dug(order) != stack or len(set(stack)) == 1:
+                moves.append(move._replace(order=order))
+    if moves:
+        return tuple(moves)
+    return tuple(FAIL._replace(order=order) for order in orders(stack))
+
+
+# --------------------------------------------------------------------------
+# Step 3: move the Stack
+# --------------------------------------------------------------------------
+
+
+def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = False) -> tuple[FencesMove, ...]:
+    """One square north, east, south or west: toward Inside squares only,
+    unless ``outside_attempts`` lets the Stack try to move Outside."""
+    square = state.square_of(seat)
+    if square is None:
+        return ()
+    return tuple(FencesMove("step", arg=d) for d in COMPASS if outside_attempts or NEIGHBOUR[square][d] in INSIDE)
+
+
+# --------------------------------------------------------------------------
+# Performing a move
+# --------------------------------------------------------------------------
+
+
+class Effect(NamedTuple):
+    """What a move did: the new position, the attempt Hits, and the Stacks that
+    stayed on their square though "still considered moved" (a bounce, a Swap
+    with an Outside Fence).  The variant's ``treehouse_apply_move`` hands it to
+    ``treehouse_resolve`` through the engine (:class:`~treehouse.kernel.engine.Applied`)."""
+
+    state: FencesPosition
+    hits: tuple = ()
+    bounced: frozenset = frozenset()
+
+
+def attempt_hit(board, stacks, seat: int, square: int, target: int) -> Hit | None:
+    """The Hit when ``seat``'s Stack on ``square`` tries to enter ``target``
+    (step 3 or a Hop); ``None`` when the square is empty Inside and it may."""
+    cell = board[target]
+    if target in OUTSIDE:
+        return Hit(seat, Cause.OUTSIDE, square=target)
+    if cell is None:
+        return None
+    if is_stack(cell):
+        # only the stationary Stack is Hit; the mover's top colour can make it immune
+        return Hit(cell, Cause.STACK_MOVED_ONTO, Source(Size.SMALL, stacks[seat][-1], square, seat))
+    return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
+
+
+def direction_to(square: int, neighbour: int) -> Direction:
+    return next(d for d in COMPASS if NEIGHBOUR[square][d] == neighbour)
+
+
+def perform(
+    state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True, swap_outside_considered_moved: bool = True
+) -> Effect:
+    """Play ``move`` for ``seat``: the position after it (the step still to
+    advance: :func:`advance`), the attempt Hits it made and the Stacks that
+    stayed though considered moved.  A WILD reorder comes first and counts
+    for the attempt Hits (a Stack's top colour)."""
+    if move.order is not None:
+        stacks = list(state.stacks)
+        stacks[seat] = move.order
+        state = state._replace(stacks=tuple(stacks))
+    kind = move.kind
+    board = list(state.board)
+    square = state.square_of(seat)
+    moved = frozenset((seat,))
+
+    if kind == "move":  # step 1
+        board[move.arg], board[move.square] = board[move.square], None
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind in ("place", "draw"):  # the setup: the small drawn leaves the bag for the Stack
+        aside = list(state.aside)
+        aside.remove(move.arg)
+        stacks = list(state.stacks)
+        stacks[seat] = stacks[seat] + (move.arg,)
+        if kind == "place":
+            board[move.square] = seat
+        return Effect(state._replace(board=tuple(board), stacks=tuple(stacks), aside=tuple(aside)))
+
+    if kind == "tip":  # it points, then slides through the empty Inside squares ahead
+        f, d = move.square, move.arg
+        end = f
+        for n in RAY[f][d]:
+            if n not in INSIDE or board[n] is not None:
+                break
+            end = n
+        piece = turned(board[f], d)
+        board[f] = None
+        board[end] = piece
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "swap":
+        f = move.square
+        if f in OUTSIDE:
+            # the Stack stays, Hit; it is "still considered moved" (swap_outside_considered_moved),
+            # so the lines already on it Hit too, "in addition to any other Hits"
+            hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
+            hit = ignoring_colour(hit) if swap_outside_ignores_colour else hit
+            return Effect(state, (hit,), moved if swap_outside_considered_moved else frozenset())
+        board[square], board[f] = board[f], seat
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "hop":  # the Stack over the Fence; it may bounce back
+        f = move.square
+        d = direction_to(square, f)
+        if board[f].direction is UP:
+            board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
+        target = NEIGHBOUR[f][d]
+        hit = attempt_hit(board, state.stacks, seat, square, target)
+        if hit is not None:
+            return Effect(state._replace(board=tuple(board)), (hit,), moved)
+        board[square], board[target] = None, seat
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "hopfence":  # the Fence over the Stack, keeping its orientation
+        f = move.square
+        far = NEIGHBOUR[square][direction_to(square, f).opposite]
+        board[far], board[f] = board[f], None
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "dig":
+        stacks, destroyed = list(state.stacks), list(state.destroyed)
+        if move.arg is None:
+            stacks[seat] = dug(stacks[seat])
+        else:  # a destroyed small goes back under the Stack
+            stacks[seat] = (move.arg, *stacks[seat])
+            left = list(destroyed[seat])
+            left.remove(move.arg)
+            destroyed[seat] = tuple(left)
+        return Effect(state._replace(stacks=tuple(stacks), destroyed=tuple(destroyed)))
+
+    if kind == "aim":
+        for _piece, f, d in move.arg:
+            board[f] = turned(board[f], d)
+        return Effect(state._replace(board=tuple(board)))
+
+    if kind == "step":  # step 3
+        target = NEIGHBOUR[square][move.arg]
+        hit = attempt_hit(board, state.stacks, seat, square, target)
+        if hit is not None:
+            return Effect(state, (hit,), moved)
+        board[square], board[target] = None, seat
+        return Effect(state._replace(board=tuple(board)))
+
+    # "fail", or any other kind: the rolled action is impossible
+    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+
+
+# --------------------------------------------------------------------------
+# The Hits of a check
+# --------------------------------------------------------------------------
+
+
+class Line(NamedTuple):
+    """A Pointing Fence with a clear view of a Stack."""
+
+    fence_square: int
+    fence: Pyramid
+    stack_square: int
+    seat: int
+
+
+def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
+    """``(direction, square, cell)`` of the first piece met going each way
+    along ``square``'s row and column (north first; none where the way is
+    clear to the frame's edge): the lines of sight here, and the bots'
+    threats in :mod:`~treehouse.variants.fences.evaluate`."""
+    found = []
+    for d in COMPASS:
+        for n in RAY[square][d]:
+            if board[n] is not None:
+                found.append((d, n, board[n]))
+                break
+    return found
+
+
+def lines(board) -> list[Line]:
+    """Every line of sight from a Pointing Fence to a Stack, Stacks in square
+    order: from each Stack, the first piece each way, if it is a Fence
+    pointing back at it."""
+    found = []
+    for square, cell in enumerate(board):
+        if is_stack(cell):
+            for d, n, piece in first_pieces(board, square):
+                if is_fence(piece) and piece.direction is d.opposite:
+                    found.append(Line(n, piece, square, cell))
+    return found
+
+
+def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = frozenset(), every_check: bool = False) -> list[Hit]:
+    """The line Hits of a check from ``before`` to ``after``: each line that is
+    new (the Fence moved or turned, the Stack moved, a blocker left) Hits
+    (``POINTED_AT``); so does each line already there to a Stack in
+    ``moved``, one that stayed though considered moved (``BOUNCED``).  With
+    ``every_check`` (``line_hits: every_check``) every line Hits."""
+    already = [] if every_check else lines(before.board)
+    hits = []
+    for line in lines(after.board):
+        source = fence_source(line.fence, line.fence_square)
+        if every_check or line not in already:
+            hits.append(Hit(line.seat, Cause.POINTED_AT, source))
+        elif line.seat in moved:
+            hits.append(Hit(line.seat, Cause.BOUNCED, source))
+    return hits
+
+
+def one_per_piece(hits, swap_in_addition: bool = True) -> list[Hit]:
+    """At most one Hit per piece and Stack: the first a piece makes (an
+    attempt comes before a line).  Stepping into a Fence that already points
+    at the Stack is then one Hit, not two.  Hits with no piece are never
+    merged; nor, with ``swap_in_addition`` (``swap_outside_considered_moved``),
+    a Swap with an Outside Fence, which Hits "in addition to any other Hits"
+    (docs/rules/fences.md, Hits)."""
+    seen, kept = set(), []
+    for hit in hits:
+        if hit.source is not None and not (swap_in_addition and hit.cause is Cause.SWAP_OUTSIDE):
+            key = (hit.seat, hit.source)
+            if key in seen:
+                continue
+            seen.add(key)
+        kept.append(hit)
+    return kept
+
+
+def check_hits(before: FencesPosition, after: FencesPosition, effect: Effect | None, rules) -> list[Hit]:
+    """The Hits the check after a step finds, in order: the attempt Hits the
+    move made (``effect``; ``None`` for a passed step or a move the variant
+    did not perform), then the line Hits; one per piece and Stack under
+    ``one_hit_per_piece``.  Which of them stand is the ``treehouse_fences_hits``
+    hook's to say (the variant asks it)."""
+    attempts, moved = (effect.hits, effect.bounced) if effect is not None else ((), frozenset())
+    hits = [*attempts, *line_hits(before, after, moved, rules.line_hits == "every_check")]
+    if rules.one_hit_per_piece:
+        hits = one_per_piece(hits, rules.swap_outside_considered_moved)
+    return hits
+
+
+# --------------------------------------------------------------------------
+# Damage
+# --------------------------------------------------------------------------
+
+
+def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosition, tuple]:
+    """Resolve ``hits`` simultaneously: colour immunity is judged against each
+    Stack's top colour before anything is removed; each other Hit removes one
+    small, from the top down; a Stack emptied is out at ``check`` and leaves
+    the board.  Returns the position and the events: a :class:`HitReport` per
+    Hit, in order, then a :class:`StackOut` per Stack emptied."""
+    reports, taken, fell = [], {}, {}
+    for hit in hits:
+        stack = state.stacks[hit.seat]
+        top = stack[-1] if stack else None
+        lost = taken.setdefault(hit.seat, [])
+        if not stack or immune(hit, top) or len(lost) == len(stack):
+            reports.append(HitReport(hit, top, None))  # out already, saved by colour, or nothing left to lose
+            continue
+        lost.append(stack[len(stack) - 1 - len(lost)])
+        reports.append(HitReport(hit, top, lost[-1]))
+        if len(lost) == len(stack):
+            fell[hit.seat] = hit
+    if not any(taken.values()):
+        return state, tuple(reports)
+    board, stacks, destroyed, out = list(state.board), list(state.stacks), list(state.destroyed), list(state.out)
+    for seat, lost in taken.items():
+        if lost:
+            stacks[seat] = stacks[seat][: len(stacks[seat]) - len(lost)]
+            destroyed[seat] = sort_colours(destroyed[seat] + tuple(lost))
+    for seat in fell:
+        if seat in board:  # always, in play: Stacks are only Hit once placed
+            board[board.index(seat)] = None
+        out[seat] = check
+    after = state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))
+    return after, tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
+
+
+def check_number(state: FencesPosition, step: Step) -> int:
+    """Which check of the game the one after ``step`` is, from 1: 3 x completed turns + the step (1-3)."""
+    return 3 * state.turn + STEP_INDEX[step.name] + 1
+
+
+# --------------------------------------------------------------------------
+# The step and turn advance, and the outcome
+# --------------------------------------------------------------------------
+
+
+def advance(state: FencesPosition, step: Step) -> FencesPosition:
+    """The position once the turn's ``step`` is played: the next step of the
+    turn, or, after the last (``stack``), the turn counted complete and
+    ``fence`` next.  A house rule that performs a move of its own returns
+    ``advance(position, step)`` from ``treehouse_apply_move`` (docs/fences-api.md)."""
+    index = STEP_INDEX[step.name] + 1
+    if index == len(STEPS):
+        return state._replace(phase=0, turn=state.turn + 1)
+    return state._replace(phase=index)
+
+
+def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
+    """After a setup step: the next seat round the table draws, or, once
+    every Stack is ``height`` high, the first turn begins with seat 1 (the
+    smalls left in the bag are the ones set aside)."""
+    count = drawn(state)
+    if count == state.players * height:
+        return state._replace(to_move=0, phase=0)
+    seat = count % state.players
+    return state._replace(to_move=seat, phase=DRAW_PHASE if state.stacks[seat] else PLACE_PHASE)
+
+
+def end_turn(state: FencesPosition) -> FencesPosition:
+    """The next seat still in plays its turn from step ``fence``; a turn cut
+    short (its seat went out, or a step had nothing to do) is counted complete."""
+    players, seat = state.players, state.to_move
+    for offset in range(1, players + 1):
+        if state.stacks[(seat + offset) % players]:
+            seat = (seat + offset) % players
+            break
+    return state._replace(to_move=seat, phase=0, turn=state.turn + (1 if state.phase != 0 else 0))
+
+
+def outcome(state: FencesPosition, rules) -> Outcome | None:
+    """The game's end, if it is over: the last Stack standing wins; the last
+    Stacks emptied at one check draw (``all_out_at_once: tie``: share the
+    win); at ``turn_limit`` the most smalls win (or it is a draw)."""
+    if state.setting_up:
+        return None  # Stacks not drawn yet are not out
+    live = state.live()
+    if len(live) == 1:
+        return Outcome(live, "last stack standing")
+    if not live:
+        last = max(state.out)
+        together = tuple(i for i, o in enumerate(state.out) if o == last)
+        if rules.all_out_at_once == "tie":
+            return Outcome(together, "the last stacks were emptied at once: a tie")
+        return Outcome((), "the last stacks were emptied at once: a draw")
+    limit = rules.turn_limit
+    if limit and state.turn >= limit and state.phase == 0:
+        if rules.turn_limit_scoring == "draw":
+            return Outcome((), f"turn limit {limit}: a draw")
+        most = max(len(state.stacks[i]) for i in live)
+        return Outcome(tuple(i for i in live if len(state.stacks[i]) == most), f"turn limit {limit}: most smalls")
+    return None

@@ -1,0 +1,66 @@
+"""The readings issue 22 settled, and the step advance house rules use, through the game's hooks.
+
+Each test plays moves with ``play_move`` over the variant's hooks (the path
+the engine takes), so it tests whichever tier answers them.
+"""
+
+from __future__ import annotations
+
+from treehouse.kernel.engine import PASS, play_move
+from treehouse.variants.fences.board import BY_NAME
+from treehouse.variants.fences.game import STEPS
+from treehouse.variants.fences.hits import Cause
+from treehouse.variants.fences.rules import advance
+from treehouse.variants.fences.scenario import layout
+
+FENCE, ACT, STACK = STEPS
+
+
+def causes(events):
+    return [(e.hit.seat, e.hit.cause, e.lost) for e in events]
+
+
+def test_a_stack_moving_into_another_stack_is_hit_by_a_line_already_on_it(pos, fences):
+    """Seed: "If a Stack moves onto another Stack, only the stationary Stack is Hit" (by the collision),
+    and "the piece is still considered moved": the mover stays, considered moved, so the line already
+    on it Hits it too (docs/rules/fences.md, Step 3)."""
+    state = pos(layout(c3="1", c4="2", E3="Lg<"), stacks="rgby,oygb", step="stack")
+    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.BOUNCED, "yellow")]
+    assert after.board[BY_NAME["c3"]] == 0 and after.board[BY_NAME["c4"]] == 1
+
+
+def test_a_stack_moving_into_another_stack_of_its_top_colour_is_still_hit_by_the_line(pos, fences):
+    """Awkward: the collision does no Damage (the stationary Stack's top matches the mover's), the line does."""
+    state = pos(layout(c3="1", c4="2", E3="Lg<"), stacks="rgby,obry", step="stack")
+    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, None), (0, Cause.BOUNCED, "yellow")]
+
+
+def test_the_stationary_stack_is_not_hit_again_by_its_own_line_when_a_stack_moves_into_it(pos, fences):
+    """Only the mover is considered moved: a line already on the stationary Stack does not Hit it again."""
+    state = pos(layout(c3="1", c4="2", E4="Lg<"), stacks="rgby,oygb", step="stack")
+    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
+
+
+def test_a_hop_that_bounces_off_a_stack_leaves_the_hopper_considered_moved(pos, fences):
+    """Awkward: a Hop whose target holds another Stack: that Stack is Hit by the collision (only the
+    stationary Stack), the hopper bounces back, considered moved, and the line already on it Hits it."""
+    state = pos(layout(c2="1", c4="2", c3="Mb>", E2="Lg<"), stacks="rgby,oygb", step="act", empty=("d2", "e2"))
+    after, events = play_move(fences, state, ACT, fences.parse_move("hop Mb@c3"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.BOUNCED, "yellow")]
+    assert after.board[BY_NAME["c2"]] == 0
+
+
+def test_the_step_advance_goes_fence_act_stack_then_the_next_turn(pos, fences):
+    state = pos(layout(c3="1", e5="2"), stacks="rgby,oygb", step="fence", turn=4)
+    assert (advance(state, FENCE).step_name, advance(state, FENCE).turn) == ("act", 4)
+    assert (advance(state, ACT).step_name, advance(state, ACT).turn) == ("stack", 4)
+    assert (advance(state, STACK).step_name, advance(state, STACK).turn) == ("fence", 5)
+    assert advance(state, STACK).to_move == state.to_move  # passing the turn on is treehouse_end_turn's
+    # the hooks advance the same way, a move or a pass
+    moved = fences.treehouse_apply_move(state, FENCE, fences.treehouse_legal_moves(state, FENCE, None)[0]).state
+    assert moved.step_name == "act"
+    passed = fences.treehouse_resolve(state, state, ACT, PASS, None)
+    assert passed.step_name == "stack"
