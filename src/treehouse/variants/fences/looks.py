@@ -19,17 +19,19 @@ from treehouse.kernel.pieces import Direction
 from treehouse.kernel.turn import Looks, Outcome
 from treehouse.variants.fences import core
 from treehouse.variants.fences.moves import FencesMove
-from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, FENCES
+from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
 DIRECTION_CODE = {
     Direction.UP: core.UP, Direction.NORTH: core.NORTH, Direction.EAST: core.EAST,
     Direction.SOUTH: core.SOUTH, Direction.WEST: core.WEST,
 }
-#: Every Fence piece's cell code (pieces are interned: one object per size, direction, colour).
+#: Every Fence piece's cell code, by value.
 FENCE_CODE = {
-    piece: core.FENCE + (FENCE_SIZES.index(size) * 10 + COLOUR_CODE[colour]) * 5 + DIRECTION_CODE[d]
-    for (size, d, colour), piece in FENCES.items()
+    fence(size, d, colour): core.FENCE + (FENCE_SIZES.index(size) * 10 + COLOUR_CODE[colour]) * 5 + DIRECTION_CODE[d]
+    for size in FENCE_SIZES
+    for d in DIRECTION_CODE
+    for colour in ALL_COLOURS
 }
 KIND_CODE = {
     "move": core.K_MOVE, "tip": core.K_TIP, "swap": core.K_SWAP, "hop": core.K_HOP, "hopfence": core.K_HOPFENCE,
