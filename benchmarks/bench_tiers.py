@@ -64,8 +64,10 @@ def batch(seats: tuple, seed: int):
 
 def prepare_rules() -> None:
     """What a process does before its first look: the core's kernels loaded (or the reference chosen)."""
-    from treehouse.kernel import compiled
-
+    try:
+        from treehouse.kernel import compiled
+    except ImportError:  # a --baseline checkout from before the tiers
+        return
     if compiled.enabled():
         from treehouse.variants.fences import looks
 
@@ -74,7 +76,6 @@ def prepare_rules() -> None:
 
 def worker(scenario: str, games: int, seed: int) -> None:
     """One measurement, in this process: print the games' CPU and their results as JSON."""
-    from treehouse.kernel import compiled
     from treehouse.playtest.work import play_chunk
 
     work = batch(SCENARIOS[scenario], seed)
@@ -83,11 +84,14 @@ def worker(scenario: str, games: int, seed: int) -> None:
     result = play_chunk(work, 0, games, on_game=lambda: None)
     cpu = cpu_seconds() - started
     side = result.sides[0]
-    print(json.dumps({"tier": compiled.tier(), "cpu": cpu, "games": games, "turns": side.turns_total, "result": repr(vars(side))}))
+    print(json.dumps({"cpu": cpu, "games": games, "turns": side.turns_total, "result": repr(vars(side))}))
 
 
-def measure(scenario: str, games: int, seed: int, on: bool) -> dict:
+def measure(scenario: str, games: int, seed: int, on: bool, baseline: str | None = None) -> dict:
+    """One measurement in a fresh process: the core (``on``), the reference, or the code of a ``baseline`` checkout."""
     env = {**os.environ, "TREEHOUSE_COMPILED": "1" if on else "0"}
+    if baseline:
+        env["PYTHONPATH"] = str(Path(baseline) / "src")
     command = [sys.executable, __file__, "--worker", scenario, "--games", str(games), "--seed", str(seed)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -140,16 +144,21 @@ def main() -> None:
     parser.add_argument("--scenario", choices=sorted(SCENARIOS), action="append", help="default: both")
     parser.add_argument("--profile", action="store_true", help="also print cProfile's top five of the core tier")
     parser.add_argument("--no-startup", action="store_true", help="skip the start-up times")
+    parser.add_argument(
+        "--baseline", metavar="CHECKOUT", help="also measure the code of another checkout (a git worktree of main before the tiers), interleaved"
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker, args.games, args.seed)
         return
     for scenario in args.scenario or sorted(SCENARIOS):
-        runs = {True: [], False: []}
+        runs = {True: [], False: [], "baseline": []}
         for _round in range(args.rounds):
             for on in (False, True):
                 runs[on].append(measure(scenario, args.games, args.seed, on))
+            if args.baseline:
+                runs["baseline"].append(measure(scenario, args.games, args.seed, False, args.baseline))
         results = {run["result"] for tier in runs.values() for run in tier}
         if len(results) != 1:
             sys.exit(f"{scenario}: the tiers gave different games: {len(results)} distinct results")
@@ -159,6 +168,9 @@ def main() -> None:
             f"{scenario}: {args.games} games x {args.rounds} rounds, identical results; CPU a game: core {core:.3f} s,"
             f" reference {reference:.3f} s: {reference / core:.1f}x cheaper ({runs[True][0]['turns'] / args.games:.1f} turns a game)"
         )
+        if args.baseline:
+            base = statistics.median(run["cpu"] for run in runs["baseline"]) / args.games
+            print(f"{scenario}: the baseline checkout {base:.3f} s a game: the core {base / core:.1f}x cheaper, the reference {base / reference:.2f}x")
         if args.profile:
             profile(scenario, args.games, args.seed)
     if not args.no_startup:
