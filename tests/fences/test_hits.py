@@ -197,14 +197,8 @@ def test_adjustments_to_a_stack_never_hit(pos, play):
     assert after.destroyed[0] == ()
 
 
-def test_lines_stop_at_the_first_piece():
-    from treehouse.kernel.pieces import Direction, Size
-    from treehouse.variants.fences.position import fence
-
-    board = [None] * 49
-    board[BY_NAME["b3"]] = 0
-    board[BY_NAME["E3"]] = fence(Size.LARGE, Direction.WEST, "green")
-    assert [(l.fence_square, l.seat) for l in lines(tuple(board))] == [(BY_NAME["E3"], 0)]
-    board[BY_NAME["d3"]] = 1  # another Stack in between shields it
-    found = [(l.fence_square, l.seat) for l in lines(tuple(board))]
-    assert found == [(BY_NAME["E3"], 1)]
+def test_lines_stop_at_the_first_piece(pos):
+    state = pos(layout(b3="1", e5="2", E3="Lg<"), empty=("c3", "d3", "e3"))
+    assert [(l.fence_square, l.seat) for l in lines(state)] == [(BY_NAME["E3"], 0)]
+    state = pos(layout(b3="1", d3="2", E3="Lg<"), empty=("c3", "e3"))  # another Stack in between shields it
+    assert [(l.fence_square, l.seat) for l in lines(state)] == [(BY_NAME["E3"], 1)]

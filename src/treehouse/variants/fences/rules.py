@@ -494,16 +494,15 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     return found
 
 
-def lines(board) -> list[Line]:
+def lines(state: FencesPosition) -> list[Line]:
     """Every line of sight from a Pointing Fence to a Stack, Stacks in square
     order: from each Stack, the first piece each way, if it is a Fence
     pointing back at it."""
     found = []
-    for square, cell in enumerate(board):
-        if is_stack(cell):
-            for d, n, piece in first_pieces(board, square):
-                if is_fence(piece) and piece.direction is d.opposite:
-                    found.append(Line(n, piece, square, cell))
+    for square, seat in sorted((state.square_of(seat), seat) for seat in state.live()):
+        for d, n, piece in first_pieces(state.board, square):
+            if is_fence(piece) and piece.direction is d.opposite:
+                found.append(Line(n, piece, square, seat))
     return found
 
 
@@ -513,9 +512,9 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     (``POINTED_AT``); so does each line already there to a Stack in
     ``moved``, one that stayed though considered moved (``BOUNCED``).  With
     ``every_check`` (``line_hits: every_check``) every line Hits."""
-    already = [] if every_check else lines(before.board)
+    already = [] if every_check else lines(before)
     hits = []
-    for line in lines(after.board):
+    for line in lines(after):
         source = fence_source(line.fence, line.fence_square)
         if every_check or line not in already:
             hits.append(Hit(line.seat, Cause.POINTED_AT, source))
