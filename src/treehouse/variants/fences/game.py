@@ -404,3 +404,22 @@ class Fences(Variant):
         from treehouse.variants.fences.svg import render_svg
 
         return render_svg(state)
+
+    #: The hooks a look at many moves stands for: while Fences alone answers
+    #: them, its compiled core answers the look (docs/rules/tiers.md).
+    LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate", "treehouse_fences_hits")
+
+    @hookimpl
+    def treehouse_look_moves(self, state, step, face, moves, seat):
+        """Many moves looked at in one call of the compiled core (variants/fences/looks.py),
+        while Fences alone answers the hooks it stands for; else ``None``: the
+        kernel's default plays each move through the hooks, house rules included."""
+        from treehouse.kernel import compiled
+
+        if step.setup or not compiled.enabled():
+            return None
+        from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
+
+        if not looks.variant_alone(self.hooks, self.LOOK_HOOKS):
+            return None
+        return looks.look_moves(self.rules, state, step, moves, seat)

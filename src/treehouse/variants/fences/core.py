@@ -1,0 +1,515 @@
+"""The compiled core of Fences: its rules as numba kernels over integer arrays.
+
+The second tier of Fences' rules (docs/rules/tiers.md).  The reference rules
+(actions.py, hits.py, evaluate.py, game.py) are the specification; this
+module says the same thing again over compact integers so that one kernel
+call looks at every move of a position (``treehouse_look_moves``): it
+performs each move, runs the check (attempt Hits, line Hits, one Hit per
+piece, colour immunity, simultaneous Damage, going out), advances the step,
+decides the outcome and evaluates the position, exactly as the hooks do one
+move at a time.  tests/fences/test_tiers.py proves the two tiers equal,
+value for value.
+
+Only :mod:`treehouse.variants.fences.looks` imports this module, and only
+once :func:`treehouse.kernel.compiled.enabled` said numba is there.
+
+The encoding (:mod:`~treehouse.variants.fences.looks` builds it):
+
+* a **cell** of the 49-cell board: ``EMPTY`` (0; also the four corners,
+  never reached), ``1 + seat`` for a Stack, or a Fence
+  ``FENCE + (size * 10 + colour) * 5 + direction`` (size 0 large, 1 medium;
+  colour the index in ``ALL_COLOURS``; direction ``UP N E S W`` = 0..4);
+* **Stacks**: ``stacks[seat, i]`` colours bottom to top, ``heights[seat]``;
+  ``out[seat]`` the check the seat went out at (0: in);
+* a **move**: a row of ``MOVE_WIDTH`` ints: its action, ``ACTION_WIDTH``
+  ints (its kind ``K_*``, the square it names, its argument: a square, a
+  direction, a colour or -1; then an Aim's turns: their count, then square
+  and direction each), and its WILD reorder, ``ORDER_WIDTH`` ints (its
+  length, 0 for none, then the colours bottom to top).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# -- encoding --------------------------------------------------------------
+EMPTY = 0
+FENCE = 8
+UP, NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3, 4
+K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP = range(9)
+#: An action row's layout: then the count of an Aim's turns and (square, direction) pairs.
+M_KIND, M_SQUARE, M_ARG, M_AIM = 0, 1, 2, 3
+ACTION_WIDTH = M_AIM + 1 + 2 * 4
+MAX_HEIGHT = 6
+#: An order row: its length (0: no reorder), then the colours bottom to top.
+ORDER_WIDTH = 1 + 5
+M_ORDER = ACTION_WIDTH
+MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
+#: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
+R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
+RULE_COUNT = 7
+#: How a move ended the game (0: it did not).
+O_NONE, O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT = 0, 1, 2, 3
+#: What a Hit's source is: none (an attempt Outside, an impossible action), a Fence, a Stack.
+S_NONE, S_FENCE, S_STACK = 0, 1, 2
+SMALL_SIZE = 2  # a Stack's source has the small size: never equal to a Fence's (0, 1)
+
+# -- the board, as tables (board.py's NEIGHBOUR, RAY, INSIDE) ----------------
+_SIZE = 7
+
+
+def _at(x: int, y: int) -> int:
+    if not (0 <= x < _SIZE and 0 <= y < _SIZE) or (x in (0, _SIZE - 1) and y in (0, _SIZE - 1)):
+        return -1
+    return y * _SIZE + x
+
+
+_DELTA = ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))  # by direction: UP, N, E, S, W
+NEIGHBOUR = np.full((49, 5), -1, dtype=np.int64)
+INSIDE = np.zeros(49, dtype=np.bool_)
+RAY = np.full((49, 5, 7), -1, dtype=np.int64)
+RAY_LENGTH = np.zeros((49, 5), dtype=np.int64)
+for _s in range(49):
+    _x, _y = _s % _SIZE, _s // _SIZE
+    if _at(_x, _y) < 0:
+        continue
+    INSIDE[_s] = 1 <= _x <= 5 and 1 <= _y <= 5
+    for _d in range(1, 5):
+        NEIGHBOUR[_s, _d] = _at(_x + _DELTA[_d][0], _y + _DELTA[_d][1])
+for _s in range(49):
+    for _d in range(1, 5):
+        _n, _k = NEIGHBOUR[_s, _d], 0
+        while _n >= 0:
+            RAY[_s, _d, _k] = _n
+            _k += 1
+            _n = NEIGHBOUR[_n, _d]
+        RAY_LENGTH[_s, _d] = _k
+
+# -- the evaluation's weights (evaluate.py) -----------------------------------
+SMALL = 10.0
+POINTING_AT = 3.0
+STANDING = 1.5
+POINTING_AWAY = 1.0
+SHIELD = 0.5
+ROOM = 0.5
+BOXED_IN = 2.0
+WON = 1000.0
+
+
+@njit(cache=True, inline="always")
+def _opposite(d):
+    return 0 if d == UP else (d + 1) % 4 + 1
+
+
+@njit(cache=True, inline="always")
+def _is_fence(cell):
+    return cell >= FENCE
+
+
+@njit(cache=True, inline="always")
+def _colour(cell):
+    return ((cell - FENCE) // 5) % 10
+
+
+@njit(cache=True, inline="always")
+def _size(cell):
+    return (cell - FENCE) // 50
+
+
+@njit(cache=True, inline="always")
+def _direction(cell):
+    return (cell - FENCE) % 5
+
+
+@njit(cache=True, inline="always")
+def _turned(cell, d):
+    return cell - _direction(cell) + d
+
+
+@njit(cache=True)
+def _lines(board, found):
+    """Every line of sight from a Pointing Fence to a Stack (hits.lines): the
+    Stacks in square order, each looking north, east, south, west to the
+    first piece.  Fills ``found[i] = (fence square, fence cell, stack square,
+    seat)``; the count."""
+    count = 0
+    for square in range(49):
+        cell = board[square]
+        if cell < 1 or cell >= FENCE:
+            continue
+        for d in range(1, 5):
+            for k in range(RAY_LENGTH[square, d]):
+                n = RAY[square, d, k]
+                other = board[n]
+                if other == EMPTY:
+                    continue
+                if _is_fence(other) and _direction(other) == _opposite(d):
+                    found[count, 0] = n
+                    found[count, 1] = other
+                    found[count, 2] = square
+                    found[count, 3] = cell - 1
+                    count += 1
+                break
+    return count
+
+
+@njit(cache=True)
+def _placed_value(board, square, top, smalls):
+    """A placed Stack's value (evaluate._placed_value): the same sums in the same order."""
+    value = SMALL * smalls
+    for d in range(1, 5):
+        for k in range(RAY_LENGTH[square, d]):
+            cell = board[RAY[square, d, k]]
+            if cell == EMPTY:
+                continue
+            if _is_fence(cell):
+                if _colour(cell) == top:
+                    value += SHIELD
+                elif _direction(cell) == _opposite(d):
+                    value -= POINTING_AT
+                elif _direction(cell) == UP:
+                    value -= STANDING
+                else:
+                    value -= POINTING_AWAY
+            break
+    room = 0
+    for d in range(1, 5):
+        n = NEIGHBOUR[square, d]
+        if n < 0:
+            continue
+        cell = board[n]
+        if cell == EMPTY:
+            if INSIDE[n]:
+                room += 1
+        elif _is_fence(cell) and _colour(cell) == top:
+            room += 1  # stepping onto it does no Damage
+    value += ROOM * room
+    if room == 0:
+        value -= BOXED_IN
+    return value
+
+
+@njit(cache=True)
+def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
+    hits[count, 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
+    hits[count, 0] = seat
+    hits[count, 1] = source
+    hits[count, 2] = colour
+    hits[count, 3] = size
+    hits[count, 4] = square
+    hits[count, 5] = source_seat
+    hits[count, 6] = ignores
+    return count + 1
+
+
+@njit(cache=True)
+def _attempt(cells, top, seat, square, target, hits, count, bounced):
+    """A Stack on ``square`` tries to enter ``target`` (actions._attempt): the
+    hit count after, and ``bounced[seat]`` set when it stays.  ``-1``: it may."""
+    cell = cells[target]
+    if not INSIDE[target]:
+        bounced[seat] = True
+        return _add_hit(hits, count, seat, S_NONE, -1, -1, target, -1, 0)
+    if cell == EMPTY:
+        return -1
+    bounced[seat] = True
+    if not _is_fence(cell):
+        # only the stationary Stack is Hit; the mover's top colour can make it immune
+        return _add_hit(hits, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
+    return _add_hit(hits, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
+
+
+#: The position's layout in one int array (``looks.encode_position``): the
+#: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
+#: count, the 49 cells, then per seat its height, its out-check and its
+#: Stack (``MAX_HEIGHT`` colours, bottom to top).
+P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
+P_SEATS = P_BOARD + 49
+SEAT_WIDTH = 2 + MAX_HEIGHT
+
+
+@njit(cache=True)
+def look(position, moves, rows, seat, rules):
+    """The moves ``moves[rows]`` played by the seat to move from ``position``,
+    then judged for ``seat``: ``(values, outcomes, winners)`` per move,
+    ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat; and how
+    many moves end the game."""
+    turn = position[P_TURN]
+    step_index = position[P_STEP]
+    mover = position[P_MOVER]
+    players = position[P_PLAYERS]
+    board = position[P_BOARD : P_BOARD + 49]
+    heights = np.empty(players, dtype=np.int64)
+    out = np.empty(players, dtype=np.int64)
+    stacks = np.zeros((players, MAX_HEIGHT), dtype=np.int64)
+    for p in range(players):
+        base = P_SEATS + p * SEAT_WIDTH
+        heights[p] = position[base]
+        out[p] = position[base + 1]
+        for i in range(MAX_HEIGHT):
+            stacks[p, i] = position[base + 2 + i]
+    count = rows.shape[0]
+    values = np.zeros(count, dtype=np.float64)
+    outcomes = np.zeros(count, dtype=np.int64)
+    winners = np.zeros(count, dtype=np.int64)
+    every_check = rules[R_EVERY_CHECK] != 0
+    per_piece = rules[R_ONE_PER_PIECE] != 0
+    swap_ignores = rules[R_SWAP_IGNORES_COLOUR]
+    swap_moved = rules[R_SWAP_OUTSIDE_MOVED] != 0
+    limit = rules[R_TURN_LIMIT]
+
+    # the lines of the board before: the same for every move
+    before = np.zeros((16, 4), dtype=np.int64)
+    before_count = _lines(board, before)
+    square = -1
+    cells = np.empty(49, dtype=np.int64)
+    hts = np.empty(players, dtype=np.int64)
+    own = np.empty(MAX_HEIGHT, dtype=np.int64)
+    after = np.zeros((16, 4), dtype=np.int64)
+    hits = np.zeros((24, 8), dtype=np.int64)
+    kept = np.zeros((24, 8), dtype=np.int64)
+    bounced = np.zeros(players, dtype=np.bool_)
+    taken = np.zeros(players, dtype=np.int64)
+    fell = np.zeros(players, dtype=np.bool_)
+    outs = np.empty(players, dtype=np.int64)
+    for s in range(49):
+        if board[s] == mover + 1:
+            square = s
+    check = 3 * turn + step_index + 1
+    next_turn = turn + 1 if step_index == 2 else turn
+    next_phase = 0 if step_index == 2 else step_index + 1
+    ended = 0
+
+    for m in range(count):
+        r = rows[m]
+        for s in range(49):
+            cells[s] = board[s]
+        for p in range(players):
+            hts[p] = heights[p]
+            bounced[p] = False
+            taken[p] = 0
+            fell[p] = False
+            outs[p] = out[p]
+        height = heights[mover]
+        for i in range(height):
+            own[i] = stacks[mover, i]
+        kind = moves[r, M_KIND]
+        f = moves[r, M_SQUARE]
+        arg = moves[r, M_ARG]
+        order = moves[r, M_ORDER]
+        if order > 0:  # WILD: the reorder first
+            for i in range(order):
+                own[i] = moves[r, M_ORDER + 1 + i]
+        top = own[height - 1] if height > 0 else -1
+        nhits = 0
+        changed = True  # the board changed (else no line is new)
+
+        if kind == K_MOVE:
+            cells[arg] = cells[f]
+            cells[f] = EMPTY
+        elif kind == K_TIP:
+            piece = _turned(cells[f], arg)
+            end = f
+            for k in range(RAY_LENGTH[f, arg]):
+                n = RAY[f, arg, k]
+                if INSIDE[n] and cells[n] == EMPTY:
+                    end = n
+                else:
+                    break
+            cells[f] = EMPTY
+            cells[end] = piece
+        elif kind == K_SWAP:
+            if not INSIDE[f]:
+                fence = cells[f]
+                # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
+                # already on it Hit too, in addition to this Hit, never merged with it
+                nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
+                if swap_moved:
+                    bounced[mover] = True
+                changed = False
+            else:
+                cells[square] = cells[f]
+                cells[f] = mover + 1
+        elif kind == K_HOP:
+            d = 0
+            for e in range(1, 5):
+                if NEIGHBOUR[square, e] == f:
+                    d = e
+            target = NEIGHBOUR[f, d]
+            if _direction(cells[f]) == UP:
+                cells[f] = _turned(cells[f], d)  # a Standing Fence falls to point at the target square
+            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced)
+            if result >= 0:
+                nhits = result
+            else:
+                cells[square] = EMPTY
+                cells[target] = mover + 1
+        elif kind == K_HOPFENCE:
+            d = 0
+            for e in range(1, 5):
+                if NEIGHBOUR[square, e] == f:
+                    d = e
+            far = NEIGHBOUR[square, _opposite(d)]
+            cells[far] = cells[f]
+            cells[f] = EMPTY
+        elif kind == K_AIM:
+            for i in range(moves[r, M_AIM]):
+                at = moves[r, M_AIM + 1 + 2 * i]
+                cells[at] = _turned(board[at], moves[r, M_AIM + 2 + 2 * i])
+        elif kind == K_STEP:
+            target = NEIGHBOUR[square, arg]
+            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced)
+            if result >= 0:
+                nhits = result
+                changed = False
+            else:
+                cells[square] = EMPTY
+                cells[target] = mover + 1
+        elif kind == K_DIG:
+            changed = False
+            if arg < 0:
+                last = own[height - 1]
+                for i in range(height - 1, 0, -1):
+                    own[i] = own[i - 1]
+                own[0] = last
+            else:
+                for i in range(height, 0, -1):
+                    own[i] = own[i - 1]
+                own[0] = arg
+                height += 1
+                hts[mover] = height
+        else:  # fail: the rolled action is impossible
+            changed = False
+            nhits = _add_hit(hits, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
+
+        # -- the check: line Hits (hits.line_hits) --
+        attempts = nhits
+        if every_check or changed or bounced[mover]:  # else no line is new, and none bounced
+            after_count = _lines(cells, after)
+            for i in range(after_count):
+                lseat = after[i, 3]
+                fresh = True
+                if not every_check:
+                    for j in range(before_count):
+                        if (
+                            before[j, 0] == after[i, 0]
+                            and before[j, 1] == after[i, 1]
+                            and before[j, 2] == after[i, 2]
+                            and before[j, 3] == lseat
+                        ):
+                            fresh = False
+                            break
+                if fresh or bounced[lseat]:
+                    fence = after[i, 1]
+                    nhits = _add_hit(hits, nhits, lseat, S_FENCE, _colour(fence), _size(fence), after[i, 0], -1, 0)
+
+        # -- one Hit per piece (hits.one_per_piece): only an attempt can repeat a piece --
+        nkept = 0
+        for i in range(nhits):
+            if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
+                repeated = False
+                for j in range(nkept):
+                    if (
+                        kept[j, 7] == 0
+                        and kept[j, 0] == hits[i, 0]
+                        and kept[j, 1] == hits[i, 1]
+                        and kept[j, 2] == hits[i, 2]
+                        and kept[j, 3] == hits[i, 3]
+                        and kept[j, 4] == hits[i, 4]
+                        and kept[j, 5] == hits[i, 5]
+                    ):
+                        repeated = True
+                        break
+                if repeated:
+                    continue
+            for c in range(8):
+                kept[nkept, c] = hits[i, c]
+            nkept += 1
+
+        # -- Damage, simultaneously (hits.resolve_damage) --
+        for i in range(nkept):
+            hit_seat = kept[i, 0]
+            h = hts[hit_seat]
+            if h == 0:
+                continue
+            stack_top = own[h - 1] if hit_seat == mover else stacks[hit_seat, h - 1]
+            if kept[i, 1] != S_NONE and kept[i, 6] == 0 and stack_top == kept[i, 2]:
+                continue  # colour immunity
+            n = taken[hit_seat]
+            if n >= h:
+                continue  # nothing left to lose
+            taken[hit_seat] = n + 1
+            if n + 1 == h:
+                fell[hit_seat] = True
+        for p in range(players):
+            hts[p] -= taken[p]
+            if fell[p]:
+                for s in range(49):
+                    if cells[s] == p + 1:
+                        cells[s] = EMPTY
+                outs[p] = check
+
+        # -- the outcome (Fences.treehouse_outcome) --
+        live = 0
+        for p in range(players):
+            if hts[p] > 0:
+                live += 1
+        code = O_NONE
+        mask = 0
+        if live == 1:
+            code = O_LAST_STANDING
+            for p in range(players):
+                if hts[p] > 0:
+                    mask |= 1 << p
+        elif live == 0:
+            code = O_ALL_OUT
+            if rules[R_ALL_OUT_TIE] != 0:
+                last = outs[0]
+                for p in range(players):
+                    if outs[p] > last:
+                        last = outs[p]
+                for p in range(players):
+                    if outs[p] == last:
+                        mask |= 1 << p
+        elif limit > 0 and next_turn >= limit and next_phase == 0:
+            code = O_TURN_LIMIT
+            if rules[R_LIMIT_DRAW] == 0:
+                most = 0
+                for p in range(players):
+                    if hts[p] > most:
+                        most = hts[p]
+                for p in range(players):
+                    if hts[p] > 0 and hts[p] == most:
+                        mask |= 1 << p
+        if code != O_NONE:
+            ended += 1
+            outcomes[m] = code
+            winners[m] = mask
+            continue
+
+        # -- the evaluation (evaluate.evaluate), for seat --
+        if hts[seat] == 0:
+            values[m] = -WON
+            continue
+        value = 0.0
+        best = 0.0
+        others = False
+        for p in range(players):
+            h = hts[p]
+            if h == 0:
+                continue
+            where = -1
+            for s in range(49):
+                if cells[s] == p + 1:
+                    where = s
+                    break
+            ptop = own[h - 1] if p == mover else stacks[p, h - 1]
+            v = _placed_value(cells, where, ptop, h)
+            if p == seat:
+                value = v
+            elif not others or v > best:
+                best = v
+                others = True
+        values[m] = WON if not others else value - best
+    return values, outcomes, winners, ended

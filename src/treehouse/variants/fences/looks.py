@@ -1,0 +1,241 @@
+"""Fences' ``treehouse_look_moves`` on the compiled core: a position and its
+moves encoded once, one kernel call, the answer built as :class:`Looks`.
+
+The variant calls :func:`look_moves` only while it alone answers the hooks
+a look stands for and the core is enabled (game.py); the answer equals the
+kernel's default (:func:`treehouse.kernel.turn.look_moves`) value for value
+(tests/fences/test_tiers.py).  Importing this module imports numba, so
+only do it once :func:`treehouse.kernel.compiled.enabled` said yes.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import numpy as np
+
+from treehouse.kernel import compiled
+from treehouse.kernel.pieces import Direction
+from treehouse.kernel.turn import Looks, Outcome
+from treehouse.variants.fences import core
+from treehouse.variants.fences.moves import FencesMove
+from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
+
+COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
+DIRECTION_CODE = {
+    Direction.UP: core.UP, Direction.NORTH: core.NORTH, Direction.EAST: core.EAST,
+    Direction.SOUTH: core.SOUTH, Direction.WEST: core.WEST,
+}
+#: Every Fence piece's cell code, by value.
+FENCE_CODE = {
+    fence(size, d, colour): core.FENCE + (FENCE_SIZES.index(size) * 10 + COLOUR_CODE[colour]) * 5 + DIRECTION_CODE[d]
+    for size in FENCE_SIZES
+    for d in DIRECTION_CODE
+    for colour in ALL_COLOURS
+}
+KIND_CODE = {
+    "move": core.K_MOVE, "tip": core.K_TIP, "swap": core.K_SWAP, "hop": core.K_HOP, "hopfence": core.K_HOPFENCE,
+    "dig": core.K_DIG, "aim": core.K_AIM, "fail": core.K_FAIL, "step": core.K_STEP,
+}
+#: Every cell's code: empty, a seat's Stack, a Fence.
+CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
+STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
+_PAD = [0] * core.ACTION_WIDTH
+
+
+def rule_flags(rules) -> np.ndarray:
+    """The rule options a look depends on, as the kernel reads them (``core.R_*``).
+    The others (heights, sets, the draft, the start, ``outside_attempts``,
+    ``uniform_dig``) shape the setup or the legal moves, which the look is given."""
+    flags = np.zeros(core.RULE_COUNT, dtype=np.int64)
+    flags[core.R_EVERY_CHECK] = rules.line_hits == "every_check"
+    flags[core.R_ONE_PER_PIECE] = rules.one_hit_per_piece
+    flags[core.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
+    flags[core.R_SWAP_OUTSIDE_MOVED] = rules.swap_outside_considered_moved
+    flags[core.R_ALL_OUT_TIE] = rules.all_out_at_once == "tie"
+    flags[core.R_TURN_LIMIT] = rules.turn_limit
+    flags[core.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
+    return flags
+
+
+def encode_action(move) -> list[int]:
+    """A move's action (its kind, piece, square and argument: ``move[:4]``)
+    as a kernel row (core's layout).  A KeyError or an AttributeError for
+    a move the core does not know (a house rule's): the caller then leaves
+    the look to the hooks."""
+    kind, _piece, square, arg = move
+    code = KIND_CODE[kind]
+    if kind == "move":
+        row = [code, square, arg]
+    elif kind == "tip" or kind == "step":
+        row = [code, -1 if square is None else square, DIRECTION_CODE[arg]]
+    elif kind == "dig":
+        row = [code, -1, -1 if arg is None else COLOUR_CODE[arg]]
+    else:
+        row = [code, -1 if square is None else square, -1]
+    if kind == "aim":
+        row.append(len(arg))
+        for _p, at, d in arg:
+            row.append(at)
+            row.append(DIRECTION_CODE[d])
+    return row + _PAD[: core.ACTION_WIDTH - len(row)]
+
+
+def encode_order(order) -> list[int]:
+    """A WILD reorder (``None``: none) as a kernel row."""
+    if order is None:
+        return [0] * core.ORDER_WIDTH
+    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: 5 - len(order)]]
+
+
+class MoveTable:
+    """Every move met so far, encoded once, by value: a move's row in
+    :attr:`table` (its action and its reorder, each encoded once too).  An
+    encoding is a pure function of the move, so a row can never go stale;
+    the table is emptied when full, which only bounds its memory.  The bots
+    look at the same moves again and again (a WILD offers each action under
+    every reorder), and finding a row costs a fraction of encoding it."""
+
+    LIMIT = 1 << 15
+
+    def __init__(self) -> None:
+        self.clear()
+
+    def clear(self) -> None:
+        self.rows: dict = {}
+        self.actions: dict = {}
+        self.orders: dict = {}
+        self.table = np.zeros((1024, core.MOVE_WIDTH), dtype=np.int16)
+
+    def rows_of(self, moves) -> np.ndarray:
+        """The rows of ``moves`` (encoded first where new)."""
+        rows = self.rows
+        try:
+            return np.fromiter(map(rows.get, moves), np.int64, len(moves))  # every move known: no Python loop
+        except TypeError:  # a None: a move not met yet
+            pass
+        if len(rows) + len(moves) > self.LIMIT:
+            self.clear()
+            rows = self.rows
+        start = len(rows)
+        new = []
+        found = []
+        for move in moves:
+            index = rows.get(move)
+            if index is None:
+                index = rows[move] = start + len(new)
+                new.append(self._encode(move))
+            found.append(index)
+        end = start + len(new)
+        if end > len(self.table):
+            grown = np.zeros((max(2 * len(self.table), end), core.MOVE_WIDTH), dtype=np.int16)
+            grown[:start] = self.table[:start]
+            self.table = grown
+        self.table[start:end] = new
+        return np.array(found, dtype=np.int64)
+
+    def _encode(self, move) -> list[int]:
+        """A move's row: its action's and its reorder's, each encoded once."""
+        action, order = move[:4], move[4]
+        head = self.actions.get(action)
+        if head is None:
+            head = self.actions[action] = encode_action(action)
+        tail = self.orders.get(order)
+        if tail is None:
+            tail = self.orders[order] = encode_order(order)
+        return head + tail
+
+
+MOVES = MoveTable()
+
+
+def encode_position(state) -> np.ndarray:
+    """The position as the kernel reads it (core's ``P_*`` layout), bar the step."""
+    players = len(state.stacks)
+    flat = [state.turn, 0, state.to_move, players]
+    flat.extend(map(CELL.__getitem__, state.board))
+    for stack, out in zip(state.stacks, state.out):
+        flat.append(len(stack))
+        flat.append(out)
+        flat.extend(map(COLOUR_CODE.__getitem__, stack))
+        flat.extend(_PAD[: core.MAX_HEIGHT - len(stack)])
+    return np.array(flat, dtype=np.int64)
+
+
+def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
+    """The :class:`Outcome` a kernel's code stands for, in Fences' words (Fences.treehouse_outcome)."""
+    seats = tuple(p for p in range(players) if winners >> p & 1)
+    if code == core.O_LAST_STANDING:
+        return Outcome(seats, "last stack standing")
+    if code == core.O_ALL_OUT:
+        if rules.all_out_at_once == "tie":
+            return Outcome(seats, "the last stacks were emptied at once: a tie")
+        return Outcome((), "the last stacks were emptied at once: a draw")
+    limit = rules.turn_limit
+    if rules.turn_limit_scoring == "draw":
+        return Outcome((), f"turn limit {limit}: a draw")
+    return Outcome(seats, f"turn limit {limit}: most smalls")
+
+
+_prepared = False
+
+
+def _warm() -> None:
+    """Every kernel once on a small input (compiles it, or loads it from the cache)."""
+    position = np.zeros(core.P_SEATS + 2 * core.SEAT_WIDTH, dtype=np.int64)
+    position[core.P_STEP], position[core.P_PLAYERS] = 2, 2
+    position[core.P_BOARD + 8], position[core.P_BOARD + 40] = 1, 2
+    position[core.P_SEATS] = position[core.P_SEATS + core.SEAT_WIDTH] = 1
+    moves = np.zeros((1, core.MOVE_WIDTH), dtype=np.int16)
+    moves[0, core.M_KIND], moves[0, core.M_ARG] = core.K_STEP, core.NORTH
+    core.look(position, moves, np.zeros(1, dtype=np.int64), 0, np.zeros(core.RULE_COUNT, dtype=np.int64))
+
+
+def prepare() -> None:
+    """Compile or load the kernels before their first use (once a process)."""
+    global _prepared
+    if not _prepared:
+        compiled.prepare("fences", core.__file__, 4, _warm)
+        _prepared = True
+
+
+#: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
+_FLAGS: dict = {}
+_ALONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def variant_alone(hooks, names) -> bool:
+    """``hooks.variant_alone(*names)``, asked once per game's hooks (who
+    answers a hook is fixed when a game's hooks are built)."""
+    known = _ALONE.get(hooks)
+    if known is None or known[0] != names:
+        known = _ALONE[hooks] = (names, hooks.variant_alone(*names))
+    return known[1]
+
+
+def look_moves(rules, state, step, moves, seat) -> Looks | None:
+    """``treehouse_look_moves`` on the core: ``None`` where it cannot answer
+    (a move of a kind it does not know, a setup step), so the hooks do."""
+    index = STEP_INDEX.get(step.name)
+    if index is None or not moves:
+        return None
+    try:
+        rows = MOVES.rows_of(moves)
+    except (KeyError, AttributeError, TypeError, ValueError, IndexError):
+        return None  # not a move of Fences' own (a house rule's): played through the hooks
+    prepare()
+    position = encode_position(state)
+    position[core.P_STEP] = index
+    known = _FLAGS.get(id(rules))
+    if known is None or known[0] is not rules:  # the entry holds its rules, so an id is never reused under it
+        if len(_FLAGS) > 64:
+            _FLAGS.clear()
+        known = _FLAGS[id(rules)] = (rules, rule_flags(rules))
+    flags = known[1]
+    values, codes, winners, ended = core.look(position, MOVES.table, rows, seat, flags)
+    outcomes = {}
+    if ended:
+        players = len(state.stacks)
+        for i in np.flatnonzero(codes).tolist():
+            outcomes[i] = outcome_of(int(codes[i]), int(winners[i]), players, rules)
+    return Looks(values.tolist(), outcomes)

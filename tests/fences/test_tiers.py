@@ -1,0 +1,203 @@
+"""Fences' two tiers of rules give the same answers (docs/rules/tiers.md).
+
+The compiled core (variants/fences/core.py, through looks.py) answers
+``treehouse_look_moves``; the reference is the kernel's default
+(:func:`treehouse.kernel.turn.look_moves`), which plays every move through
+the hooks.  The two must agree value for value (floats bit for bit) and
+outcome for outcome:
+
+* at every decision of recorded games (random, greedy and search seats),
+  for every legal move of every face, judged for every seat, under several
+  rule options;
+* at positions hypothesis reaches by random play under random options;
+* and ``th simulate`` gives the same JSON with the core on and off.
+
+A house rule that answers one of the hooks a look stands for sends the look
+back to the hooks (the variant answers ``None``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from treehouse.bots.greedy import GreedyBot
+from treehouse.bots.random_bot import RandomBot
+from treehouse.bots.search import SearchBot
+from treehouse.config import resolve
+from treehouse.kernel import compiled
+from treehouse.kernel.engine import Game
+from treehouse.kernel.turn import Control, Looks, look_moves
+from treehouse.plugins import game_hooks
+from treehouse.variants.fences.position import format_position
+
+pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
+
+
+class Recording:
+    """A seat that notes every position and step it is asked to choose at."""
+
+    def __init__(self, bot, seen):
+        self.bot, self.seen = bot, seen
+        self.name = getattr(bot, "name", "recording")
+
+    def __getattr__(self, name):
+        return getattr(self.bot, name)
+
+    def choose(self, state, step, face, moves, rng):
+        self.seen.append((state, step))
+        return self.bot.choose(state, step, face, moves, rng)
+
+
+def recorded(variant, kinds, seed, turn_cap):
+    """The (position, step) of every decision of one seeded game with these seats."""
+    seen = []
+    seats = [Recording(kind(), seen) for kind in kinds]
+    Game(variant, seats, random.Random(seed), turn_cap=turn_cap).play()
+    return seen
+
+
+def compare(variant, state, step) -> int:
+    """Both tiers on every legal move of every face at ``state``, for every seat; the looks compared."""
+    hooks = variant.hooks
+    faces = [face for face, _p in variant.die.outcomes()] if step.rolls else [None]
+    looked = 0
+    for face in faces:
+        moves = [m for m in hooks.treehouse_legal_moves(state, step, face) if not isinstance(m, Control)]
+        if not moves:
+            continue
+        for seat in range(len(state.stacks)):
+            core = variant.treehouse_look_moves(state, step, face, moves, seat)
+            reference = look_moves(hooks, state, step, moves, seat)
+            where = f"{format_position(state)} step {step.name} face {face} seat {seat + 1}"
+            assert type(core) is Looks, where
+            assert [float.hex(v) for v in core.values] == [float.hex(v) for v in reference.values], where
+            assert core.outcomes == reference.outcomes, where
+            looked += len(moves)
+    return looked
+
+
+def fences(plugins, **options):
+    cls = plugins.variant("fences")
+    variant = cls(cls.Rules(**options))
+    return game_hooks(variant).variant  # the variant object bound to its game's hooks
+
+
+OPTIONS = [
+    {},
+    {"line_hits": "every_check", "swap_outside_ignores_colour": False, "start": "corners", "outside_attempts": True},
+    {"swap_outside_considered_moved": False, "swap_outside_ignores_colour": False, "start": "corners"},
+    {"one_hit_per_piece": False, "all_out_at_once": "tie", "uniform_dig": "hit", "turn_limit": 12},
+    {"sets": "rainbow-xeno", "turn_limit": 9, "turn_limit_scoring": "draw", "start": "random", "uniform_dig": "reroll"},
+]
+
+
+@pytest.mark.parametrize("options", OPTIONS, ids=["seed", "every-check", "swap-not-moved", "no-merge-tie-limit", "xeno-limit-draw"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_step_of_recorded_games_looks_the_same_through_both_tiers(plugins, options, players):
+    variant = fences(plugins, **options)
+    kinds = [GreedyBot] + [RandomBot] * (players - 1)
+    looked = steps = 0
+    for game in range(2):
+        for state, step in recorded(variant, kinds, f"tiers:{players}:{game}", 40):
+            if step.setup:
+                assert variant.treehouse_look_moves(state, step, None, (), 0) is None  # the setup goes through the hooks
+                continue
+            looked += compare(variant, state, step)
+            steps += 1
+    assert steps > 20 and looked > 500
+
+
+def test_the_search_bots_games_look_the_same_through_both_tiers(plugins):
+    """Positions the search reaches (the bot that leans on the core most), greedy against it."""
+    variant = fences(plugins, start="corners", outside_attempts=True, uniform_dig="hit", all_out_at_once="tie")
+    looked = 0
+    for state, step in recorded(variant, [GreedyBot, SearchBot], "tiers:search", 12):
+        looked += compare(variant, state, step)
+    assert looked > 200
+
+
+SETTINGS = {
+    "players": st.integers(2, 4),
+    "line_hits": st.sampled_from(["new", "every_check"]),
+    "one_hit_per_piece": st.booleans(),
+    "outside_attempts": st.booleans(),
+    "swap_outside_ignores_colour": st.booleans(),
+    "swap_outside_considered_moved": st.booleans(),
+    "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
+    "all_out_at_once": st.sampled_from(["draw", "tie"]),
+    "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),
+    "turn_limit_scoring": st.sampled_from(["draw", "most_smalls"]),
+    "sets": st.sampled_from(["two-rainbow", "rainbow-xeno"]),
+    "start": st.sampled_from(["chosen", "corners", "random"]),
+    "draft": st.sampled_from(["random", "distinct"]),
+}
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(options=st.fixed_dictionaries(SETTINGS), seed=st.integers(0, 2**32), steps=st.integers(0, 150))
+def test_reachable_positions_look_the_same_through_both_tiers_with_every_face(plugins, options, seed, steps):
+    """A position ``steps`` decisions into a random game under random rule options, every face, every seat."""
+    players = options.pop("players")
+    variant = fences(plugins, **options)
+    seen = [(state, step) for state, step in recorded(variant, [RandomBot] * players, seed, 60) if not step.setup]
+    if seen:
+        state, step = seen[min(steps, len(seen) - 1)]
+        compare(variant, state, step)
+
+
+def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
+    """large-fences-only answers treehouse_fences_hits: the variant answers None and
+    the kernel's default, through the house rule, gives the look (a medium Fence's Hit dropped)."""
+    effective = resolve(plugins, variant="fences", overrides=["house_rules=[large-fences-only]", "start=corners"])
+    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
+    variant = hooks.variant
+    assert not hooks.variant_alone(*variant.LOOK_HOOKS)
+    state, step = recorded(variant, [GreedyBot, RandomBot], "tiers:house", 6)[-1]
+    moves = [m for m in hooks.treehouse_legal_moves(state, step, "WILD" if step.rolls else None) if not isinstance(m, Control)]
+    assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
+    assert hooks.treehouse_look_moves(state, step, "WILD", moves, 0) == look_moves(hooks, state, step, moves, 0)
+    # a house rule that only changes the legal moves leaves the look to the core
+    effective = resolve(plugins, variant="fences", overrides=["house_rules=[dig-restores-any]"])
+    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
+    assert hooks.variant_alone(*hooks.variant.LOOK_HOOKS)
+    for state, step in recorded(hooks.variant, [GreedyBot, RandomBot], "tiers:dig", 20):
+        if not step.setup:
+            compare(hooks.variant, state, step)
+
+
+def test_with_the_core_turned_off_the_variant_leaves_the_look_to_the_hooks(plugins, monkeypatch):
+    variant = fences(plugins, start="corners")
+    state, step = recorded(variant, [RandomBot, RandomBot], "tiers:off", 3)[-1]
+    moves = [m for m in variant.hooks.treehouse_legal_moves(state, step, "TIP") if not isinstance(m, Control)]
+    monkeypatch.setenv(compiled.COMPILED_ENV, "0")
+    compiled.reset_for_tests()
+    try:
+        assert variant.treehouse_look_moves(state, step, "TIP", moves, 0) is None
+    finally:
+        monkeypatch.delenv(compiled.COMPILED_ENV)
+        compiled.reset_for_tests()
+    assert variant.treehouse_look_moves(state, step, "TIP", moves, 0) is not None
+
+
+def simulate(compiled_on: bool, *args: str) -> dict:
+    env = {**os.environ, compiled.COMPILED_ENV: "1" if compiled_on else "0"}
+    command = [sys.executable, "-m", "treehouse", "simulate", "--variant", "fences", *args, "--json"]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=600, check=True)
+    report = json.loads(done.stdout)
+    report.pop("seconds")  # the one field that is a measurement, not a result
+    return report
+
+
+def test_th_simulate_gives_the_same_json_with_the_core_on_and_off():
+    args = ("--seat", "greedy", "--seat", "search", "--games", "4", "--seed", "5", "--set", "start=corners")
+    on = simulate(True, *args)
+    assert on == simulate(False, *args)
+    assert on["games"] == 4 and on["turns_total"] > 0
