@@ -312,6 +312,9 @@ class GameHooks:
             for caller in manager.hook.__dict__.values()
             if isinstance(caller, pluggy.HookCaller)
         }
+        variant_name = plugin_name(variant) if variant is not None else None
+        #: the hooks some plugin other than the variant and the kernel implements (variant_alone asks it per node)
+        self._shared = frozenset(hook for hook, names in self._implementers.items() if any(name != variant_name for name in names))
         #: code object of every implementation -> (plugin name, hook name), to blame failures
         self._owners = {
             _code(impl.function): (impl.plugin_name, caller.name)
@@ -334,8 +337,11 @@ class GameHooks:
         gives the same answers (a compiled core)."""
         if self.tracing:
             return False
-        variant = plugin_name(self.variant) if self.variant is not None else None
-        return all(name == variant for hook in hooks for name in self.implementers(hook))
+        shared = self._shared
+        for hook in hooks:
+            if hook in shared:
+                return False
+        return True
 
     @property
     def house_rule_specs(self) -> list[str]:

@@ -280,21 +280,7 @@ class Fences(Variant):
         """Does a house rule answer ``treehouse_fences_hits``?  Then a check, and
         the bots' evaluation, ask the hook which Hits stand; otherwise every one
         does (Fences' own answer), and neither makes the call."""
-        judged = self.__dict__.get("_house_judges_hits")
-        if judged is None:
-            hooks = self.hooks
-            impls = hooks.manager.hook.treehouse_fences_hits.get_hookimpls()
-            judged = self._house_judges_hits = any(impl.plugin is not hooks.variant for impl in impls)
-        return judged
-
-    def bind_hooks(self, hooks) -> None:
-        super().bind_hooks(hooks)
-        self.__dict__.pop("_house_judges_hits", None)
-
-    def __getstate__(self) -> dict:
-        state = super().__getstate__()
-        state.pop("_house_judges_hits", None)
-        return state
+        return not self.hooks.variant_alone("treehouse_fences_hits")
 
     def legend(self):
         from treehouse.variants.fences.guide import LEGEND
@@ -420,6 +406,6 @@ class Fences(Variant):
             return None
         from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
 
-        if not looks.variant_alone(self.hooks, self.LOOK_HOOKS):
+        if not self.hooks.variant_alone(*self.LOOK_HOOKS):
             return None
         return looks.look_moves(self.rules, state, step, moves, seat)

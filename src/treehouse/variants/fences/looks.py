@@ -10,7 +10,6 @@ only do it once :func:`treehouse.kernel.compiled.enabled` said yes.
 
 from __future__ import annotations
 
-import weakref
 
 import numpy as np
 
@@ -18,7 +17,6 @@ from treehouse.kernel import compiled
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.turn import Looks, Outcome
 from treehouse.variants.fences import core
-from treehouse.variants.fences.moves import FencesMove
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
@@ -201,16 +199,6 @@ def prepare() -> None:
 
 #: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
 _FLAGS: dict = {}
-_ALONE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def variant_alone(hooks, names) -> bool:
-    """``hooks.variant_alone(*names)``, asked once per game's hooks (who
-    answers a hook is fixed when a game's hooks are built)."""
-    known = _ALONE.get(hooks)
-    if known is None or known[0] != names:
-        known = _ALONE[hooks] = (names, hooks.variant_alone(*names))
-    return known[1]
 
 
 def look_moves(rules, state, step, moves, seat) -> Looks | None:
