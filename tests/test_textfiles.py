@@ -67,7 +67,7 @@ def test_a_full_disk_leaves_the_previous_output_in_place(tmp_path, monkeypatch, 
     path = tmp_path / name
     path.write_text("the previous results\n")
     monkeypatch.setattr(os, "fsync", _disk_full)
-    result = runner.invoke(app, ["simulate", "-v", "classic", "--games", "2", option, str(path)])
+    result = runner.invoke(app, ["simulate", "-v", "classic", "--games", "2", option, str(path), "--force"])
     assert result.exit_code == 2, result.output
     assert f"error: cannot write {path}: No space left on device" in result.stderr
     assert path.read_text() == "the previous results\n"

@@ -23,8 +23,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 @lru_cache(maxsize=1)
 def plugins() -> Plugins:
-    """The installed plugins, loaded once per command; problems become warnings."""
+    """The installed plugins, loaded once per command; problems become
+    warnings, except a local plugin's (--plugins-dir) that failed to load:
+    the user asked for it, so the command stops with that one line."""
     loaded = load_plugins()
+    if loaded.local_failures:
+        raise fail(loaded.local_failures[0])
     for problem in loaded.problems:
         err.print(f"warning: {clip(problem)}", markup=False)
     return loaded

@@ -37,7 +37,7 @@ from treehouse.errors import RecordError, TreehouseError, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
 from treehouse.plugins import hook_failure
-from treehouse.textfiles import FileLock, lock_file
+from treehouse.textfiles import FileLock, lock_file, refuse_existing
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
 
@@ -818,8 +818,11 @@ def replay(
     turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE.html, and exit.", dir_okay=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --html replace a file that exists.")] = False,
 ) -> None:
     """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
+    if html is not None:  # before the record is read: never write over it, nor over any file unasked
+        run_guarded(refuse_existing, html, force, RecordError, "--html", [file])
     record = run_guarded(Record.read, file)
     source = shown_path(str(file))
     try:

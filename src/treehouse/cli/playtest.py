@@ -35,7 +35,7 @@ from treehouse.playtest.sweep import grid, overrides as point_overrides
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
 from treehouse.playtest.work import Interrupted
 from treehouse.playtest.work import run as play
-from treehouse.textfiles import write_text_atomically
+from treehouse.textfiles import check_name, refuse_existing, same_file, write_text_atomically
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
 SeatOption = Annotated[
@@ -60,6 +60,7 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
 ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+ForceOption = Annotated[bool, typer.Option("--force", help="Let --csv and --report replace a file that exists, and --records a folder holding an earlier run's records.")]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +77,7 @@ class RunOptions:
     csv_file: Path | None = None
     records: Path | None = None
     report: Path | None = None
+    force: bool = False
 
 
 #: (parameter, Typer annotation) of each field of RunOptions, in the order --help lists them.
@@ -90,6 +92,7 @@ _RUN_PARAMETERS = (
     ("csv_file", CsvOption),
     ("records", RecordsOption),
     ("report", ReportOption),
+    ("force", ForceOption),
 )
 
 
@@ -134,6 +137,58 @@ def _check_counts(games: int, jobs: int | None) -> None:
         raise ConfigError(f"--jobs must be from 1 to {MAX_JOBS} (this machine has {os.cpu_count() or 1} CPUs), not {jobs}")
 
 
+#: How an earlier run's game records are named in a --records folder (game-000001.jsonl, a-game-…, b-game-…).
+RECORD_NAME = re.compile(r"^(?:[ab]-)?game-\d{6,}\.jsonl$")
+
+
+def _check_outputs(run: RunOptions, reads: list[Path | str | None]) -> None:
+    """Before any game: refuse to replace an existing --csv or --report file
+    unless --force, ever to write over a file the command reads, and a
+    --records folder holding an earlier run's records unless --force (which
+    removes those records just before the first game, so that the folder
+    holds this run's only: :func:`_clear_earlier_records`)."""
+    inputs = [Path(r) for r in reads if r is not None and Path(r).is_file()]
+    for option, path in (("--csv", run.csv_file), ("--report", run.report)):
+        if path is not None:
+            refuse_existing(path, run.force, ConfigError, option, inputs)
+    if run.csv_file is not None and run.report is not None and same_file(run.csv_file, run.report):
+        raise ConfigError(f"--csv and --report both name {run.csv_file}; give each its own file")
+    if run.records is None:
+        return
+    check_name(run.records, ConfigError, "--records")
+    earlier = _earlier_records(run.records)
+    if earlier and not run.force:
+        raise ConfigError(
+            f"--records {run.records} already holds an earlier run's records ({shown_path(str(earlier[0]))}, …); "
+            "choose another folder, or add --force to remove them first"
+        )
+
+
+def _clear_earlier_records(run: RunOptions) -> None:
+    """With --force, remove an earlier run's records from --records (after
+    every check has passed, just before the first game)."""
+    if run.records is None or not run.force:
+        return
+    for path in _earlier_records(run.records):
+        try:
+            path.unlink()
+        except OSError as error:
+            raise ConfigError(f"--force: cannot remove the earlier record {path}: {error.strerror or error}") from None
+
+
+def _earlier_records(folder: Path) -> list[Path]:
+    """The game records in ``folder`` and its point folders (th sweep writes one per point)."""
+    if not folder.is_dir():
+        return []
+    found = []
+    try:
+        for place in (folder, *(child for child in folder.iterdir() if child.is_dir() and not child.is_symlink())):
+            found += sorted(path for path in place.iterdir() if RECORD_NAME.match(path.name) and (path.is_file() or path.is_symlink()))
+    except OSError as error:
+        raise ConfigError(f"cannot read the records folder {folder}: {error.strerror or error}") from None
+    return found
+
+
 def _seat_kinds(seat: list[str] | None, players: int | None, effective: EffectiveRules) -> tuple[str, ...]:
     """The bot spec of every seat, checked and in canonical form (``search(depth=2)``)."""
     loaded = plugins()
@@ -168,7 +223,9 @@ def _seats_and_batch(run: RunOptions, rule_sets: list[EffectiveRules], specs: tu
 @contextmanager
 def chunk_pool(run: RunOptions) -> Iterator[Any]:
     """Where the chunks are played: ``None`` (this machine, ``--jobs`` processes),
-    or a Dask cluster with ``--cluster`` (imported only then)."""
+    or a Dask cluster with ``--cluster`` (imported only then).  Entered just
+    before the first game, so it is where --force clears --records."""
+    _clear_earlier_records(run)
     if run.cluster is None:
         yield None
         return
@@ -400,6 +457,7 @@ def _skill_ladder(effective: EffectiveRules, players: int, games: int, names: st
 
 def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [config])
     effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
     measure_skill, skill_games, skill_bots = skill_options
@@ -463,6 +521,7 @@ def compare(
 
 def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [a, b])
     if b is None and not overrides_b:
         raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
     for text in overrides_b:
@@ -586,6 +645,7 @@ def point_folder(point: dict[str, str]) -> str:
 
 def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [config])
     games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
@@ -662,8 +722,11 @@ SWEEP_KEY = (
 )
 
 
-def _short(value: float) -> str:
-    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow)."""
+def _short(value: float | None) -> str:
+    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow);
+    ``n/a`` for a bound that does not exist (a metric no game could measure)."""
+    if value is None:
+        return "n/a"
     text = f"{value:.2f}"
     return text[1:] if text.startswith("0.") else text
 
