@@ -60,6 +60,13 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
 ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+TlsCaOption = Annotated[Optional[str], typer.Option("--tls-ca-file", help="With a tls:// --cluster: the CA certificate (PEM) the scheduler's certificate is signed by.", metavar="FILE")]
+TlsCertOption = Annotated[Optional[str], typer.Option("--tls-cert", help="With a tls:// --cluster: this client's certificate (PEM).", metavar="FILE")]
+TlsKeyOption = Annotated[Optional[str], typer.Option("--tls-key", help="With a tls:// --cluster: this client's private key (PEM).", metavar="FILE")]
+WorkerTimeoutOption = Annotated[
+    float,
+    typer.Option("--worker-timeout", help="With --cluster: wait this long for a first worker, and stop a run (results so far kept) that has had no live worker this long.", metavar="SECONDS"),
+]
 ForceOption = Annotated[bool, typer.Option("--force", help="Let --csv and --report replace a file that exists, and --records a folder holding an earlier run's records.")]
 
 
@@ -78,6 +85,10 @@ class RunOptions:
     records: Path | None = None
     report: Path | None = None
     force: bool = False
+    tls_ca_file: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    worker_timeout: float = 60.0
 
 
 #: (parameter, Typer annotation) of each field of RunOptions, in the order --help lists them.
@@ -88,6 +99,10 @@ _RUN_PARAMETERS = (
     ("seed", SeedOption),
     ("jobs", JobsOption),
     ("cluster", ClusterOption),
+    ("tls_ca_file", TlsCaOption),
+    ("tls_cert", TlsCertOption),
+    ("tls_key", TlsKeyOption),
+    ("worker_timeout", WorkerTimeoutOption),
     ("as_json", JsonOption),
     ("csv_file", CsvOption),
     ("records", RecordsOption),
@@ -231,9 +246,12 @@ def chunk_pool(run: RunOptions) -> Iterator[Any]:
         return
     if run.records is not None and run.cluster != "local":
         raise ConfigError("--records writes each game on the disk of the worker that played it; use it without --cluster, or with --cluster local")
+    if not 0 < run.worker_timeout <= 7 * 24 * 3600:  # also refuses nan
+        raise ConfigError(f"--worker-timeout is in seconds, above 0 and at most a week, not {run.worker_timeout}")
     from treehouse.playtest import cluster
 
-    with cluster.connect(run.cluster, run.jobs, plugins()) as pool:
+    settings = cluster.ClusterSettings(run.tls_ca_file, run.tls_cert, run.tls_key, run.worker_timeout, say=lambda line: err.print(line, markup=False))
+    with cluster.connect(run.cluster, run.jobs, plugins(), settings) as pool:
         err.print(f"playing on {pool.description} ({pool.threads()} worker threads)", markup=False)
         yield pool
 
@@ -275,16 +293,21 @@ def _play(batch: Batch, games: int, run: RunOptions, progress: Callable[[int], N
         return play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop, pool=pool), None
     except Interrupted as stopped:
         if stopped.partial is None:
-            err.print("interrupted before any game finished", markup=False)
+            err.print(f"{_why(stopped)} before any game finished", markup=False)
             raise typer.Exit(stopped.exit_code) from None
         return stopped.partial, stopped
+
+
+def _why(stopped: Interrupted) -> str:
+    """Why a run stopped early, in words: ``interrupted``, or the run's own reason."""
+    return f"stopped, {stopped.reason}" if stopped.reason else "interrupted"
 
 
 def _end_interrupted(stopped: Interrupted | None, done: int, asked: int) -> None:
     """After partial results: the line saying so, and the signal's exit status (130 for Ctrl-C)."""
     if stopped is None:
         return
-    err.print(f"interrupted: {done} of {asked} games played; the results above are partial (--csv and --report were not written)", markup=False)
+    err.print(f"{_why(stopped)}: {done} of {asked} games played; the results above are partial (--csv and --report were not written)", markup=False)
     raise typer.Exit(stopped.exit_code)
 
 
@@ -675,7 +698,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
             if stopped is not None:
                 break
     if not rows:
-        err.print("interrupted before any game finished", markup=False)
+        err.print(f"{_why(stopped) if stopped is not None else 'interrupted'} before any game finished", markup=False)
         raise typer.Exit(stopped.exit_code if stopped is not None else 2)
     seconds = time.perf_counter() - began
     result = {

@@ -53,16 +53,18 @@ ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") i
 
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C or a signal: ``partial`` holds the games finished
-    in order so far (``None`` before the first), ``signum`` the signal."""
+    in order so far (``None`` before the first), ``signum`` the signal.  A run
+    that stopped itself (a cluster with no live worker) has no signal but a
+    ``reason``, said in the line after the partial results."""
 
-    def __init__(self, partial: ChunkResult | None = None, signum: int = signal.SIGINT) -> None:
+    def __init__(self, partial: ChunkResult | None = None, signum: int | None = signal.SIGINT, reason: str | None = None) -> None:
         super().__init__(partial, signum)
-        self.partial, self.signum = partial, signum
+        self.partial, self.signum, self.reason = partial, signum, reason
 
     @property
     def exit_code(self) -> int:
-        """The shell's convention: 128 + the signal (130 for Ctrl-C)."""
-        return 128 + int(self.signum)
+        """The shell's convention: 128 + the signal (130 for Ctrl-C); 1 for a run that stopped itself."""
+        return 1 if self.signum is None else 128 + int(self.signum)
 
 
 class _ChunkInterrupted(Exception):
@@ -624,7 +626,7 @@ def run(
                 total = partial if total is None else total.merge(partial)
             raise Interrupted(total, stopped.signum) from None
         except KeyboardInterrupt as stopped:
-            raise Interrupted(total, getattr(stopped, "signum", signal.SIGINT)) from None
+            raise Interrupted(total, getattr(stopped, "signum", signal.SIGINT), getattr(stopped, "reason", None)) from None
         finally:
             stream.close()
     if total is None:
