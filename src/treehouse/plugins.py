@@ -181,7 +181,9 @@ class Plugins:
                 raise ConfigError(f"house rule {name!r} takes no options, but {spec.strip()!r} gives {', '.join(given)}")
             return HouseRule(name, info.factory, None, name)
         try:
-            options = info.options(**given)
+            # strict: a spec's values are typed already (true, 3, 2.5, text), so lax coercion
+            # would only hide a mistake (max=true read as max=1), as a bot spec refuses it
+            options = info.options.model_validate(given, strict=True)
         except ValidationError as error:
             problem = error.errors()[0]
             key = ".".join(str(part) for part in problem["loc"]) or "?"

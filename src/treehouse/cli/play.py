@@ -29,11 +29,11 @@ from rich.text import Text
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
-from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown, shown_path
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
-from treehouse.errors import RecordError, TreehouseError, unknown
+from treehouse.errors import RecordError, TreehouseError, printable, unknown
 from treehouse.kernel.engine import Control, Game, format_move
 from treehouse.kernel.records import Record
 from treehouse.plugins import hook_failure
@@ -608,9 +608,7 @@ def _first_word(rows: list[tuple[str, str, str]]) -> str:
 
 
 def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(str(text))
+    return shown(text)
 
 
 # --------------------------------------------------------------------------
@@ -835,7 +833,7 @@ def replay(
     hooks = game_hooks(walked.variant)
 
     def who(seat: int) -> str:
-        kind = seats[seat] if seat < len(seats) else "?"
+        kind = printable(seats[seat]) if seat < len(seats) else "?"
         return f"Player {seat + 1} ({kind})"
 
     frames = walked.frames
@@ -866,7 +864,7 @@ def replay(
                 winners = footer.get("winners") or []
                 result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
                 final = frames[-1].events if frames else ()
-                out.print(Text(game_over_line(result, footer.get("turn"), footer.get("reason", ""), final), style="bold"))
+                out.print(Text(game_over_line(result, footer.get("turn"), printable(footer.get("reason", "")), final), style="bold"))
             else:
                 pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
                 out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)

@@ -21,11 +21,10 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path, warned
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, shown_path, warned
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics, skill
@@ -381,15 +380,15 @@ def _simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: in
 
 def _print_simulate(result: dict) -> None:
     out.print(
-        f"[bold]{escape(result['rule_set'])}[/bold] ({escape(result['variant'])}): {result['games']} games, "
-        f"seats {escape(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
+        f"[bold]{shown(result['rule_set'])}[/bold] ({shown(result['variant'])}): {result['games']} games, "
+        f"seats {shown(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
         # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
         table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
     for seat in result["seats"]:
-        table.add_row(str(seat["seat"]), escape(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
+        table.add_row(str(seat["seat"]), shown(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
     out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
     length = result["length"]
@@ -423,9 +422,9 @@ def _print_simulate(result: dict) -> None:
         for column in ("stronger", "weaker", "score", "95% interval", "edge"):
             table.add_column(column, justify="right", overflow="fold" if column in ("stronger", "weaker") else "ellipsis")
         for pair in data["pairs"]:
-            table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
+            table.add_row(shown(pair["strong"]), shown(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
         out.print(table)
-        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {escape(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
+        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {shown(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
 
 
 def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
@@ -624,8 +623,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     if stopped is not None:
         out.print(f"{PARTIAL}the first {result['games']} of {games} pairs of games")
     out.print(
-        f"[bold]A[/bold] = {escape(spec_a.name)}, [bold]B[/bold] = {escape(spec_b.name)}: {result['games']} paired games on the same seeds, "
-        f"seats {escape(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
+        f"[bold]A[/bold] = {shown(spec_a.name)}, [bold]B[/bold] = {shown(spec_b.name)}: {result['games']} paired games on the same seeds, "
+        f"seats {shown(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
     )
     table = Table(title="B - A with 95% intervals (* significant after Holm's correction over all rows)", title_justify="left")
     for column in ("metric", "A", "B", "B - A", "95% interval", "p", ""):
@@ -729,7 +728,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         return
     if stopped is not None:
         out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
-    out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
+    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {shown(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
     _print_sweep(keys, rows)
     _end_interrupted(stopped, played, games * len(points))
 
@@ -778,11 +777,11 @@ def _print_sweep(keys: list[str], rows: list[dict]) -> None:
         for i, header in enumerate(headers):
             table.add_column(header, justify="left" if i < len(names) else "right", no_wrap=True, min_width=widths[i])
         for line in lines:
-            table.add_row(*(escape(cell) for cell in line))
+            table.add_row(*(shown(cell) for cell in line))
         out.print(table)
     else:  # too many parameters for one row each: two lines per point, the values never cut
         for number, (r, line) in enumerate(zip(rows, lines), start=1):
-            out.print(f"[bold]#{number}[/bold] " + escape(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
+            out.print(f"[bold]#{number}[/bold] " + shown(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
             facts, current = [], ""
             for (short, _), cell in zip(SWEEP_KEY, line[len(names):]):
                 fact = f"{short} {cell}"
@@ -792,7 +791,7 @@ def _print_sweep(keys: list[str], rows: list[dict]) -> None:
                 else:
                     current = f"{current} · {fact}" if current else fact
             for text in [*facts, current]:
-                out.print("   " + escape(text))
+                out.print("   " + shown(text))
     out.print("Key: " + "; ".join(f"{short}: {meaning}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
 
 

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from treehouse.cli.common import err, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import err, out, plugins, run_guarded, shown, shown_path
 from treehouse.cli.playtest import (
     MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, TlsCaOption, TlsCertOption, TlsKeyOption, WorkerTimeoutOption, _check_counts, chunk_pool,
 )
@@ -153,14 +152,14 @@ def _write_results(search: tuning.Search, result: dict, out_dir: Path, best: int
 def _print(search: tuning.Search, result: dict) -> None:
     spec = search.spec
     out.print(
-        f"[bold]{escape(spec.rules.name)}[/bold]: {len(search.trials)} trials, {search.games_played} games of {search.budget_games} budgeted, "
-        f"seats {escape(', '.join(spec.seats))}, seed {search.seed}; stopped by {escape(result['stopped_by'])}; {search.seconds:.0f} s"
+        f"[bold]{shown(spec.rules.name)}[/bold]: {len(search.trials)} trials, {search.games_played} games of {search.budget_games} budgeted, "
+        f"seats {shown(', '.join(spec.seats))}, seed {search.seed}; stopped by {shown(result['stopped_by'])}; {search.seconds:.0f} s"
     )
     table = Table(title="The best rule sets (targets with 95% intervals; * met)", title_justify="left")
     for column in ("rank", "trial", "games", "loss", *(o.name for o in spec.options), *(f"{t.name} ({t.text})" for t in spec.targets)):
-        table.add_column(escape(column), justify="right")
+        table.add_column(shown(column), justify="right")
     for rank, trial in enumerate(search.ranked()[: len(result["best"])], 1):
-        cells = [str(rank), str(trial.number), str(trial.games), f"{trial.loss:.4f}", *(escape(str(trial.params[o.name])) for o in spec.options)]
+        cells = [str(rank), str(trial.number), str(trial.games), f"{trial.loss:.4f}", *(shown(str(trial.params[o.name])) for o in spec.options)]
         for target in spec.targets:
             value, low, high = trial.values[target.name]
             text = "n/a" if value is None else f"{value:.3f}" + ("" if low is None else f" [{low:.3f}, {high:.3f}]")
