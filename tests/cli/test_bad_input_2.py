@@ -325,3 +325,26 @@ def test_rules_config_escapes_control_characters(tmp_path):
     result = th("rules", "--config", path)
     assert result.exit_code == 0, result.output
     assert "\x1b" not in result.output and "evil \\x1b]0;pwned\\x07\\x1b[31m red" in result.stdout
+
+
+# --------------------------------------------------------------------------
+# a local plugin that takes long to import is named while it runs
+# --------------------------------------------------------------------------
+
+
+def test_a_slow_local_plugin_is_named_while_it_imports(tmp_path, monkeypatch, environment):
+    from treehouse import plugins
+
+    monkeypatch.setattr(plugins, "SLOW_IMPORT_NOTICE_SECONDS", 0.2)
+    folder = tmp_path / "slow"
+    folder.mkdir()
+    # the module writes its own line after the wait: the notice must come before it, while it runs
+    (folder / "slow_rule.py").write_text("import sys, time\ntime.sleep(1.5)\nsys.stderr.write('import done\\n')\n")
+    result = th("--plugins-dir", folder, "variants")
+    loaded_plugins.cache_clear()
+    os.environ.pop(PLUGINS_DIR_ENV, None)
+    assert result.exit_code == 0, result.output
+    lines = result.stderr.splitlines()
+    notice = f"warning: still importing plugin 'slow_rule' ({folder / 'slow_rule.py'}) after 0.2 s"
+    assert any(line.startswith(notice) for line in lines), lines
+    assert [i for i, line in enumerate(lines) if line.startswith(notice)][0] < lines.index("import done")

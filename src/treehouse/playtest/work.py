@@ -540,6 +540,10 @@ def _worker_pool(jobs: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
         finished_games.close()
 
 
+#: The longest wait for a stopped pool's manager thread (it ends in well under a second when idle).
+MANAGER_SECONDS = 120.0
+
+
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
@@ -551,13 +555,16 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
-    # Wait for the pool's manager thread too: left running, it may close its
-    # wake-up pipe while the interpreter's exit is writing to it, which prints
-    # a traceback after the partial results (a race in Python 3.11's
-    # concurrent.futures).
+    # Wait for the pool's manager thread to end too: one still running at the
+    # interpreter's exit may close its wake-up pipe while the exit writes to
+    # it (concurrent.futures' _python_exit), which prints "OSError: [Errno 9]
+    # Bad file descriptor" after the partial results (a race in Python 3.11).
+    # With the workers gone it ends soon, but under load it took over the 5 s
+    # once waited here (the flaky CI run): so wait as long as it takes, within
+    # MANAGER_SECONDS.
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
-        manager.join(timeout=5)
+        manager.join(timeout=MANAGER_SECONDS)
 
 
 @contextmanager
