@@ -1,12 +1,14 @@
 """Every file the program writes is written atomically, keeps its mode and its
 symlink, is synced before it replaces the old one, and a failure leaves the
-old file as it was (a full disk, say)."""
+old file as it was (a full disk, say).  Every file it reads is a regular
+file, read within a limit."""
 
 from __future__ import annotations
 
 import errno
 import json
 import os
+import re
 import stat
 
 import pytest
@@ -14,7 +16,7 @@ from typer.testing import CliRunner
 
 from treehouse.cli import app
 from treehouse.errors import RecordError
-from treehouse.textfiles import lock_file, write_text_atomically
+from treehouse.textfiles import lock_file, read_bytes, read_text, refuse_existing, write_text_atomically
 
 runner = CliRunner()
 
@@ -67,7 +69,7 @@ def test_a_full_disk_leaves_the_previous_output_in_place(tmp_path, monkeypatch, 
     path = tmp_path / name
     path.write_text("the previous results\n")
     monkeypatch.setattr(os, "fsync", _disk_full)
-    result = runner.invoke(app, ["simulate", "-v", "classic", "--games", "2", option, str(path)])
+    result = runner.invoke(app, ["simulate", "-v", "classic", "--games", "2", option, str(path), "--force"])
     assert result.exit_code == 2, result.output
     assert f"error: cannot write {path}: No space left on device" in result.stderr
     assert path.read_text() == "the previous results\n"
@@ -132,3 +134,53 @@ def test_two_th_play_processes_on_one_record_the_second_refuses(tmp_path):
     assert first.returncode == 0, output
     moves = [line for line in path.read_text().splitlines() if '"move"' in line]
     assert moves, "the first game's move was saved, untouched by the second process"
+
+
+# --------------------------------------------------------------------------
+# reading: regular files only, within a limit
+# --------------------------------------------------------------------------
+
+
+def test_a_file_over_the_limit_is_refused_without_reading_it_all(tmp_path):
+    path = tmp_path / "big.jsonl"
+    path.write_bytes(b"x" * 1001)
+    with pytest.raises(RecordError, match=r"cannot read the record .*big.jsonl: a record file is at most 1,000 bytes"):
+        read_bytes(path, RecordError, "record", limit=1000)
+    assert read_bytes(path, RecordError, "record", limit=1001) == b"x" * 1001
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda p: os.mkfifo(p), "it is a named pipe (FIFO), not a regular file"),
+        (lambda p: p.mkdir(), "it is a folder, not a regular file"),
+    ],
+)
+def test_anything_but_a_regular_file_is_refused_at_once(tmp_path, make, words):
+    path = tmp_path / "thing"
+    make(path)
+    with pytest.raises(RecordError, match=re.escape(words)):
+        read_text(path, RecordError, "record")  # a FIFO with no writer: opened without blocking, refused
+
+
+def test_a_device_is_refused_and_not_read():
+    with pytest.raises(RecordError, match="cannot read the record /dev/zero: it is a device, not a regular file"):
+        read_text("/dev/zero", RecordError, "record")
+
+
+def test_refuse_existing_names_the_option_and_allows_force_but_never_the_input(tmp_path):
+    taken, source = tmp_path / "taken.csv", tmp_path / "rules.yaml"
+    taken.write_text("x")
+    source.write_text("variant: classic\n")
+    with pytest.raises(RecordError, match="--csv .*taken.csv already exists; add --force"):
+        refuse_existing(taken, False, RecordError, "--csv")
+    refuse_existing(taken, True, RecordError, "--csv")  # forced: allowed
+    refuse_existing(tmp_path / "new.csv", False, RecordError, "--csv")  # a new file: allowed
+    with pytest.raises(RecordError, match="is the file this command reads"):
+        refuse_existing(tmp_path / "." / "rules.yaml", True, RecordError, "--csv", [source])
+    link = tmp_path / "link.yaml"
+    link.symlink_to(source)
+    with pytest.raises(RecordError, match="is the file this command reads"):
+        refuse_existing(link, True, RecordError, "--csv", [source])
+    with pytest.raises(RecordError, match=r"--csv: the file name 'a+…' is 304 bytes long"):
+        refuse_existing(tmp_path / ("a" * 300 + ".csv"), True, RecordError, "--csv")

@@ -6,6 +6,8 @@ not a :class:`TreehouseError` is a bug and keeps its traceback.
 
 from __future__ import annotations
 
+import re
+
 
 class TreehouseError(Exception):
     """A mistake in what the user (or a plugin author) gave us."""
@@ -52,9 +54,20 @@ MAX_LINE = 300
 MAX_QUOTE = 60
 
 
+#: Characters a terminal acts on rather than shows: C0 and C1 controls (ESC starts
+#: a terminal command: a title, a colour, a cursor move) and the bidirectional overrides.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character written as its escape (``\\x1b``):
+    what a file or a record supplies is shown, never obeyed by the terminal."""
+    return _CONTROL.sub(lambda match: match.group().encode("unicode_escape").decode("ascii"), str(text))
+
+
 def clip(text: str, limit: int = MAX_LINE) -> str:
-    """``text`` as one line of at most ``limit`` characters (cut with an ellipsis)."""
-    text = " ".join(str(text).splitlines())
+    """``text`` as one printable line of at most ``limit`` characters (cut with an ellipsis)."""
+    text = printable(" ".join(str(text).splitlines()))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 

@@ -140,6 +140,10 @@ class Plugins:
     house_rules: dict[str, HouseRuleInfo] = field(default_factory=dict)
     loaded: dict[str, PluginInfo] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: Local plugins (``--plugins-dir``) that could not be loaded: the user
+    #: named that folder, so a command stops on them (one line each) rather
+    #: than going on without them.
+    local_failures: list[str] = field(default_factory=list)
 
     def variant(self, name: str) -> type:
         """The variant class called ``name`` (or one of its aliases)."""
@@ -177,7 +181,9 @@ class Plugins:
                 raise ConfigError(f"house rule {name!r} takes no options, but {spec.strip()!r} gives {', '.join(given)}")
             return HouseRule(name, info.factory, None, name)
         try:
-            options = info.options(**given)
+            # strict: a spec's values are typed already (true, 3, 2.5, text), so lax coercion
+            # would only hide a mistake (max=true read as max=1), as a bot spec refuses it
+            options = info.options.model_validate(given, strict=True)
         except ValidationError as error:
             problem = error.errors()[0]
             key = ".".join(str(part) for part in problem["loc"]) or "?"
@@ -214,10 +220,42 @@ def plugin_dirs() -> list[Path]:
     return [Path(part) for part in os.environ.get(PLUGINS_DIR_ENV, "").split(os.pathsep) if part.strip()]
 
 
-def _local_plugins() -> list[tuple[str, Any, str, float, str | None]]:
+#: The largest local plugin module read: a plugin is source code, not data.
+MAX_PLUGIN_BYTES = 10 * 1024 * 1024
+#: A local plugin still importing after this long is named on standard error
+#: while it runs (an endless loop at import would otherwise look like a hang).
+SLOW_IMPORT_NOTICE_SECONDS = 5.0
+
+
+def _still_importing(name: str, path: Path) -> Any:
+    """A timer that names ``name`` on standard error if its import is still
+    running after :data:`SLOW_IMPORT_NOTICE_SECONDS` (cancelled when it ends)."""
+    import threading
+
+    def notice() -> None:
+        sys.stderr.write(
+            f"warning: still importing plugin {name!r} ({path}) after {SLOW_IMPORT_NOTICE_SECONDS:g} s; "
+            "Ctrl-C stops, or move it out of the --plugins-dir folder\n"
+        )
+        sys.stderr.flush()
+
+    timer = threading.Timer(SLOW_IMPORT_NOTICE_SECONDS, notice)
+    timer.daemon = True
+    timer.start()
+    return timer
+
+
+def _local_plugins(interrupt: "_UserInterrupt | None" = None) -> list[tuple[str, Any, str, float, str | None]]:
     """Every ``*.py`` module in the local plugin folders, imported as a plugin
     named after its file (``my_rule.py`` -> ``my_rule``): ``(name, module,
-    folder, seconds, problem)``, ``problem`` one line when it failed to import."""
+    folder, seconds, problem)``, ``problem`` one line when it failed to import.
+
+    The boundary is an installed plugin's: ``sys.exit()``, ``KeyboardInterrupt``
+    or any ``BaseException`` at import is a problem, not the end of the
+    command (a real Ctrl-C still stops it).  Only regular files of at most
+    :data:`MAX_PLUGIN_BYTES` are read (a FIFO named ``f.py`` would block)."""
+    import stat
+
     found = []
     for folder in plugin_dirs():
         if not folder.is_dir():
@@ -227,16 +265,35 @@ def _local_plugins() -> list[tuple[str, Any, str, float, str | None]]:
             if path.name.startswith("_"):
                 continue
             name = path.stem
+            try:
+                info = path.stat()
+            except OSError as error:
+                found.append((name, None, str(folder), 0.0, f"plugin {name!r} ({path}) cannot be read: {error.strerror or error}"))
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                from treehouse.textfiles import file_kind
+
+                found.append((name, None, str(folder), 0.0, f"plugin {name!r} ({path}) is {file_kind(info.st_mode)}, not a regular file; move it out of the plugin folder"))
+                continue
+            if info.st_size > MAX_PLUGIN_BYTES:
+                found.append((name, None, str(folder), 0.0, f"plugin {name!r} ({path}) is {info.st_size:,} bytes; a plugin module is at most {MAX_PLUGIN_BYTES:,}"))
+                continue
             began = time.perf_counter()
+            timer = _still_importing(name, path)
             try:
                 spec = importlib.util.spec_from_file_location(f"treehouse_local_plugins.{name}", path)
                 module = importlib.util.module_from_spec(spec)
                 sys.modules[spec.name] = module
                 spec.loader.exec_module(module)
-            except Exception as error:  # a broken local plugin is one line, as an installed one is
+            except BaseException as error:  # a broken local plugin is one line, as an installed one is, even with sys.exit()
                 sys.modules.pop(f"treehouse_local_plugins.{name}", None)
+                real_ctrl_c = interrupt.problem(error) is None if interrupt is not None else isinstance(error, KeyboardInterrupt)
+                if real_ctrl_c:
+                    raise
                 found.append((name, None, str(folder), 0.0, f"plugin {name!r} ({path}) failed to import: {_describe(error)}"))
                 continue
+            finally:
+                timer.cancel()
             found.append((name, module, str(folder), time.perf_counter() - began, None))
     return found
 
@@ -283,7 +340,9 @@ class _UserInterrupt:
 def _describe(error: BaseException) -> str:
     if isinstance(error, SystemExit):
         return f"SystemExit({error.code!r}): it called sys.exit()"
-    return f"{type(error).__name__}: {error}"
+    if isinstance(error, KeyboardInterrupt):
+        return "KeyboardInterrupt: it raised KeyboardInterrupt itself (no Ctrl-C was pressed)"
+    return f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
 
 
 def load_plugins(block: Iterable[str] | None = None, extra: Iterable[tuple[str, Any]] = ()) -> Plugins:
@@ -316,10 +375,11 @@ def _load(block: Iterable[str] | None, extra: Iterable[tuple[str, Any]], interru
             if interrupt.problem(error) is None:
                 raise
             plugins.problems.append(f"plugin {ep.name!r} failed to import: {_describe(error)}")
-    for name, plugin, folder, seconds, problem in _local_plugins():
+    for name, plugin, folder, seconds, problem in _local_plugins(interrupt):
         names_seen.add(name)
         if problem is not None:
             plugins.problems.append(problem)
+            plugins.local_failures.append(problem)
         elif name not in blocked:
             candidates.append((name, plugin, (f"(local: {folder})", ""), seconds))
     for name, plugin in extra:

@@ -22,9 +22,9 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Any, Callable
+from typing import IO, Any, Callable, Iterable
 
-from treehouse.errors import TreehouseError
+from treehouse.errors import TreehouseError, clip
 
 try:  # advisory locks: POSIX only; elsewhere a lock is not taken
     import fcntl
@@ -32,18 +32,93 @@ except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
 
-def read_text(path: str | Path, error: type[TreehouseError], what: str) -> str:
-    """The UTF-8 text of ``path``; a missing or unreadable file raises ``error``
-    (``no record at PATH`` / ``cannot read the record PATH: why``)."""
+#: The most a file read in whole may hold unless the caller says otherwise:
+#: a record of a game at the largest turn cap fits, /dev/zero does not.
+MAX_READ = 256 * 1024 * 1024
+
+_KINDS = ((stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISCHR, "a device"), (stat.S_ISBLK, "a device"), (stat.S_ISSOCK, "a socket"))
+
+
+def file_kind(mode: int) -> str:
+    """What a file that is not a regular file is, in words ("a named pipe (FIFO)")."""
+    return next((words for test, words in _KINDS if test(mode)), "not a regular file")
+
+
+def read_bytes(path: str | Path, error: type[TreehouseError], what: str, limit: int = MAX_READ) -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    It is opened without blocking (a FIFO would wait for a writer forever)
+    and checked before it is read: a folder, a FIFO, a device (``/dev/zero``
+    never ends) or a file over ``limit`` bytes raises ``error`` in one line."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
         raise error(f"no {what} at {path}") from None
-    except UnicodeDecodeError as problem:
-        raise error(f"cannot read the {what} {path}: it is not UTF-8 text (byte {problem.object[problem.start]:#04x} at offset {problem.start}); save it as UTF-8") from None
     except OSError as problem:
         raise error(f"cannot read the {what} {path}: {problem.strerror or problem}") from None
+    try:
+        mode = os.fstat(handle).st_mode
+        if not stat.S_ISREG(mode):
+            raise error(f"cannot read the {what} {path}: it is {file_kind(mode)}, not a regular file")
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(handle, min(1 << 20, limit + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        if size > limit:
+            raise error(f"cannot read the {what} {path}: a {what} file is at most {limit:,} bytes")
+        return b"".join(chunks)
+    except OSError as problem:
+        raise error(f"cannot read the {what} {path}: {problem.strerror or problem}") from None
+    finally:
+        os.close(handle)
+
+
+def read_text(path: str | Path, error: type[TreehouseError], what: str, limit: int = MAX_READ) -> str:
+    """The UTF-8 text of ``path`` (read as :func:`read_bytes` reads it); a
+    missing, unreadable or oversized file raises ``error`` (``no record at
+    PATH`` / ``cannot read the record PATH: why``)."""
+    data = read_bytes(path, error, what, limit)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as problem:
+        raise error(f"cannot read the {what} {path}: it is not UTF-8 text (byte {problem.object[problem.start]:#04x} at offset {problem.start}); save it as UTF-8") from None
+
+
+def same_file(a: str | Path, b: str | Path) -> bool:
+    """Whether two names are one file (links followed; a missing file is no other's)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_existing(path: str | Path, force: bool, error: type[TreehouseError], option: str, reads: Iterable[str | Path] = ()) -> None:
+    """Refuse to write ``path`` (the file of ``option``, ``--report``) over a
+    file that exists unless ``force``, and over any of the files this command
+    ``reads`` even with it; a name the file system cannot hold is one line too."""
+    path = Path(path)
+    for source in reads:
+        if same_file(path, source):
+            raise error(f"{option} {path} is the file this command reads; write to another file")
+    check_name(path, error, option)
+    if not force and (path.is_symlink() or path.exists()):
+        kind = "" if path.is_file() or path.is_symlink() else " (and is not a file)"
+        raise error(f"{option} {path} already exists{kind}; add --force to overwrite it, or choose another file")
+
+
+def check_name(path: str | Path, error: type[TreehouseError], option: str) -> None:
+    """Refuse a file name longer than the file system takes (``NAME_MAX``), in one line."""
+    path = Path(path)
+    try:
+        longest = os.pathconf(path.parent if str(path.parent) else ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        longest = 255
+    if len(os.fsencode(path.name)) > longest:
+        raise error(f"{option}: the file name {clip(path.name, 40)!r} is {len(os.fsencode(path.name))} bytes long; this file system takes at most {longest}")
 
 
 def _new_file_mode() -> int:
@@ -71,14 +146,14 @@ def write_atomically(path: str | Path, write: Callable[[IO[bytes]], Any], error:
     ``cannot write the record to PATH: why`` (``cannot write PATH: why``
     without ``what``).  Returns ``path``."""
     path = Path(path)
-    target = Path(os.path.realpath(path)) if path.is_symlink() else path
     temporary: str | None = None
     try:
+        target = Path(os.path.realpath(path)) if path.is_symlink() else path
         try:
             mode = stat.S_IMODE(target.stat().st_mode)
         except FileNotFoundError:
             mode = _new_file_mode()
-        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:64]}.", suffix=".tmp")  # a short prefix: the name itself may be near NAME_MAX
         with os.fdopen(descriptor, "wb") as handle:
             write(handle)
             handle.flush()
@@ -89,7 +164,7 @@ def write_atomically(path: str | Path, write: Callable[[IO[bytes]], Any], error:
         _sync_directory(target.parent)
     except OSError as problem:
         where = f"the {what} to {path}" if what else str(path)
-        raise error(f"cannot write {where}: {problem.strerror or problem}") from None
+        raise error(clip(f"cannot write {where}: {problem.strerror or problem}")) from None
     finally:
         if temporary is not None:  # interrupted or failed: leave no temporary file behind
             try:

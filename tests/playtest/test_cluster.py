@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -195,13 +196,12 @@ def test_mismatch_names_the_first_difference():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--cluster", "nonsense"], "--cluster takes a scheduler address such as tcp://host:8786, or 'local', not 'nonsense'"),
+        (["--cluster", "nonsense"], "--cluster takes a scheduler address such as tcp://host:8786 (tls://host:8786 with --tls-ca-file, --tls-cert and --tls-key), or 'local', not 'nonsense'"),
         (["--cluster", "tcp://127.0.0.1:9", "--records", "RECORDS"], "--records writes each game on the disk of the worker that played it"),
-        (["--cluster", "tcp://127.0.0.1:9"], "cannot reach a Dask scheduler at tcp://127.0.0.1:9"),
+        (["--cluster", "tcp://127.0.0.1:9"], "cannot reach a Dask scheduler at tcp://127.0.0.1:9: Connection refused"),
     ],
 )
 def test_bad_cluster_options_are_one_line(args, message, monkeypatch, tmp_path):
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
     args = [str(tmp_path / "r") if a == "RECORDS" else a for a in args]
     result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", "10", *args])
     assert result.exit_code == 2
@@ -285,3 +285,211 @@ def test_the_progress_bar_moves_per_game_on_the_cluster(dask_cluster, plugins):
     assert total.stop == 25
     first, last = reports[0][1], reports[-1][1]
     assert last - first > 0.3 * (ended - began), "the games were reported together, at the chunk's end"
+
+
+
+# --------------------------------------------------------------------------
+# every wait bounded: addresses that are no scheduler, no workers, lost workers
+# --------------------------------------------------------------------------
+
+
+class Listener:
+    """Something on 127.0.0.1 that accepts connections but is no Dask scheduler:
+    a plain TCP listener that never answers, or an HTTP server, in its own process."""
+
+    PROGRAMS = {
+        "silent": "import socket, sys\ns = socket.create_server(('127.0.0.1', 0))\nprint(s.getsockname()[1], flush=True)\nkept = []\nwhile True:\n    kept.append(s.accept()[0])\n",
+        "http": "import http.server, sys\nserver = http.server.HTTPServer(('127.0.0.1', 0), http.server.SimpleHTTPRequestHandler)\nprint(server.server_address[1], flush=True)\nserver.serve_forever()\n",
+    }
+
+    def __init__(self, kind: str) -> None:
+        self.process = subprocess.Popen([sys.executable, "-c", self.PROGRAMS[kind]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True)
+        self.address = f"tcp://127.0.0.1:{int(self.process.stdout.readline())}"
+
+    def close(self) -> None:
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+
+
+@pytest.fixture(params=["silent", "http"])
+def not_a_scheduler(request):
+    listener = Listener(request.param)
+    yield listener.address
+    listener.close()
+
+
+def _one_error_line(result) -> str:
+    assert "Traceback" not in result.output, result.output[-2000:]
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    return lines[0]
+
+
+@pytest.mark.parametrize("command", ["simulate", "tune"])
+def test_an_address_that_answers_but_is_no_scheduler_fails_in_one_line_in_bounded_time(not_a_scheduler, command, tmp_path):
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("rule_set: classic\nseats: [random, random]\noptions: {dig_in_place: [true, false]}\ntargets: {mean_turns: [4, 6]}\n")
+    args = ["simulate", "--variant", "classic", "--games", "10"] if command == "simulate" else ["tune", str(spec), "--out", str(tmp_path / "out")]
+    began = time.monotonic()
+    result = CliRunner().invoke(app, [*args, "--cluster", not_a_scheduler])
+    seconds = time.monotonic() - began
+    assert result.exit_code == 2
+    assert f"{not_a_scheduler} accepts connections but is not a Dask scheduler" in _one_error_line(result)
+    assert seconds < cluster.CONNECT_SECONDS + 4  # the probe's deadline, and no wait after it (it used to be 900 s)
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())  # nothing written
+
+
+@pytest.mark.parametrize(
+    "address, words",
+    [
+        ("tcp://127.0.0.1:abc", "bad host or port"),
+        ("tcp://[::1", "ipv6 needs brackets"),
+        ("foo://x", "th connects over tcp:// or tls://, not foo://"),
+        ("inproc://x", "not inproc://"),
+        ("ucx://127.0.0.1:8786", "ucx:// needs UCX-Py on every machine and is not supported by th"),
+        ("tls://127.0.0.1:8786", "tls:// needs the scheduler's CA and a client certificate: add --tls-ca-file CA.pem --tls-cert CERT.pem --tls-key KEY.pem"),
+        ("tcp://no-such-host.invalid:8786", "no such host 'no-such-host.invalid'"),
+    ],
+)
+def test_a_bad_address_is_one_line_at_once(address, words):
+    began = time.monotonic()
+    result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", "10", "--cluster", address])
+    assert result.exit_code == 2
+    assert words in _one_error_line(result)
+    assert time.monotonic() - began < cluster.CONNECT_SECONDS  # no retrying until a timeout
+
+
+def test_a_malformed_address_leaves_no_noise_at_exit():
+    """In a real process: no 40 s stall and no ``Exception ignored in: Client.__del__`` after the line."""
+    began = time.monotonic()
+    result = subprocess.run([TH, "simulate", "--variant", "classic", "--games", "10", "--cluster", "tcp://127.0.0.1:abc"], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 2
+    assert [line for line in result.stderr.splitlines() if line.strip()] == [line for line in result.stderr.splitlines() if line.startswith("error: --cluster 'tcp://127.0.0.1:abc'")]
+    assert "Exception ignored" not in result.stderr and result.stderr.count("\n") == 1
+    assert time.monotonic() - began < 30  # the interpreter's start and Dask's import, no stall
+
+
+def test_a_scheduler_with_no_workers_says_so_at_once_and_waits_visibly(tmp_path):
+    processes = DaskProcesses(tmp_path)
+    try:
+        processes.scheduler()
+        run = subprocess.Popen(
+            [TH, "simulate", "--variant", "classic", "--games", "10", "--cluster", processes.address, "--worker-timeout", "3"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        )
+        try:
+            first = run.stderr.readline()  # said before the wait, not after it
+            assert f"no worker has joined the Dask scheduler at {processes.address} yet; waiting up to 3 s for one" in first
+            assert run.poll() is None  # still waiting, visibly
+            stdout, rest = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+    finally:
+        processes.close()
+    assert run.returncode == 2 and stdout == ""
+    assert rest.strip() == f"error: no worker joined the Dask scheduler at {processes.address} within 3 s; start some with: dask worker {processes.address}"
+
+
+def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tmp_path):
+    processes = DaskProcesses(tmp_path)
+    try:
+        processes.scheduler()
+        worker = processes.worker("last")
+        processes.wait_for_workers(1)
+        command = [TH, "simulate", "--variant", "classic", "--games", "100000", "--seed", "3", "--json", "--cluster", processes.address, "--worker-timeout", "3"]
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            from distributed import Client
+
+            with Client(processes.address, set_as_default=False, timeout=30) as client:
+                deadline = time.monotonic() + 120
+                while not client.run_on_scheduler(lambda dask_scheduler: sum(1 for t in dask_scheduler.tasks.values() if t.state == "memory" or t.key.startswith("treehouse-chunk") and t.state == "processing")):
+                    assert run.poll() is None and time.monotonic() < deadline, "the run ended or never started"
+                    time.sleep(0.1)
+            time.sleep(2)  # a few chunks of 100 games are played
+            os.killpg(worker.pid, signal.SIGKILL)
+            stdout, stderr = run.communicate(timeout=120)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
+    finally:
+        processes.close()
+    lines = stderr.decode().splitlines()
+    assert run.returncode == 1, stderr.decode()
+    assert any(f"no worker is alive on the Dask scheduler at {processes.address}; waiting up to 3 s" in line for line in lines), lines
+    assert lines[-1].startswith(f"stopped, no worker was alive on the Dask scheduler at {processes.address} for 3 s (--worker-timeout): ")
+    assert "the results above are partial" in lines[-1]
+    partial = json.loads(stdout)
+    assert partial["partial"] is True and 0 < partial["games"] < 100000 and partial["games"] % 100 == 0
+
+
+def test_ctrl_c_on_a_local_cluster_prints_no_worker_tracebacks():
+    """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the
+    workers ignore it (the run stops them), so only the run's own lines show."""
+    run = subprocess.Popen(
+        [TH, "simulate", "--variant", "classic", "--games", "1000000", "--json", "--cluster", "local", "--jobs", "2"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    try:
+        assert run.stderr.readline().startswith("playing on a local Dask cluster of 2 worker processes")
+        time.sleep(3)  # some chunks finish
+        os.killpg(run.pid, signal.SIGINT)
+        stdout, rest = run.communicate(timeout=120)
+    finally:
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+    assert run.returncode == 130
+    assert "Traceback" not in rest and len(rest.strip().splitlines()) == 1, rest[-3000:]
+    assert rest.startswith("interrupted") and json.loads(stdout)["partial"] is True
+
+
+def _self_signed(folder: Path) -> tuple[str, str]:
+    """A certificate and key for 127.0.0.1 (its own CA), made by openssl."""
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert), "-days", "2", "-subj", "/CN=127.0.0.1"],
+        check=True, capture_output=True, timeout=60,
+    )
+    return str(cert), str(key)
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test's certificate")
+def test_tls_works_with_the_tls_options_and_is_refused_in_one_line_without_them(tmp_path):
+    cert, key = _self_signed(tmp_path)
+    tls = ["--tls-ca-file", cert, "--tls-cert", cert, "--tls-key", key]
+    processes = DaskProcesses(tmp_path)
+    try:
+        file = tmp_path / "scheduler.json"
+        processes._start([DASK, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--protocol", "tls", *tls, "--scheduler-file", str(file)], "scheduler")
+        deadline = time.monotonic() + 60
+        while not file.exists() or not file.read_text().strip().endswith("}"):
+            assert time.monotonic() < deadline, (tmp_path / "scheduler.log").read_text()
+            time.sleep(0.2)
+        address = json.loads(file.read_text())["address"]
+        assert address.startswith("tls://")
+        processes._start([DASK, "worker", address, "--nthreads", "1", "--nworkers", "1", "--no-nanny", "--host", "127.0.0.1", "--no-dashboard", *tls], "worker")
+        args = ["simulate", "--variant", "classic", "--games", "200", "--seed", "4", "--json"]
+        on_tls = _json([*args, "--cluster", address, *tls, "--worker-timeout", "90"])
+        assert on_tls == _json(args)
+        assert "tls:// needs the scheduler's CA and a client certificate" in _one_error_line(CliRunner().invoke(app, [*args, "--cluster", address]))
+        assert "--tls-key is missing" in _one_error_line(CliRunner().invoke(app, [*args, "--cluster", address, *tls[:4]]))
+        assert "a scheduler started with TLS needs tls://" in _one_error_line(CliRunner().invoke(app, [*args, "--cluster", address.replace("tls://", "tcp://")]))
+    finally:
+        processes.close()
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--cluster", "tcp://127.0.0.1:9", "--tls-cert", "x.pem"], "--tls-cert is for a tls:// scheduler address; this one is tcp://"),
+        (["--cluster", "tls://127.0.0.1:9", "--tls-ca-file", "absent.pem", "--tls-cert", "absent.pem", "--tls-key", "absent.pem"], "--tls-ca-file absent.pem: No such file or directory"),
+        (["--cluster", "local", "--worker-timeout", "0"], "--worker-timeout is in seconds, above 0"),
+        (["--cluster", "local", "--worker-timeout", "nan"], "--worker-timeout is in seconds, above 0"),
+    ],
+)
+def test_bad_tls_and_worker_timeout_options_are_one_line(args, words, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", "10", *args])
+    assert result.exit_code == 2
+    assert words in _one_error_line(result)

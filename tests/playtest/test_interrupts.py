@@ -88,9 +88,10 @@ def alive(pids: set[int]) -> set[int]:
     return living
 
 
-def start(command: str, jobs: int | None, games: int = 1_000_000) -> subprocess.Popen:
+def start(command: str, jobs: int | None, games: int = 1_000_000, records: Path | None = None) -> subprocess.Popen:
     """``th COMMAND`` in a process group of its own; ``jobs=None`` leaves ``--jobs`` out (its default)."""
     args = [sys.executable, "-m", "treehouse", command, "--games", str(games), "--json"] + (["--jobs", str(jobs)] if jobs is not None else [])
+    args += ["--records", str(records)] if records is not None else []
     args += {"simulate": ["-v", "classic"], "compare": ["classic", "classic-wiki"], "sweep": ["-v", "classic", "--param", "rules.dig_in_place=true,false"]}[command]
     return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
@@ -107,6 +108,18 @@ def wait_for_workers(process: subprocess.Popen, jobs: int) -> set[int]:
     return descendants(process.pid) | workers
 
 
+def wait_for_the_first_chunk(process: subprocess.Popen, records: Path) -> None:
+    """Until the first chunk's last game is recorded (then a moment for its
+    totals to reach the parent): a fixed wait, under the load of two suites
+    at once, sometimes ended before any chunk had finished."""
+    deadline = time.monotonic() + 180
+    while not any(records.rglob("*game-000099.jsonl")):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "the first chunk never finished"
+        time.sleep(0.2)
+    time.sleep(1)
+
+
 def assert_all_gone(workers: set[int]) -> None:
     deadline = time.monotonic() + 15
     while alive(workers) and time.monotonic() < deadline:
@@ -119,10 +132,12 @@ def assert_all_gone(workers: set[int]) -> None:
     "command, jobs",
     [("simulate", 2), ("simulate", 1), ("simulate", None), ("compare", 2), ("sweep", 2)],
 )
-def test_ctrl_c_prints_partial_results_exits_130_and_leaves_no_worker(command, jobs):
-    process = start(command, jobs)
+def test_ctrl_c_prints_partial_results_exits_130_and_leaves_no_worker(command, jobs, tmp_path):
+    process = start(command, jobs, records=tmp_path / "records")
     # by default a run this long hands itself to a worker per CPU after its first chunk
     workers = wait_for_workers(process, (2 if usable_cpus() > 1 else 0) if jobs is None else 0 if jobs == 1 else jobs)
+    wait_for_the_first_chunk(process, tmp_path / "records")  # the partial results are never empty
+    workers |= descendants(process.pid)
     began = time.monotonic()
     os.killpg(process.pid, signal.SIGINT)  # as a terminal's Ctrl-C does: the whole foreground group
     output, errors = process.communicate(timeout=60)

@@ -52,17 +52,18 @@ def _version(value: bool) -> None:
 @app.callback()
 def _root(
     version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version and exit."),
-    plugins_dir: Optional[list[Path]] = typer.Option(
+    plugins_dir: Optional[list[str]] = typer.Option(
         None,
         "--plugins-dir",
         help="Also load every *.py module in this folder as a plugin (a house rule tried without packaging); repeatable.",
-        file_okay=False,
     ),
 ) -> None:
     """treehouse: play, write and playtest dice-and-pyramid games."""
     if plugins_dir:
         # Through the environment, so that worker processes (th simulate --jobs) load the same plugins.
-        folders = [str(folder.resolve()) for folder in plugins_dir]
+        if any(not folder.strip() for folder in plugins_dir):  # an unset variable: not the working directory's every *.py
+            raise fail("--plugins-dir was given an empty folder name; name a folder of *.py plugin modules (--plugins-dir . for this one)")
+        folders = [str(Path(folder).resolve()) for folder in plugins_dir]
         for folder in folders:
             if not Path(folder).is_dir():
                 raise fail(f"--plugins-dir {folder}: no such folder (give a folder of *.py plugin modules)")

@@ -9,7 +9,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, out, plugins, run_guarded, shown, shown_path
 from treehouse.config import shipped_rulesets, read_ruleset_file
 
 
@@ -72,12 +72,12 @@ def rules(
             )
         )
         return
-    out.print(f"[bold]{escape(effective.name)}[/bold]: {escape(effective.description)}")
+    out.print(f"[bold]{shown(effective.name)}[/bold]: {shown(effective.description)}")
     table = Table(title_justify="left")
     for column in ("setting", "value", "from"):
         table.add_column(column, overflow="fold")
     for key, value, source in effective.rows():
-        table.add_row(key, escape(json.dumps(value)), escape(shown_path(source) if source.endswith(".yaml") else source))
+        table.add_row(key, shown(json.dumps(value)), shown(shown_path(source) if source.endswith(".yaml") else source))
     out.print(table)
     out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
     for key, option in fields.items():
@@ -91,10 +91,10 @@ def rules(
         in_force = {spec.partition("(")[0]: spec for spec in effective.house_rules}
         for info in available:
             state = f"on: {in_force[info.name]}" if info.name in in_force else "off"
-            out.print(f"  [cyan]{info.name}[/cyan] ({escape(state)}): {escape(info.description)}")
+            out.print(f"  [cyan]{info.name}[/cyan] ({shown(state)}): {shown(info.description)}")
             if info.options is not None:
                 for key, option in info.options.model_fields.items():
-                    out.print(f"      {key} (default {json.dumps(option.default)}): {escape(option.description or '')}")
+                    out.print(f"      {key} (default {json.dumps(option.default)}): {shown(option.description or '')}")
 
 
 def plugins_command(

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 
 from treehouse.config import EffectiveRules, resolve
-from treehouse.errors import TreehouseError, clip
+from treehouse.errors import TreehouseError, clip, printable
 from treehouse.plugins import Plugins, hook_failure, load_plugins
 
 DEBUG_ENV = "TREEHOUSE_DEBUG"
@@ -23,8 +23,12 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 @lru_cache(maxsize=1)
 def plugins() -> Plugins:
-    """The installed plugins, loaded once per command; problems become warnings."""
+    """The installed plugins, loaded once per command; problems become
+    warnings, except a local plugin's (--plugins-dir) that failed to load:
+    the user asked for it, so the command stops with that one line."""
     loaded = load_plugins()
+    if loaded.local_failures:
+        raise fail(loaded.local_failures[0])
     for problem in loaded.problems:
         err.print(f"warning: {clip(problem)}", markup=False)
     return loaded
@@ -55,6 +59,14 @@ def run_guarded(function, *args, **kwargs):
         if failure is None or os.environ.get(DEBUG_ENV):
             raise
         raise fail(str(failure)) from None
+
+
+def shown(text: object) -> str:
+    """Text a file or a record supplied, ready for ``out.print``: control
+    characters escaped (:func:`~treehouse.errors.printable`), markup escaped."""
+    from rich.markup import escape
+
+    return escape(printable(str(text)))
 
 
 def shown_path(path: str) -> str:

@@ -28,15 +28,15 @@ from rich.text import Text
 from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
-from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown_path
+from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown, shown_path
 from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
 from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
-from treehouse.errors import RecordError, TreehouseError, unknown
+from treehouse.errors import RecordError, TreehouseError, printable, unknown
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import hook_failure
-from treehouse.textfiles import FileLock, lock_file
+from treehouse.textfiles import FileLock, lock_file, refuse_existing
 from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
 from treehouse.plugins import game_hooks
 
@@ -706,9 +706,7 @@ def value_words(value: Any) -> str:
 
 
 def _escape(text: str) -> str:
-    from rich.markup import escape
-
-    return escape(str(text))
+    return shown(text)
 
 
 # --------------------------------------------------------------------------
@@ -822,7 +820,7 @@ def _new_session(variant_name, players, seats, bot, seed, config, overrides, del
     session.save()  # an unwritable path fails now, before anyone has played
     who = ", ".join(session.who(i) for i in range(len(kinds)))
     out.print(f"{variant.name} ({_escape(effective.name)} rules), seed {seed}: {_escape(who)}.")
-    session.say(f"Recording to {shown_path(str(path))}")  # on screen until the person's first move (said as plain text: no markup to escape)
+    session.say(f"Recording to {printable(shown_path(str(path)))}")  # on screen until the person's first move (plain text: no markup to escape)
     return session
 
 
@@ -861,7 +859,7 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}.")
     session.resumed = True  # the turn it was saved on is said at the first live choice, once the record is played back
     if path != resume:
-        session.say(f"Recording to {shown_path(str(path))}")  # on screen until the person's first move (said as plain text: no markup to escape)
+        session.say(f"Recording to {printable(shown_path(str(path)))}")  # on screen until the person's first move (plain text: no markup to escape)
     return session
 
 
@@ -916,8 +914,11 @@ def replay(
     turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE.html, and exit.", dir_okay=False)] = None,
+    force: Annotated[bool, typer.Option("--force", help="Let --html replace a file that exists.")] = False,
 ) -> None:
     """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
+    if html is not None:  # before the record is read: never write over it, nor over any file unasked
+        run_guarded(refuse_existing, html, force, RecordError, "--html", [file])
     record = run_guarded(Record.read, file)
     source = shown_path(str(file))
     try:
@@ -930,7 +931,7 @@ def replay(
     hooks = game_hooks(walked.variant)
 
     def who(seat: int) -> str:
-        kind = seats[seat] if seat < len(seats) else "?"
+        kind = printable(seats[seat]) if seat < len(seats) else "?"
         return f"Player {seat + 1} ({kind})"
 
     frames = walked.frames
@@ -961,7 +962,7 @@ def replay(
                 winners = footer.get("winners") or []
                 result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
                 final = frames[-1].events if frames else ()
-                out.print(Text(game_over_line(result, footer.get("turn"), footer.get("reason", ""), final), style="bold"))
+                out.print(Text(game_over_line(result, footer.get("turn"), printable(footer.get("reason", "")), final), style="bold"))
             else:
                 pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
                 out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)

@@ -21,11 +21,10 @@ from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
-from rich.markup import escape
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown_path, warned
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, shown_path, warned
 from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics, skill
@@ -35,7 +34,7 @@ from treehouse.playtest.sweep import grid, overrides as point_overrides
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
 from treehouse.playtest.work import Interrupted
 from treehouse.playtest.work import run as play
-from treehouse.textfiles import write_text_atomically
+from treehouse.textfiles import check_name, refuse_existing, same_file, write_text_atomically
 
 GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
 SeatOption = Annotated[
@@ -60,6 +59,14 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object 
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
 ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+TlsCaOption = Annotated[Optional[str], typer.Option("--tls-ca-file", help="With a tls:// --cluster: the CA certificate (PEM) the scheduler's certificate is signed by.", metavar="FILE")]
+TlsCertOption = Annotated[Optional[str], typer.Option("--tls-cert", help="With a tls:// --cluster: this client's certificate (PEM).", metavar="FILE")]
+TlsKeyOption = Annotated[Optional[str], typer.Option("--tls-key", help="With a tls:// --cluster: this client's private key (PEM).", metavar="FILE")]
+WorkerTimeoutOption = Annotated[
+    float,
+    typer.Option("--worker-timeout", help="With --cluster: wait this long for a first worker, and stop a run (results so far kept) that has had no live worker this long.", metavar="SECONDS"),
+]
+ForceOption = Annotated[bool, typer.Option("--force", help="Let --csv and --report replace a file that exists, and --records a folder holding an earlier run's records.")]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -76,6 +83,11 @@ class RunOptions:
     csv_file: Path | None = None
     records: Path | None = None
     report: Path | None = None
+    force: bool = False
+    tls_ca_file: str | None = None
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    worker_timeout: float = 60.0
 
 
 #: (parameter, Typer annotation) of each field of RunOptions, in the order --help lists them.
@@ -86,10 +98,15 @@ _RUN_PARAMETERS = (
     ("seed", SeedOption),
     ("jobs", JobsOption),
     ("cluster", ClusterOption),
+    ("tls_ca_file", TlsCaOption),
+    ("tls_cert", TlsCertOption),
+    ("tls_key", TlsKeyOption),
+    ("worker_timeout", WorkerTimeoutOption),
     ("as_json", JsonOption),
     ("csv_file", CsvOption),
     ("records", RecordsOption),
     ("report", ReportOption),
+    ("force", ForceOption),
 )
 
 
@@ -134,6 +151,58 @@ def _check_counts(games: int, jobs: int | None) -> None:
         raise ConfigError(f"--jobs must be from 1 to {MAX_JOBS} (this machine has {os.cpu_count() or 1} CPUs), not {jobs}")
 
 
+#: How an earlier run's game records are named in a --records folder (game-000001.jsonl, a-game-…, b-game-…).
+RECORD_NAME = re.compile(r"^(?:[ab]-)?game-\d{6,}\.jsonl$")
+
+
+def _check_outputs(run: RunOptions, reads: list[Path | str | None]) -> None:
+    """Before any game: refuse to replace an existing --csv or --report file
+    unless --force, ever to write over a file the command reads, and a
+    --records folder holding an earlier run's records unless --force (which
+    removes those records just before the first game, so that the folder
+    holds this run's only: :func:`_clear_earlier_records`)."""
+    inputs = [Path(r) for r in reads if r is not None and Path(r).is_file()]
+    for option, path in (("--csv", run.csv_file), ("--report", run.report)):
+        if path is not None:
+            refuse_existing(path, run.force, ConfigError, option, inputs)
+    if run.csv_file is not None and run.report is not None and same_file(run.csv_file, run.report):
+        raise ConfigError(f"--csv and --report both name {run.csv_file}; give each its own file")
+    if run.records is None:
+        return
+    check_name(run.records, ConfigError, "--records")
+    earlier = _earlier_records(run.records)
+    if earlier and not run.force:
+        raise ConfigError(
+            f"--records {run.records} already holds an earlier run's records ({shown_path(str(earlier[0]))}, …); "
+            "choose another folder, or add --force to remove them first"
+        )
+
+
+def _clear_earlier_records(run: RunOptions) -> None:
+    """With --force, remove an earlier run's records from --records (after
+    every check has passed, just before the first game)."""
+    if run.records is None or not run.force:
+        return
+    for path in _earlier_records(run.records):
+        try:
+            path.unlink()
+        except OSError as error:
+            raise ConfigError(f"--force: cannot remove the earlier record {path}: {error.strerror or error}") from None
+
+
+def _earlier_records(folder: Path) -> list[Path]:
+    """The game records in ``folder`` and its point folders (th sweep writes one per point)."""
+    if not folder.is_dir():
+        return []
+    found = []
+    try:
+        for place in (folder, *(child for child in folder.iterdir() if child.is_dir() and not child.is_symlink())):
+            found += sorted(path for path in place.iterdir() if RECORD_NAME.match(path.name) and (path.is_file() or path.is_symlink()))
+    except OSError as error:
+        raise ConfigError(f"cannot read the records folder {folder}: {error.strerror or error}") from None
+    return found
+
+
 def _seat_kinds(seat: list[str] | None, players: int | None, effective: EffectiveRules) -> tuple[str, ...]:
     """The bot spec of every seat, checked and in canonical form (``search(depth=2)``)."""
     loaded = plugins()
@@ -168,15 +237,20 @@ def _seats_and_batch(run: RunOptions, rule_sets: list[EffectiveRules], specs: tu
 @contextmanager
 def chunk_pool(run: RunOptions) -> Iterator[Any]:
     """Where the chunks are played: ``None`` (this machine, ``--jobs`` processes),
-    or a Dask cluster with ``--cluster`` (imported only then)."""
+    or a Dask cluster with ``--cluster`` (imported only then).  Entered just
+    before the first game, so it is where --force clears --records."""
+    _clear_earlier_records(run)
     if run.cluster is None:
         yield None
         return
     if run.records is not None and run.cluster != "local":
         raise ConfigError("--records writes each game on the disk of the worker that played it; use it without --cluster, or with --cluster local")
+    if not 0 < run.worker_timeout <= 7 * 24 * 3600:  # also refuses nan
+        raise ConfigError(f"--worker-timeout is in seconds, above 0 and at most a week, not {run.worker_timeout}")
     from treehouse.playtest import cluster
 
-    with cluster.connect(run.cluster, run.jobs, plugins()) as pool:
+    settings = cluster.ClusterSettings(run.tls_ca_file, run.tls_cert, run.tls_key, run.worker_timeout, say=lambda line: err.print(line, markup=False))
+    with cluster.connect(run.cluster, run.jobs, plugins(), settings) as pool:
         err.print(f"playing on {pool.description} ({pool.threads()} worker threads)", markup=False)
         yield pool
 
@@ -218,16 +292,21 @@ def _play(batch: Batch, games: int, run: RunOptions, progress: Callable[[int], N
         return play(batch, games, run.jobs, plugins=plugins(), progress=progress, stop=stop, pool=pool), None
     except Interrupted as stopped:
         if stopped.partial is None:
-            err.print("interrupted before any game finished", markup=False)
+            err.print(f"{_why(stopped)} before any game finished", markup=False)
             raise typer.Exit(stopped.exit_code) from None
         return stopped.partial, stopped
+
+
+def _why(stopped: Interrupted) -> str:
+    """Why a run stopped early, in words: ``interrupted``, or the run's own reason."""
+    return f"stopped, {stopped.reason}" if stopped.reason else "interrupted"
 
 
 def _end_interrupted(stopped: Interrupted | None, done: int, asked: int) -> None:
     """After partial results: the line saying so, and the signal's exit status (130 for Ctrl-C)."""
     if stopped is None:
         return
-    err.print(f"interrupted: {done} of {asked} games played; the results above are partial (--csv and --report were not written)", markup=False)
+    err.print(f"{_why(stopped)}: {done} of {asked} games played; the results above are partial (--csv and --report were not written)", markup=False)
     raise typer.Exit(stopped.exit_code)
 
 
@@ -301,15 +380,15 @@ def _simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: in
 
 def _print_simulate(result: dict) -> None:
     out.print(
-        f"[bold]{escape(result['rule_set'])}[/bold] ({escape(result['variant'])}): {result['games']} games, "
-        f"seats {escape(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
+        f"[bold]{shown(result['rule_set'])}[/bold] ({shown(result['variant'])}): {result['games']} games, "
+        f"seats {shown(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
         # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
         table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
     for seat in result["seats"]:
-        table.add_row(str(seat["seat"]), escape(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
+        table.add_row(str(seat["seat"]), shown(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", _interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
     out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
     length = result["length"]
@@ -343,9 +422,9 @@ def _print_simulate(result: dict) -> None:
         for column in ("stronger", "weaker", "score", "95% interval", "edge"):
             table.add_column(column, justify="right", overflow="fold" if column in ("stronger", "weaker") else "ellipsis")
         for pair in data["pairs"]:
-            table.add_row(escape(pair["strong"]), escape(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
+            table.add_row(shown(pair["strong"]), shown(pair["weak"]), f"{pair['score']:.3f}", _interval(pair["low"], pair["high"]), f"{pair['edge']:+.3f}")
         out.print(table)
-        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {escape(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
+        out.print(f"[bold]SkillTrace[/bold] {_num(data['SkillTrace'])}: the mean edge over adjacent rungs of {shown(' < '.join(data['ladder']))} (0: the dice decide, 1: skill always wins)")
 
 
 def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
@@ -400,6 +479,7 @@ def _skill_ladder(effective: EffectiveRules, players: int, games: int, names: st
 
 def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [config])
     effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
     kinds, batch = _seats_and_batch(run, [effective])
     measure_skill, skill_games, skill_bots = skill_options
@@ -463,6 +543,7 @@ def compare(
 
 def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [a, b])
     if b is None and not overrides_b:
         raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
     for text in overrides_b:
@@ -542,8 +623,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     if stopped is not None:
         out.print(f"{PARTIAL}the first {result['games']} of {games} pairs of games")
     out.print(
-        f"[bold]A[/bold] = {escape(spec_a.name)}, [bold]B[/bold] = {escape(spec_b.name)}: {result['games']} paired games on the same seeds, "
-        f"seats {escape(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
+        f"[bold]A[/bold] = {shown(spec_a.name)}, [bold]B[/bold] = {shown(spec_b.name)}: {result['games']} paired games on the same seeds, "
+        f"seats {shown(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
     )
     table = Table(title="B - A with 95% intervals (* significant after Holm's correction over all rows)", title_justify="left")
     for column in ("metric", "A", "B", "B - A", "95% interval", "p", ""):
@@ -586,6 +667,7 @@ def point_folder(point: dict[str, str]) -> str:
 
 def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     _check_counts(run.games, run.jobs)
+    _check_outputs(run, [config])
     games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
@@ -615,7 +697,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
             if stopped is not None:
                 break
     if not rows:
-        err.print("interrupted before any game finished", markup=False)
+        err.print(f"{_why(stopped) if stopped is not None else 'interrupted'} before any game finished", markup=False)
         raise typer.Exit(stopped.exit_code if stopped is not None else 2)
     seconds = time.perf_counter() - began
     result = {
@@ -646,7 +728,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         return
     if stopped is not None:
         out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
-    out.print(f"[bold]{escape(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {escape(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
+    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {shown(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
     _print_sweep(keys, rows)
     _end_interrupted(stopped, played, games * len(points))
 
@@ -662,8 +744,11 @@ SWEEP_KEY = (
 )
 
 
-def _short(value: float) -> str:
-    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow)."""
+def _short(value: float | None) -> str:
+    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow);
+    ``n/a`` for a bound that does not exist (a metric no game could measure)."""
+    if value is None:
+        return "n/a"
     text = f"{value:.2f}"
     return text[1:] if text.startswith("0.") else text
 
@@ -692,11 +777,11 @@ def _print_sweep(keys: list[str], rows: list[dict]) -> None:
         for i, header in enumerate(headers):
             table.add_column(header, justify="left" if i < len(names) else "right", no_wrap=True, min_width=widths[i])
         for line in lines:
-            table.add_row(*(escape(cell) for cell in line))
+            table.add_row(*(shown(cell) for cell in line))
         out.print(table)
     else:  # too many parameters for one row each: two lines per point, the values never cut
         for number, (r, line) in enumerate(zip(rows, lines), start=1):
-            out.print(f"[bold]#{number}[/bold] " + escape(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
+            out.print(f"[bold]#{number}[/bold] " + shown(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
             facts, current = [], ""
             for (short, _), cell in zip(SWEEP_KEY, line[len(names):]):
                 fact = f"{short} {cell}"
@@ -706,7 +791,7 @@ def _print_sweep(keys: list[str], rows: list[dict]) -> None:
                 else:
                     current = f"{current} · {fact}" if current else fact
             for text in [*facts, current]:
-                out.print("   " + escape(text))
+                out.print("   " + shown(text))
     out.print("Key: " + "; ".join(f"{short}: {meaning}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
 
 

@@ -15,12 +15,13 @@ from pathlib import Path
 from typing import Annotated, Any, Callable, Iterator, Optional
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from treehouse.cli.common import err, out, plugins, run_guarded, shown_path
-from treehouse.cli.playtest import MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, _check_counts, chunk_pool
+from treehouse.cli.common import err, out, plugins, run_guarded, shown, shown_path
+from treehouse.cli.playtest import (
+    MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, TlsCaOption, TlsCertOption, TlsKeyOption, WorkerTimeoutOption, _check_counts, chunk_pool,
+)
 from treehouse.errors import ConfigError
 from treehouse.playtest import html
 from treehouse.playtest import tune as tuning
@@ -42,9 +43,14 @@ def tune(
     best: Annotated[int, typer.Option("--best", help="How many of the best rule sets to write.")] = 3,
     overwrite: Annotated[bool, typer.Option("--overwrite", help="Replace the results of an earlier run in --out.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the results as one JSON object instead of a table.")] = False,
+    tls_ca_file: TlsCaOption = None,
+    tls_cert: TlsCertOption = None,
+    tls_key: TlsKeyOption = None,
+    worker_timeout: WorkerTimeoutOption = 60.0,
 ) -> None:
     """Search rule values toward targets (Optuna TPE, successive halving, common seeds); write the best rule sets."""
-    code = run_guarded(_tune, spec, out_dir, budget_games, budget_seconds, seed, jobs, cluster, best, overwrite, as_json)
+    where = RunOptions(games=1, seed=seed, jobs=jobs, cluster=cluster, tls_ca_file=tls_ca_file, tls_cert=tls_cert, tls_key=tls_key, worker_timeout=worker_timeout)
+    code = run_guarded(_tune, spec, out_dir, budget_games, budget_seconds, seed, jobs, where, best, overwrite, as_json)
     if code:
         raise typer.Exit(code)
 
@@ -83,7 +89,7 @@ def _progress(total: int) -> Iterator[Callable[[tuning.Search], None]]:
         yield show
 
 
-def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster, best, overwrite, as_json) -> int:
+def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: RunOptions, best, overwrite, as_json) -> int:
     _check_counts(1, jobs)
     if not 1 <= budget_games <= MAX_GAMES:
         raise ConfigError(f"--budget-games must be from 1 to {MAX_GAMES}, not {budget_games}")
@@ -94,7 +100,7 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster,
     spec = tuning.load_spec(spec_path, plugins())
     _check_out(out_dir, best, overwrite)
 
-    with chunk_pool(RunOptions(games=1, seed=seed, jobs=jobs, cluster=cluster)) as pool, _progress(budget_games) as progress:
+    with chunk_pool(where) as pool, _progress(budget_games) as progress:
 
         def play_games(batch, games: int, first: int) -> Any:
             return play(batch, games, jobs, plugins=plugins(), chunk=spec.chunk, pool=pool, first=first).sides[0]
@@ -102,7 +108,7 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster,
         search = tuning.run_search(spec, seed, budget_games, play_games, budget_seconds, progress)
     if not search.trials:
         if search.exit_code:
-            err.print("interrupted before any trial was played; nothing written", markup=False)
+            err.print(f"{_why(search)} before any trial was played; nothing written", markup=False)
             return search.exit_code
         raise ConfigError("no trial was played to the end of its first rung; nothing to write")
     result = tuning.result_json(search, best)
@@ -118,9 +124,14 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, cluster,
     # Where the files went, on standard error (standard output may be a table or JSON in a pipe), as the other commands say it.
     err.print(f"Wrote {len(written)} files to {shown_path(str(out_dir))}: {', '.join(p.name for p in written)}", markup=False, highlight=False)
     if search.exit_code:
-        err.print("interrupted: the results of the trials played so far are written", markup=False)
+        err.print(f"{_why(search)}: the results of the trials played so far are written", markup=False)
         return search.exit_code
     return 0
+
+
+def _why(search: tuning.Search) -> str:
+    """``interrupted`` (Ctrl-C or a signal), or why the search stopped itself (a cluster with no live worker)."""
+    return "interrupted" if search.stopped_by == "Ctrl-C" else f"stopped, {search.stopped_by}"
 
 
 def _write_results(search: tuning.Search, result: dict, out_dir: Path, best: int) -> list[Path]:
@@ -141,14 +152,14 @@ def _write_results(search: tuning.Search, result: dict, out_dir: Path, best: int
 def _print(search: tuning.Search, result: dict) -> None:
     spec = search.spec
     out.print(
-        f"[bold]{escape(spec.rules.name)}[/bold]: {len(search.trials)} trials, {search.games_played} games of {search.budget_games} budgeted, "
-        f"seats {escape(', '.join(spec.seats))}, seed {search.seed}; stopped by {escape(result['stopped_by'])}; {search.seconds:.0f} s"
+        f"[bold]{shown(spec.rules.name)}[/bold]: {len(search.trials)} trials, {search.games_played} games of {search.budget_games} budgeted, "
+        f"seats {shown(', '.join(spec.seats))}, seed {search.seed}; stopped by {shown(result['stopped_by'])}; {search.seconds:.0f} s"
     )
     table = Table(title="The best rule sets (targets with 95% intervals; * met)", title_justify="left")
     for column in ("rank", "trial", "games", "loss", *(o.name for o in spec.options), *(f"{t.name} ({t.text})" for t in spec.targets)):
-        table.add_column(escape(column), justify="right")
+        table.add_column(shown(column), justify="right")
     for rank, trial in enumerate(search.ranked()[: len(result["best"])], 1):
-        cells = [str(rank), str(trial.number), str(trial.games), f"{trial.loss:.4f}", *(escape(str(trial.params[o.name])) for o in spec.options)]
+        cells = [str(rank), str(trial.number), str(trial.games), f"{trial.loss:.4f}", *(shown(str(trial.params[o.name])) for o in spec.options)]
         for target in spec.targets:
             value, low, high = trial.values[target.name]
             text = "n/a" if value is None else f"{value:.3f}" + ("" if low is None else f" [{low:.3f}, {high:.3f}]")

@@ -144,7 +144,13 @@ class Record:
                 if not isinstance(event, dict):
                     raise ValueError(f"a JSON {_json_type(event)}, not an event object")
                 kind = event["event"]
+                if record.header is None and kind != "start" and kind in _KINDS:
+                    raise RecordError(f"{source}, line {number}: damaged record: a {kind} event before the start event")
+                if record.footer is not None and kind in _KINDS:
+                    raise RecordError(f"{source}, line {number}: damaged record: a {kind} event after the end event (a record holds one game)")
                 if kind == "start":
+                    if record.header is not None:
+                        raise RecordError(f"{source}, line {number}: damaged record: a second start event (a record holds one game, and starts once)")
                     if event.get("format") != FORMAT:
                         raise RecordError(f"{source}: not a treehouse record (format {event.get('format')!r}, expected {FORMAT!r})")
                     _check_fields(event, _START_FIELDS)
@@ -177,6 +183,7 @@ class Record:
                 raise RecordError(f"{source}, line {number}: damaged record event ({error})") from None
         if record.header is None:
             raise RecordError(f"{source}: damaged record: no start event")
+        _check_seat_counts(record, source)
         return record
 
     def take_back(self, number: int, at: int, event: tuple) -> None:
@@ -248,6 +255,27 @@ _NULLABLE = frozenset({"rules", "house_rules", "turn_cap", "meta"})
 _STEP_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "seat": (_whole(1), "a whole number from 1"), "step": _TEXT}
 _UNDONE_FIELDS = {"undone": (_whole(1), "the number of the takeback, from 1")}
 _END_FIELDS = {"turn": (_whole(0), "a whole number from 0"), "winners": (_wholes, "a list of seat numbers"), "reason": _TEXT, "position": _TEXT}
+
+
+_KINDS = frozenset({"start", "roll", "move", "resolved", "end"})
+
+
+def _check_seat_counts(record: Record, source: str) -> None:
+    """The number of seats agrees everywhere: the start event's seats, th
+    play's meta.seats, and every seat an event or the end names."""
+    seats = (record.header or {}).get("seats")
+    if not isinstance(seats, list):
+        return  # no seats: the replay names what is missing
+    count = len(seats)
+    kinds = (record.meta or {}).get("seats")
+    if isinstance(kinds, list) and len(kinds) != count:
+        raise RecordError(f"{source}: damaged record: the start event names {count} seats, but meta.seats names {len(kinds)}")
+    for kind, turn, seat, _step, _value in (*record.events, *(e for _at, block in record.undone for e in block)):
+        if not 0 <= seat < count:
+            raise RecordError(f"{source}: damaged record: a {kind} on turn {turn} by seat {seat + 1}, but the game has {count} seats")
+    winners = (record.footer or {}).get("winners") or []
+    if any(not 1 <= winner <= count for winner in winners):
+        raise RecordError(f"{source}: damaged record: the end event names winners {winners}, but the game has {count} seats")
 
 
 def _check_fields(event: dict, fields: dict, required: bool = False, prefix: str = "") -> None:

@@ -168,6 +168,20 @@ def check_happened(record: Record, again: Record) -> None:
         raise RecordError(f"turn {old[1]}: the record says {'; '.join(happened(old[4]))!r} happened, but the replay finds nothing there")
 
 
+def check_steps(record: Record, again: Record) -> None:
+    """Raise :class:`RecordError` where a recorded roll or move carries another
+    turn number or step label than the replay gives it (an edited record:
+    the game's own counts are the replay's)."""
+    recorded = [event for event in record.events if event[0] != "resolved"]
+    derived = [event for event in again.events if event[0] != "resolved"]
+    for old, new in zip(recorded, derived):
+        kind, turn, _seat, step, _value = old
+        if turn != new[1]:
+            raise RecordError(f"turn {new[1]}: the record numbers this {kind} turn {turn}, but the game is on turn {new[1]} there")
+        if step != new[3]:
+            raise RecordError(f"turn {new[1]}: the record labels this {kind} step {step!r}, but the game is at step {new[3]!r} there")
+
+
 def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
     """Play ``record`` back and return the game at its last event.
 
@@ -192,6 +206,7 @@ def replay(record: Record, variants: Any, *, observer: Any = None) -> Game:
         game.play()
     except EndOfRecord:
         pass
+    check_steps(record, again)
     check_happened(record, again)
     footer = record.footer
     if footer is not None:

@@ -587,7 +587,7 @@ def run_search(
                         "every rule set of the options' space was played" if combinations(spec) is not None else "a bracket of values all played before"
                     )
     except KeyboardInterrupt as interrupted:  # Ctrl-C, or SIGTERM/SIGHUP through the runner
-        search.stopped_by = "Ctrl-C"
+        search.stopped_by = getattr(interrupted, "reason", None) or "Ctrl-C"  # a cluster left with no live worker says so
         search.exit_code = getattr(interrupted, "exit_code", 130)
     search.trials = [t for t in search.trials if t.games]
     search.seconds = time.monotonic() - began

@@ -52,16 +52,18 @@ ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") i
 
 class Interrupted(KeyboardInterrupt):
     """A run stopped by Ctrl-C or a signal: ``partial`` holds the games finished
-    in order so far (``None`` before the first), ``signum`` the signal."""
+    in order so far (``None`` before the first), ``signum`` the signal.  A run
+    that stopped itself (a cluster with no live worker) has no signal but a
+    ``reason``, said in the line after the partial results."""
 
-    def __init__(self, partial: ChunkResult | None = None, signum: int = signal.SIGINT) -> None:
+    def __init__(self, partial: ChunkResult | None = None, signum: int | None = signal.SIGINT, reason: str | None = None) -> None:
         super().__init__(partial, signum)
-        self.partial, self.signum = partial, signum
+        self.partial, self.signum, self.reason = partial, signum, reason
 
     @property
     def exit_code(self) -> int:
-        """The shell's convention: 128 + the signal (130 for Ctrl-C)."""
-        return 128 + int(self.signum)
+        """The shell's convention: 128 + the signal (130 for Ctrl-C); 1 for a run that stopped itself."""
+        return 1 if self.signum is None else 128 + int(self.signum)
 
 
 class _ChunkInterrupted(Exception):
@@ -527,6 +529,10 @@ def _worker_pool(jobs: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
         finished_games.close()
 
 
+#: The longest wait for a stopped pool's manager thread (it ends in well under a second when idle).
+MANAGER_SECONDS = 120.0
+
+
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
     pool.shutdown(wait=False, cancel_futures=True)
@@ -538,13 +544,16 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
-    # Wait for the pool's manager thread too: left running, it may close its
-    # wake-up pipe while the interpreter's exit is writing to it, which prints
-    # a traceback after the partial results (a race in Python 3.11's
-    # concurrent.futures).
+    # Wait for the pool's manager thread to end too: one still running at the
+    # interpreter's exit may close its wake-up pipe while the exit writes to
+    # it (concurrent.futures' _python_exit), which prints "OSError: [Errno 9]
+    # Bad file descriptor" after the partial results (a race in Python 3.11).
+    # With the workers gone it ends soon, but under load it took over the 5 s
+    # once waited here (the flaky CI run): so wait as long as it takes, within
+    # MANAGER_SECONDS.
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
-        manager.join(timeout=5)
+        manager.join(timeout=MANAGER_SECONDS)
 
 
 @contextmanager
@@ -613,7 +622,7 @@ def run(
                 total = partial if total is None else total.merge(partial)
             raise Interrupted(total, stopped.signum) from None
         except KeyboardInterrupt as stopped:
-            raise Interrupted(total, getattr(stopped, "signum", signal.SIGINT)) from None
+            raise Interrupted(total, getattr(stopped, "signum", signal.SIGINT), getattr(stopped, "reason", None)) from None
         finally:
             stream.close()
     if total is None:
