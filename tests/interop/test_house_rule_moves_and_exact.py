@@ -134,3 +134,18 @@ def test_expectiminimax_agrees_with_a_table_of_every_race_state():
     assert exact == pytest.approx(value(state))
     assert -1 < exact < 1 and exact != 0
     assert str(state) in table
+
+
+def test_the_generic_observation_holds_a_race_position():
+    """A variant without an observation of its own (pyramid-race) is seen
+    through its position's fields: every pyramid's space, then the seat to move."""
+    pytest.importorskip("pyramid_race")
+    game = pyspiel.load_game("treehouse_race", {"length": 6, "players": 2})
+    state = game.new_initial_state()
+    state.apply_action(5)  # a 6
+    state.apply_action(state.legal_actions()[0])
+    spaces = state.node.position.spaces
+    seen = state.observation_tensor(0)
+    assert list(seen[:6]) == [float(x) for trio in spaces for x in trio] and any(seen[:6])
+    other = state.observation_tensor(1)
+    assert seen[:7] == other[:7] and seen[7:9] != other[7:9]  # the same board; the mover counted from each seat

@@ -18,8 +18,9 @@ one move everywhere; enough for search and for masked learning.
 Likewise ``observation(players)``, returning an object with ``size`` and
 ``encode(position, seat) -> numpy array``, gives the numbers a seat sees;
 the adapter appends the face just rolled (one-hot over the die's faces, all
-zero when no face is pending).  Without it a seat sees only that face and
-the seat to move.
+zero when no face is pending).  Without it a seat sees the generic
+observation, :class:`FieldObservation`: the position's fields as numbers
+(:func:`position_numbers`) and the seat to move.
 """
 
 from __future__ import annotations
@@ -176,6 +177,60 @@ class Actions:
         return f"action {action}"
 
 
+def position_numbers(value: Any) -> list[float]:
+    """A position's fields as numbers, depth first: a bool or number is itself,
+    ``None`` is 0, an enum is its value's numbers (or its place among its
+    members), a tuple / list / NamedTuple / dataclass its items' numbers in
+    order; text is left out (notation, not state: give the variant an
+    ``observation`` to count it)."""
+    import dataclasses
+    import enum
+
+    if value is None:
+        return [0.0]
+    if isinstance(value, bool):
+        return [1.0 if value else 0.0]
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, enum.Enum):
+        inner = value.value
+        return [float(inner)] if isinstance(inner, (int, float)) and not isinstance(inner, bool) else [float(list(type(value)).index(value))]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = tuple(getattr(value, f.name) for f in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        out: list[float] = []
+        for item in value:
+            out.extend(position_numbers(item))
+        return out
+    return []
+
+
+class FieldObservation:
+    """The generic observation: :func:`position_numbers` of the position, then
+    the seat to move counted from the observer (one-hot).  Its size is set by
+    the first position (the setup's, seed 0); a later position with more
+    numbers is cut to it, one with fewer padded with zeros, so a variant
+    whose tuples grow should define its own ``observation(players)``."""
+
+    def __init__(self, sample: Any, players: int) -> None:
+        self.players = players
+        self.fields = len(position_numbers(sample))
+        self.size = self.fields + players
+
+    def encode(self, position: Any, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        numbers = position_numbers(position)[: self.fields]
+        out[: len(numbers)] = numbers
+        out[self.fields + (position.to_move - seat) % self.players] = 1
+        return out
+
+
+def field_observation(variant: Any, players: int) -> FieldObservation:
+    """The generic observation for ``variant`` (what a scaffolded variant's
+    ``observation()`` returns until its designer writes one)."""
+    return FieldObservation(variant.hooks.treehouse_setup(variant, players, __import__("random").Random(0)), players)
+
+
 class Observation:
     """What a seat sees, as numbers: the variant's vector (if it has one), the face pending, the seat to move."""
 
@@ -183,18 +238,16 @@ class Observation:
         self.flow = flow
         provided = getattr(flow.variant, "observation", None)
         self.table = provided(flow.players) if callable(provided) else None
+        if self.table is None:  # the generic one, from the position's fields
+            self.table = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
         self.faces = len(flow.faces)
-        own = self.table.size if self.table is not None else flow.players
-        self.size = own + self.faces
+        self.size = self.table.size + self.faces
 
     def encode(self, node: Node, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
         own = self.size - self.faces
         if node.position is not None:
-            if self.table is not None:
-                out[:own] = self.table.encode(node.position, seat)
-            else:
-                out[(node.position.to_move - seat) % self.flow.players] = 1
+            out[:own] = self.table.encode(node.position, seat)
         if node.kind == DECISION and node.face in self.flow.face_ids:
             out[own + self.flow.face_ids[node.face]] = 1
         return out
