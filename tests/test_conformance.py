@@ -89,3 +89,24 @@ def test_a_broken_contract_is_one_line_naming_the_hook_and_the_plugin(rule, line
 def test_the_kit_plays_each_fitting_house_rule(plugins):
     report = check_variant("classic", plugins=plugins, games=1, players=[2], turn_cap=100)
     assert {"mirror-matches", "no-house-moves"} <= set(report.house_rules)
+
+
+@pytest.mark.parametrize("name", ["classic", "fences", "race"])
+def test_the_kit_runs_openspiel_and_pettingzoo_checks_on_each_house_rule(name):
+    """With the extras installed the kit runs random_sim_test and api_test on
+    the rule set and every house rule it plays, the example's wild-repair
+    (a new move kind) and large-fences-only included."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    if name == "race":
+        pytest.importorskip("pyramid_race")
+    report = check_variant(name, games=1, players=[2], turn_cap=100, fresh_process=False)
+    checked = set(report.interop)
+    for label in ["its rule set", *(f"house rule {rule}" for rule in report.house_rules)]:
+        assert {f"random_sim_test: 2 players, {label}", f"api_test: 2 players, {label}"} <= checked
+    if name == "fences" and "wild-repair" in report.house_rules:
+        assert "large-fences-only" in report.house_rules
+    if name == "classic":
+        assert "no-house-moves" in report.house_rules
+    if name == "fences":
+        assert "no-house-moves" not in report.house_rules

@@ -28,7 +28,10 @@ games for each player count and seat kind, and after every step checks that:
   to 1) and the face rolled is one of its outcomes;
 * positions and the rules are hashable, and equal positions hash equal;
 * and all of it again with every installed house rule that fits the variant
-  turned on, one at a time.
+  turned on, one at a time;
+* OpenSpiel's ``random_sim_test`` and PettingZoo's ``api_test`` pass for the
+  rule set and for each of those house rules, when those extras are
+  installed (a rule's new moves need action ids: docs/interop.md).
 
 A broken contract is one line naming the hook and the plugin that answered.
 
@@ -72,6 +75,8 @@ class ConformanceReport:
     house_rule_games: int = 0
     #: what it could not try, one line each (a house rule whose options have no defaults)
     skipped: list[str] = field(default_factory=list)
+    #: the framework checks it ran: ``random_sim_test: 2 players, house rule wild-repair``
+    interop: list[str] = field(default_factory=list)
 
 
 class _Checker:
@@ -180,6 +185,7 @@ def check_variant(
     unwritten: str = "fail",
     house_rules: bool = True,
     fresh_process: bool | None = None,
+    interop: bool = True,
 ) -> ConformanceReport:
     """Check ``variant`` (a name or rule set ``th`` knows) against every contract.
 
@@ -191,13 +197,17 @@ def check_variant(
     house rule that fits the variant (its default options; one needing
     options it cannot default is left out).  ``fresh_process`` replays every
     record in a new Python process (default: when ``plugins`` is not given,
-    so the fresh process finds the same plugins installed).
+    so the fresh process finds the same plugins installed).  ``interop``
+    runs OpenSpiel's ``random_sim_test`` and PettingZoo's ``api_test`` on the
+    rule set and on each house rule played, for up to two player counts,
+    where those extras are installed (and ``plugins`` is not given: the
+    adapters load the installed plugins).
     """
     if unwritten not in ("fail", "xfail"):
         raise ValueError(f"unwritten must be 'fail' or 'xfail', not {unwritten!r}")
     try:
         fresh = fresh_process if fresh_process is not None else plugins is None
-        return _check_variant(variant, games, seed, players, seat_kinds, turn_cap, list(overrides), plugins or load_plugins(), house_rules, fresh)
+        return _check_variant(variant, games, seed, players, seat_kinds, turn_cap, list(overrides), plugins or load_plugins(), house_rules, fresh, interop and plugins is None and not list(overrides))
     except Exception as error:
         stub = _not_implemented(error)
         if stub is None or unwritten == "fail":
@@ -216,7 +226,7 @@ def _not_implemented(error: BaseException | None) -> NotImplementedError | None:
     return None
 
 
-def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, overrides, plugins, house_rules, fresh) -> ConformanceReport:
+def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, overrides, plugins, house_rules, fresh, interop) -> ConformanceReport:
     effective = resolve(plugins, variant=variant, overrides=[*overrides, f"turn_cap={turn_cap}"])
     cls = effective.variant_class
     report = ConformanceReport(cls.name)
@@ -247,9 +257,54 @@ def _check_variant(variant, games, seed, players, seat_kinds, turn_cap, override
             for count in counts[:2]:
                 records.append(_play_checked(with_rule, plugins, seat_kinds[0] if isinstance(seat_kinds, (list, tuple)) else "random", count, seed + 7 * count, report, f", house rule {info.name}"))
             report.house_rules.append(info.name)
+    if interop:
+        _check_interop(variant, counts[:2], [None, *report.house_rules], seed, report)
     if fresh:
         _replay_in_a_fresh_process(cls.name, records)
     return report
+
+
+def _check_interop(variant: str, counts: list[int], rules: list, seed: int, report: ConformanceReport) -> None:
+    """OpenSpiel's ``random_sim_test`` and PettingZoo's ``api_test`` on the
+    variant and on each house rule it played, where those extras are
+    installed (a house rule's moves need action ids: docs/interop.md)."""
+    try:
+        import pyspiel
+
+        from treehouse.interop.openspiel import game_class
+    except ImportError:
+        pyspiel = None
+        report.skipped.append("OpenSpiel checks: OpenSpiel is not installed")
+    try:
+        from pettingzoo.test import api_test
+
+        from treehouse.interop.pettingzoo import env
+    except ImportError:
+        api_test = None
+        report.skipped.append("PettingZoo checks: PettingZoo is not installed")
+    import warnings
+
+    for rule in rules:
+        label = f"house rule {rule}" if rule else "its rule set"
+        for count in counts:
+            where = f"{variant} ({count} players, {label})"
+            if pyspiel is not None:
+                try:
+                    cls = game_class(variant)
+                    game = pyspiel.load_game(cls.entry.game_type().short_name, {"players": count, "house_rules": rule or "", "max_turns": 60})
+                    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+                except Exception as error:
+                    raise AssertionError(f"{where}: OpenSpiel's random_sim_test failed: {type(error).__name__}: {error}") from error
+                report.interop.append(f"random_sim_test: {count} players, {label}")
+            if api_test is not None:
+                try:
+                    kwargs = {"house_rules": [rule]} if rule else {}
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")  # its advice on observation spaces, not failures
+                        api_test(env(variant=variant, players=count, **kwargs), num_cycles=60)
+                except Exception as error:
+                    raise AssertionError(f"{where}: PettingZoo's api_test failed: {type(error).__name__}: {error}") from error
+                report.interop.append(f"api_test: {count} players, {label}")
 
 
 def _play_checked(effective, plugins, kind, count, game_seed, report, label, main=False) -> str:

@@ -48,15 +48,11 @@ def test_unknown_and_foreign_house_rules_are_refused(plugins):
             resolve(plugins, variant="fences", overrides=["house_rules=[mirror-matches]"])
 
 
-def test_no_house_moves_fits_any_variant_and_changes_nothing_without_a_house(plugins, random_bot):
-    """It is registered for any variant: where no move acts on a House, it leaves the moves alone."""
+def test_no_house_moves_is_declared_for_classic_only(plugins):
+    """A rule about the House: not offered for Fences (no House), and refused there in one line."""
     if "fences" not in plugins.variants:
         pytest.skip("Fences is not installed")
-    assert plugins.house_rules["no-house-moves"].variants is None
-    games = []
-    for rules in ([], ["house_rules=[no-house-moves]"]):
-        effective = resolve(plugins, variant="fences", overrides=rules)
-        game = effective.new_game(plugins, [random_bot(), random_bot()], random.Random(2), record=Record())
-        game.play()
-        games.append(game)
-    assert games[0].record.events == games[1].record.events
+    assert plugins.house_rules["no-house-moves"].variants == ("classic",)
+    assert "no-house-moves" not in {info.name for info in plugins.house_rules_for("fences")}
+    with pytest.raises(PluginError, match="house rule 'no-house-moves' is written for classic, not fences"):
+        resolve(plugins, variant="fences", overrides=["house_rules=[no-house-moves]"])

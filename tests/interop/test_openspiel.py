@@ -143,7 +143,8 @@ def test_serialize_and_clone_keep_the_game():
         ({"house_decline": "maybe"}, "house_decline"),
         ({"house_rules": "no-such-rule"}, "no-such-rule"),
         ({"max_turns": 0}, "max_turns must be at least 1"),
-        ({"house_rules": "mirror-matches[on]"}, r"options go name\[key:value;key:value\]"),
+        ({"house_rules": "mirror-matches[on]"}, r"house_rules: bad house rule 'mirror-matches\[on\]': expected NAME or NAME\(key=value"),
+        ({"house_rules": "wild-repair(max=1"}, "house_rules: unbalanced parentheses"),
     ],
 )
 def test_bad_parameters_are_one_line(params, message):
@@ -176,29 +177,37 @@ def test_an_illegal_action_is_one_line():
 
 
 def test_house_rules_with_options_survive_a_game_string():
-    """A house rule's options are written name[key:value] in the game's string
-    (OpenSpiel's strings give commas, parentheses and = meanings of their
-    own), so the string loads the same game again, and so does a state
-    serialised with it."""
+    """House rules are spelled name(option=value) as everywhere; inside the
+    game's string they are percent-escaped (OpenSpiel's strings give commas,
+    parentheses and = meanings of their own), so the string loads the same
+    game again, and so does a state serialised with it."""
     pytest.importorskip("treehouse_fences_house_rules")
-    game = pyspiel.load_game("treehouse_fences", {"house_rules": "wild-repair(max=1)+dig-restores-any"})
-    assert "house_rules=wild-repair[max:1]+dig-restores-any" in str(game)
+    game = pyspiel.load_game("treehouse_fences", {"house_rules": "wild-repair(max=1), dig-restores-any"})
+    assert "house_rules=wild-repair%28max%3D1%29%2Cdig-restores-any" in str(game)
     again = pyspiel.load_game(str(game))
     assert str(again) == str(game)
     assert again.flow.hooks.house_rule_specs == game.flow.hooks.house_rule_specs == ["wild-repair(max=1)", "dig-restores-any"]
-    typed = pyspiel.load_game("treehouse_fences(house_rules=wild-repair[max:1]+dig-restores-any)")
-    assert str(typed) == str(game)
+    listed = pyspiel.load_game("treehouse_fences", {"house_rules": "[wild-repair(max=1), dig-restores-any]"})
+    assert str(listed) == str(game)
     state = game.new_initial_state()
     state.apply_action(3)  # the layout
     restored_game, restored = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     assert str(restored_game) == str(game) and restored.history() == state.history()
 
 
-@pytest.mark.parametrize("specs", [[], ["dig-restores-any"], ["wild-repair(max=2)"], ["wild-repair(max=1)", "no-house-moves"]])
+@pytest.mark.parametrize("specs", [[], ["dig-restores-any"], ["wild-repair(max=2)"], ["wild-repair(max=1)", "no-house-moves"], ["x(note='a, b=c')"]])
 def test_the_house_rules_parameter_round_trips(specs):
-    assert adapter.house_rule_specs(adapter.house_rules_parameter(specs)) == specs
+    from treehouse.interop.rules import game_string_value, house_rule_list
+
+    written = game_string_value(specs)
+    assert not set(written) & set("(),=[]+; ")
+    assert house_rule_list(written) == specs
 
 
-def test_an_option_a_game_string_cannot_carry_is_one_line():
-    with pytest.raises(TreehouseError, match="the value 'a:b' cannot be written in an OpenSpiel game string"):
-        adapter.house_rules_parameter(["some-rule(note='a:b')"])
+def test_the_information_state_string_is_the_state():
+    game = pyspiel.load_game("treehouse_classic")
+    assert game.get_type().provides_information_state_string
+    state = game.new_initial_state()
+    for _ in range(6):
+        assert state.information_state_string(0) == state.information_state_string(1) == str(state)
+        state.apply_action(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])

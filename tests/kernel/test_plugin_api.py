@@ -260,7 +260,7 @@ def test_step_statistics_are_summed_and_given_the_face(loaded):
 
 
 def test_a_house_rule_for_any_variant_fits_both(loaded):
-    assert {info.name for info in loaded.house_rules_for("fences")} >= {"count-steps", "no-wild", "no-house-moves"}
+    assert {info.name for info in loaded.house_rules_for("fences")} >= {"count-steps", "no-wild"}
     assert "always-first" not in {info.name for info in loaded.house_rules_for("fences")}
     with pytest.raises(PluginError, match="house rule 'always-first' is written for classic, not fences"):
         loaded.house_rule("always-first", "fences")

@@ -18,13 +18,14 @@ one move everywhere; enough for search and for masked learning.
 Likewise ``observation(players)``, returning an object with ``size`` and
 ``encode(position, seat) -> numpy array``, gives the numbers a seat sees;
 the adapter appends the face just rolled (one-hot over the die's faces, all
-zero when no face is pending).  Without it a seat sees only that face and
-the seat to move.
+zero when no face is pending).  Without it a seat sees the generic
+observation, :class:`FieldObservation`: the position's fields as numbers
+(:func:`position_numbers`) and the seat to move.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -36,42 +37,125 @@ CONTROL_IDS = {PASS: 0, REROLL: 1}
 CONTROLS = len(CONTROL_IDS)
 #: Legal moves the generic encoding numbers, unless the game says otherwise.
 DEFAULT_MAX_MOVES = 256
+#: Ids kept, after every encoding's, for house-rule moves no encoding numbers.
+DEFAULT_OVERFLOW = 32
+#: What a variant's encoding raises for a move it does not know (a house rule's, say).
+_NOT_ITS_MOVE = (AttributeError, KeyError, TypeError, ValueError, IndexError, PluginError)
+
+
+class Block(NamedTuple):
+    """A run of ids: ``start .. start + size - 1``, numbered by ``table`` (``None``: the k-th move offered)."""
+
+    owner: str
+    start: int
+    size: int
+    table: Any
+
+
+def rule_encodings(flow: GameFlow) -> list[tuple[str, Any]]:
+    """``(name, table)`` for each house rule in force whose plugin object
+    defines ``action_encoding(players)``, by name (so a rule's ids do not
+    depend on the order the rules were named in)."""
+    found = []
+    for rule in getattr(flow.hooks, "house_rules", ()):
+        plugin = flow.hooks.manager.get_plugin(rule.name)
+        provided = getattr(plugin, "action_encoding", None)
+        if callable(provided):
+            table = provided(flow.players)
+            if table is not None:
+                found.append((rule.name, table))
+    return sorted(found, key=lambda item: item[0])
 
 
 class Actions:
-    """The action ids of one game (a variant, a player count)."""
+    """The action ids of one game (a variant, a player count, its house rules).
 
-    def __init__(self, flow: GameFlow, max_moves: int = DEFAULT_MAX_MOVES) -> None:
+    Ids run: the two controls; the variant's block (its ``action_encoding``,
+    or ``max_moves`` ids for the k-th move offered); a block per house rule
+    whose plugin defines ``action_encoding`` (by rule name); then, for a
+    variant with its own encoding and house rules in force, ``overflow`` ids:
+    the k-th legal move that no encoding numbers (a rule's move with no
+    encoding of its own).  See docs/interop.md, "Moves a house rule adds".
+    """
+
+    def __init__(self, flow: GameFlow, max_moves: int = DEFAULT_MAX_MOVES, overflow: int = DEFAULT_OVERFLOW) -> None:
         self.variant = flow.variant
         provided = getattr(self.variant, "action_encoding", None)
         self.table = provided(flow.players) if callable(provided) else None
         self.generic = self.table is None
         if self.generic and max_moves < 1:
             raise TreehouseError(f"max_moves must be at least 1, not {max_moves}")
-        self.size = CONTROLS + (max_moves if self.generic else self.table.size)
+        start = CONTROLS
+        self.blocks: list[Block] = []
+        own = Block(f"variant {self.variant.name}", start, max_moves if self.generic else self.table.size, self.table)
+        self.blocks.append(own)
+        start += own.size
+        self.rule_blocks: list[Block] = []
+        for name, table in rule_encodings(flow):
+            block = Block(f"house rule {name}", start, table.size, table)
+            self.rule_blocks.append(block)
+            self.blocks.append(block)
+            start += table.size
+        #: moves no encoding numbers land here (only where house rules may add such moves)
+        self.overflow = None
+        if not self.generic and getattr(flow.hooks, "house_rules", ()):
+            self.overflow = Block("overflow", start, overflow, None)
+            self.blocks.append(self.overflow)
+            start += overflow
+        self.size = start
+        #: moves that took an overflow id so far (the kit reports their rule as having no stable ids)
+        self.overflowed: set[str] = set()
+
+    def _encoded(self, block: Block, position: Any, move: Any) -> int:
+        action = block.table.encode(position, move)
+        if action is None:
+            return -1
+        if not 0 <= action < block.size:
+            raise PluginError(f"{block.owner}: its action encoding gave {move!r} the id {action}, outside 0..{block.size - 1}")
+        return block.start + action
 
     def legal(self, node: Node) -> dict[int, Any]:
         """Action id -> move for the legal moves at a decision node, ids ascending."""
         if node.kind != DECISION:
             return {}
         found: dict[int, Any] = {}
-        k = 0
+        k = spilled = 0
+        own, rules, overflow = self.blocks[0], self.rule_blocks, self.overflow
         for move in node.moves:
             if isinstance(move, Control):
                 action = CONTROL_IDS[move]
-            elif self.generic:
-                action = CONTROLS + k
-                k += 1
-                if action >= self.size:
-                    raise PluginError(
-                        f"variant {self.variant.name}: {k} legal moves or more, beyond max_moves={self.size - CONTROLS}; raise max_moves"
-                    )
             else:
-                action = CONTROLS + self.table.encode(node.position, move)
-                if not CONTROLS <= action < self.size:
-                    raise PluginError(f"variant {self.variant.name}: its action encoding gave {move!r} the id {action - CONTROLS}, outside 0..{self.size - CONTROLS - 1}")
+                action = -1
+                for block in rules:  # a rule's own encoding first: it knows its moves
+                    action = self._encoded(block, node.position, move)
+                    if action >= 0:
+                        break
+                if action < 0 and self.generic:
+                    action = CONTROLS + k
+                    k += 1
+                    if k > own.size:
+                        raise PluginError(
+                            f"variant {self.variant.name}: {k} legal moves or more, beyond max_moves={own.size}; raise max_moves"
+                        )
+                elif action < 0:
+                    try:
+                        action = self._encoded(own, node.position, move)
+                    except _NOT_ITS_MOVE:
+                        if overflow is None:
+                            raise  # no house rule in force: the variant's encoding is wrong
+                        action = -1
+                    if action < 0:
+                        if overflow is None:
+                            raise PluginError(f"variant {self.variant.name}: its action encoding gives {move!r} no id")
+                        if spilled >= overflow.size:
+                            raise PluginError(
+                                f"more than {overflow.size} legal moves no encoding numbers (house rules' moves); give the rule an action_encoding (docs/interop.md)"
+                            )
+                        action = overflow.start + spilled
+                        spilled += 1
+                        self.overflowed.add(type(move).__name__)
             if action in found:
-                raise PluginError(f"variant {self.variant.name}: its action encoding gives two legal moves the id {action - CONTROLS}")
+                raise PluginError(f"variant {self.variant.name}: the action encodings give two legal moves the id {action}")
             found[action] = move
         return dict(sorted(found.items()))
 
@@ -84,9 +168,67 @@ class Actions:
         for control, number in CONTROL_IDS.items():
             if action == number:
                 return control.value
-        if not self.generic and hasattr(self.table, "describe"):
-            return self.table.describe(action - CONTROLS)
-        return f"move #{action - CONTROLS + 1}"
+        for block in self.blocks:
+            if block.start <= action < block.start + block.size:
+                if block.table is not None and hasattr(block.table, "describe"):
+                    return block.table.describe(action - block.start)
+                where = "" if block is self.blocks[0] else f" ({block.owner})"
+                return f"move #{action - block.start + 1}{where}"
+        return f"action {action}"
+
+
+def position_numbers(value: Any) -> list[float]:
+    """A position's fields as numbers, depth first: a bool or number is itself,
+    ``None`` is 0, an enum is its value's numbers (or its place among its
+    members), a tuple / list / NamedTuple / dataclass its items' numbers in
+    order; text is left out (notation, not state: give the variant an
+    ``observation`` to count it)."""
+    import dataclasses
+    import enum
+
+    if value is None:
+        return [0.0]
+    if isinstance(value, bool):
+        return [1.0 if value else 0.0]
+    if isinstance(value, (int, float)):
+        return [float(value)]
+    if isinstance(value, enum.Enum):
+        inner = value.value
+        return [float(inner)] if isinstance(inner, (int, float)) and not isinstance(inner, bool) else [float(list(type(value)).index(value))]
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        value = tuple(getattr(value, f.name) for f in dataclasses.fields(value))
+    if isinstance(value, (tuple, list)):
+        out: list[float] = []
+        for item in value:
+            out.extend(position_numbers(item))
+        return out
+    return []
+
+
+class FieldObservation:
+    """The generic observation: :func:`position_numbers` of the position, then
+    the seat to move counted from the observer (one-hot).  Its size is set by
+    the first position (the setup's, seed 0); a later position with more
+    numbers is cut to it, one with fewer padded with zeros, so a variant
+    whose tuples grow should define its own ``observation(players)``."""
+
+    def __init__(self, sample: Any, players: int) -> None:
+        self.players = players
+        self.fields = len(position_numbers(sample))
+        self.size = self.fields + players
+
+    def encode(self, position: Any, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        numbers = position_numbers(position)[: self.fields]
+        out[: len(numbers)] = numbers
+        out[self.fields + (position.to_move - seat) % self.players] = 1
+        return out
+
+
+def field_observation(variant: Any, players: int) -> FieldObservation:
+    """The generic observation for ``variant`` (what a scaffolded variant's
+    ``observation()`` returns until its designer writes one)."""
+    return FieldObservation(variant.hooks.treehouse_setup(variant, players, __import__("random").Random(0)), players)
 
 
 class Observation:
@@ -96,18 +238,16 @@ class Observation:
         self.flow = flow
         provided = getattr(flow.variant, "observation", None)
         self.table = provided(flow.players) if callable(provided) else None
+        if self.table is None:  # the generic one, from the position's fields
+            self.table = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
         self.faces = len(flow.faces)
-        own = self.table.size if self.table is not None else flow.players
-        self.size = own + self.faces
+        self.size = self.table.size + self.faces
 
     def encode(self, node: Node, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
         own = self.size - self.faces
         if node.position is not None:
-            if self.table is not None:
-                out[:own] = self.table.encode(node.position, seat)
-            else:
-                out[(node.position.to_move - seat) % self.flow.players] = 1
+            out[:own] = self.table.encode(node.position, seat)
         if node.kind == DECISION and node.face in self.flow.face_ids:
             out[own + self.flow.face_ids[node.face]] = 1
         return out

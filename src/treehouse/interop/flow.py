@@ -14,7 +14,9 @@ module is that walk, built from the same game hooks in the same order:
   (by default the die's :meth:`~treehouse.kernel.die.Die.outcomes`; a
   setup step's is what it draws, Fences: a small's colour).  A face with
   nothing to play leads to the same chance node again, as the engine rolls
-  again;
+  again; :meth:`GameFlow.playable_outcomes` offers only the faces that leave
+  something to do, renormalised, so a tree of nodes has no such cycle (what
+  the OpenSpiel game offers);
 * ``DECISION``: the player to move picks one of the legal moves (``PASS`` and
   ``REROLL`` included where the rules offer them; ``REROLL`` leads back to the
   chance node);
@@ -35,7 +37,7 @@ import random
 from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
-from treehouse.errors import TreehouseError
+from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.engine import PASS, REROLL, Applied, Outcome, Step, play_move
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
@@ -119,9 +121,10 @@ class GameFlow:
             raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {players}")
         if layouts < 1:
             raise TreehouseError(f"layouts must be at least 1, not {layouts}")
-        self.variant = variant
         self.players = players
         self.hooks = hooks if hooks is not None else game_hooks(variant, house_rules)
+        # the variant object answering in the game's manager: its notation hooks include the house rules'
+        self.variant = getattr(self.hooks, "variant", None) or variant
         self.die = variant.die
         self.turn_cap = turn_cap
         self.max_decisions = max_decisions
@@ -131,6 +134,7 @@ class GameFlow:
         self.faces = tuple(face for face, _ in self.die_outcomes) + tuple(getattr(variant, "draws", ()))
         self.face_ids = {face: i for i, face in enumerate(self.faces)}
         self.random_setup = self._setup_draws()
+        self._moves_memo: tuple[Node | None, dict] = (None, {})
 
     def _setup_draws(self) -> bool:
         rng = _Watch(0)
@@ -172,6 +176,28 @@ class GameFlow:
             return self.die_outcomes
         return self._call(self.hooks.treehouse_chance, node.position, node.steps[0])
 
+    def playable_outcomes(self, node: Node) -> tuple[tuple[Any, Fraction], ...]:
+        """The outcomes of a ``CHANCE`` node that leave something to do, their
+        probabilities renormalised to sum to 1.
+
+        The engine rolls again on a face with no legal move, so the face that
+        is finally played is distributed exactly so; a framework that walks
+        the tree (OpenSpiel's ``expectiminimax``, ``get_all_states``) then
+        never meets the cycle "roll, nothing to do, the same chance node"
+        (the search bot's ``_chance`` weighs the faces the same way)."""
+        hooks = self.hooks
+        kept, moves_of, total = [], {}, Fraction(0)
+        for face, probability in self.chance_outcomes(node):
+            moves = self._call(hooks.treehouse_legal_moves, node.position, node.steps[0], face)
+            if moves:
+                kept.append((face, probability))
+                moves_of[face] = moves
+                total += probability
+        if not kept:
+            raise PluginError(f"variant {self.variant.name}: no outcome of the chance node at {self.variant.format_position(node.position)!r} leaves a move to play")
+        self._moves_memo = (node, moves_of)  # roll() takes the face's moves from here
+        return tuple((face, Fraction(probability) / total) for face, probability in kept)
+
     def draw(self, node: Node, rng: random.Random) -> Any:
         """An outcome of the chance node drawn from ``rng`` as the engine draws it (the roll hook)."""
         return self._call(self.hooks.treehouse_roll, node.position, node.steps[0], self.chance_outcomes(node), rng)
@@ -182,9 +208,12 @@ class GameFlow:
             raise TreehouseError(f"no roll is due at a {node.kind} node")
         if not any(outcome == face for outcome, _p in self.chance_outcomes(node)):
             raise TreehouseError(f"{face!r} cannot come up here; the outcomes are {', '.join(str(o) for o, _p in self.chance_outcomes(node))}")
-        moves = self._call(self.hooks.treehouse_legal_moves, node.position, node.steps[0], face)
+        memo_node, moves_of = self._moves_memo
+        moves = moves_of.get(face) if memo_node is node else None
+        if moves is None:
+            moves = self._call(self.hooks.treehouse_legal_moves, node.position, node.steps[0], face)
         if not moves:
-            return node  # nothing to play with this face: roll again
+            return node  # nothing to play with this face: roll again (playable_outcomes never offers it)
         return node._replace(kind=DECISION, face=face, moves=tuple(moves))
 
     def play(self, node: Node, move: Any) -> Node:

@@ -51,6 +51,9 @@ class RolloutEvaluator(mcts.Evaluator):
                 if node.kind == DECISION:
                     node = flow.play(node, node.moves[draw.randint(len(node.moves))])
                 elif node.kind == CHANCE:
+                    # the full die, rolled again where a face leaves nothing to do (as the
+                    # engine rolls): the same distribution as the tree's renormalised faces,
+                    # without listing every face's moves at every roll of a playout
                     outcomes = flow.chance_outcomes(node)
                     cumulative = np.cumsum([float(p) for _, p in outcomes])
                     index = int(np.searchsorted(cumulative, draw.random_sample() * cumulative[-1], side="right"))

@@ -16,9 +16,9 @@ node; a random setup, such as Fences' deal, is a first chance node drawing
 one of ``layouts`` seeded layouts), perfect information, zero-sum, with terminal
 rewards (:func:`treehouse.interop.flow.returns`).  Its parameters are
 ``players``, every rule option of the variant (defaults: the rule set's),
-``house_rules`` (specs joined by ``+``, options written ``name[key:value;key:value]``:
-OpenSpiel's game strings give commas, parentheses and ``=`` meanings of
-their own), ``max_turns`` (the rule set's turn
+``house_rules`` (specs as everywhere, ``wild-repair(max=1), large-fences-only``;
+percent-escaped inside a game string, whose syntax gives commas, parentheses
+and ``=`` meanings of their own: :mod:`treehouse.interop.rules`), ``max_turns`` (the rule set's turn
 cap: a draw after that many turns), ``max_decisions`` (a draw after that
 many decisions; 0: ten per turn), ``layouts`` and, for a variant with the
 generic encoding, ``max_moves``.  Actions are
@@ -45,7 +45,7 @@ from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation
 from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, MAX_OUTCOMES, SETUP, TERMINAL, GameFlow, Node, returns
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import Plugins, load_plugins
-from treehouse.specs import format_spec, parse_spec, spec_value
+from treehouse.interop.rules import game_string_value, house_rule_list
 
 PREFIX = "treehouse_"
 PARAMETER_TYPES = (bool, int, float, str)
@@ -54,49 +54,6 @@ PARAMETER_TYPES = (bool, int, float, str)
 def game_name(name: str) -> str:
     """The OpenSpiel name of a rule set or variant: ``classic-wiki`` -> ``treehouse_classic_wiki``."""
     return PREFIX + re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
-
-
-#: In a game string, a house rule's options: ``wild-repair[max:1;colour:red]``.
-_GAME_STRING_SPEC = re.compile(r"^\s*([A-Za-z][\w.-]*)\s*\[(.*)\]\s*$", re.S)
-#: What a game string cannot carry inside a value.
-_GAME_STRING_SPECIALS = set("(),=+[];:")
-
-
-def house_rules_parameter(specs: list[str]) -> str:
-    """The ``house_rules`` parameter for ``specs`` (``wild-repair(max=1)``), in
-    the spelling a game string can carry: ``wild-repair[max:1]``, joined by ``+``."""
-    written = []
-    for spec in specs:
-        name, options = parse_spec(spec, "house rule", "wild-repair(max=1)", ConfigError)
-        parts = []
-        for key, value in options.items():
-            text = "true" if value is True else "false" if value is False else str(value)
-            if set(text) & _GAME_STRING_SPECIALS:
-                raise ConfigError(f"house rule {spec!r}: the value {text!r} cannot be written in an OpenSpiel game string (it holds one of {''.join(sorted(_GAME_STRING_SPECIALS))})")
-            parts.append(f"{key}:{text}")
-        written.append(f"{name}[{';'.join(parts)}]" if parts else name)
-    return "+".join(written)
-
-
-def house_rule_specs(parameter: str) -> list[str]:
-    """The specs in a ``house_rules`` parameter, each as treehouse writes it
-    (``wild-repair(max=1)``); both spellings are read."""
-    specs = []
-    for part in parameter.split("+"):
-        match = _GAME_STRING_SPEC.match(part)
-        if match is None:
-            if part.strip():
-                specs.append(part.strip())
-            continue
-        name, inside = match.groups()
-        options = {}
-        for item in inside.split(";"):
-            key, sep, raw = item.partition(":")
-            if not sep or not key.strip():
-                raise ConfigError(f"bad house rule {part.strip()!r}: options go name[key:value;key:value], e.g. wild-repair[max:1]")
-            options[key.strip()] = spec_value(raw.strip())
-        specs.append(format_spec(name, options))
-    return specs
 
 
 @dataclass
@@ -114,7 +71,7 @@ class Entry:
     def parameters(self) -> dict[str, Any]:
         specification: dict[str, Any] = {"players": self.variant_class.default_players}
         specification.update(self.rules)
-        specification["house_rules"] = house_rules_parameter(self.house_rules)
+        specification["house_rules"] = game_string_value(self.house_rules)
         specification["max_turns"] = self.turn_cap
         specification["max_decisions"] = 0
         specification["layouts"] = DEFAULT_LAYOUTS
@@ -134,7 +91,9 @@ class Entry:
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=high,
             min_num_players=low,
-            provides_information_state_string=False,
+            # perfect information: the information state is the state itself, and its
+            # string is str(state) (the position, what is pending, the turn)
+            provides_information_state_string=True,
             provides_information_state_tensor=False,
             provides_observation_string=True,
             provides_observation_tensor=True,
@@ -181,9 +140,16 @@ class TreehouseGame(pyspiel.Game):
             problem = error.errors()[0]
             where = ".".join(str(part) for part in problem["loc"]) or "rules"
             raise ConfigError(f"{game_name(entry.name)}: {where}: {problem['msg']} (got {problem.get('input')!r})") from None
-        specs = house_rule_specs(params["house_rules"])
-        house_rules = [entry.plugins.house_rule(spec, variant.name) for spec in specs]
-        params["house_rules"] = house_rules_parameter(specs)  # so that str(game) is a game string that loads again
+        try:
+            specs = house_rule_list(params["house_rules"])
+        except ConfigError as error:
+            raise ConfigError(f"{game_name(entry.name)}: {error}") from None
+        try:
+            house_rules = [entry.plugins.house_rule(spec, variant.name) for spec in specs]
+        except TreehouseError as error:
+            raise ConfigError(f"{game_name(entry.name)}: house_rules: {error}") from None
+        # canonical and escaped, so that str(game) is a game string that loads the same game again
+        params["house_rules"] = game_string_value([rule.spec for rule in house_rules])
         max_turns = params["max_turns"]
         if max_turns < 1:
             raise ConfigError(f"{game_name(entry.name)}: max_turns must be at least 1, not {max_turns}")
@@ -225,7 +191,7 @@ class TreehouseGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type=None, params=None) -> TreehouseObserver:
         if params:
             raise ValueError(f"treehouse observations take no parameters, not {params}")
-        return TreehouseObserver(self)
+        return TreehouseObserver(self, information_state=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
 class TreehouseState(pyspiel.State):
@@ -256,15 +222,22 @@ class TreehouseState(pyspiel.State):
         outcomes = flow.chance_outcomes(self.node)
         if len(outcomes) > MAX_OUTCOMES:
             raise PluginError(f"variant {flow.variant.name}: a chance node with {len(outcomes)} outcomes, more than the {MAX_OUTCOMES} the adapter numbers")
-        # an outcome's id is its place in the chance node's list (for the die: the face's place on the die)
-        return [(index, float(p)) for index, (_outcome, p) in enumerate(outcomes)]
+        # Only the faces that leave something to do, renormalised (so the tree
+        # has no "roll, nothing to do, roll again" cycle); an outcome's id is
+        # still its place in the chance node's full list (the face's place on the die).
+        playable = dict(flow.playable_outcomes(self.node))
+        return [(index, float(playable[face])) for index, (face, _p) in enumerate(outcomes) if face in playable]
 
     def _apply_action(self, action: int) -> None:
         game, node = self.get_game(), self.node
         if node.kind == SETUP:
             self.node = game.flow.set_up(node, action)
         elif node.kind == CHANCE:
-            self.node = game.flow.roll(node, game.flow.chance_outcomes(node)[action][0])
+            outcomes = game.flow.chance_outcomes(node)
+            after = game.flow.roll(node, outcomes[action][0]) if 0 <= action < len(outcomes) else node
+            if after is node:
+                raise TreehouseError(f"chance outcome {action} is not offered here; the offered ones are {[a for a, _p in self.chance_outcomes()]}")
+            self.node = after
         else:
             move = game.legal(node).get(action)
             if move is None:
@@ -296,8 +269,9 @@ class TreehouseState(pyspiel.State):
 class TreehouseObserver:
     """OpenSpiel's observer protocol: ``tensor``, ``dict``, ``set_from``, ``string_from`` (docs/interop.md)."""
 
-    def __init__(self, game: TreehouseGame) -> None:
+    def __init__(self, game: TreehouseGame, information_state: bool = False) -> None:
         self.observation = game.observation
+        self.information_state = information_state
         self.tensor = np.zeros(self.observation.size, np.float32)
         self.dict = {"observation": self.tensor}
 
@@ -305,6 +279,8 @@ class TreehouseObserver:
         self.tensor[:] = self.observation.encode(state.node, player)
 
     def string_from(self, state: TreehouseState, player: int) -> str:
+        if self.information_state:
+            return str(state)  # perfect information: the state is what a player knows
         return self.observation.text(state.node)
 
 

@@ -37,6 +37,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
 from treehouse.config import resolve
 from treehouse.errors import TreehouseError
 from treehouse.interop.actions import Actions, Observation
+from treehouse.interop.rules import house_rule_list
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
 from treehouse.plugins import Plugins, load_plugins
 
@@ -68,7 +69,12 @@ class TreehouseEnv(AECEnv):
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise TreehouseError(f"render_mode {render_mode!r} is not offered; the one offered is 'ansi'")
         plugins = plugins or load_plugins()
-        effective = resolve(plugins, variant=variant, overrides=_overrides(rules))
+        if "house_rules" in rules:  # a list, or one text as everywhere: "wild-repair(max=1), large-fences-only"
+            rules["house_rules"] = house_rule_list(rules["house_rules"])
+        try:
+            effective = resolve(plugins, variant=variant, overrides=_overrides(rules))
+        except TreehouseError as error:  # name the keyword argument, not the command line's --set
+            raise type(error)(f"env(...): {str(error).replace('--set: rules.', '').replace('--set: ', '').replace('--set', 'argument')}") from None
         variant_object = effective.variant()
         players = players if players is not None else variant_object.default_players
         self.flow = GameFlow(variant_object, players, effective.house_rule_plugins(plugins), turn_cap=effective.turn_cap)

@@ -5,7 +5,9 @@ the top of the Stack), offered beside the WILD actions while the Stack has
 destroyed smalls and has repaired fewer than ``max`` times this game.  The
 count lives in the position (``FencesPosition.counted``), so a record replays
 and a saved game resumes exactly.  Notation and words come through the
-notation hooks, so the move records, replays and shows in ``th play``.
+notation hooks, so the move records, replays and shows in ``th play``; its
+action ids come from :meth:`WildRepair.action_encoding`, so it plays in
+OpenSpiel, PettingZoo and the ``mcts`` seat with ids that mean one move.
 """
 
 from __future__ import annotations
@@ -28,10 +30,27 @@ class Repair(NamedTuple):
     colour: str
 
 
+class RepairActions:
+    """Repair moves as ids ``0..4``, by colour (``r o y g b``); ``None`` for a move not a Repair."""
+
+    size = len(LETTER)
+
+    def encode(self, position, move):
+        return list(LETTER).index(move.colour) if isinstance(move, Repair) else None
+
+    def describe(self, action: int) -> str:
+        return f"repair +{list(LETTER.values())[action]}"
+
+
 class WildRepair:
     def __init__(self, variant, options) -> None:
         self.variant = variant
         self.max = options.max
+
+    def action_encoding(self, players):
+        """Stable action ids for Repair moves in OpenSpiel, PettingZoo and the
+        mcts seat (docs/interop.md, "Moves a house rule adds"): one per colour."""
+        return RepairActions()
 
     def repairs(self, state, face) -> tuple:
         seat = state.to_move

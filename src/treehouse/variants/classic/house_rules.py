@@ -26,9 +26,8 @@ class MirrorMatches:
 class NoHouseMoves:
     """Nobody may change the House: a roll that fits only the House is rolled again.
 
-    It filters moves by their ``target``, so it fits any variant whose moves
-    say they act on the House as classic's do (classic and its relatives);
-    where no move acts on the House it changes nothing.
+    It filters moves by their ``target`` (classic's moves say whether they act
+    on the House); it is declared for classic, the variant with a House.
     """
 
     def __init__(self, variant, options) -> None:
@@ -47,4 +46,6 @@ class NoHouseMoves:
 def register_house_rules(register) -> None:
     """Register classic's house rules (called by the classic plugin module)."""
     register("mirror-matches", MirrorMatches, variants="classic", description=MirrorMatches.__doc__.splitlines()[0])
-    register("no-house-moves", NoHouseMoves, variants=None, description=NoHouseMoves.__doc__.splitlines()[0])
+    # A rule about the House: it fits classic (the variant with a House), so it is
+    # neither offered for Fences nor played there by the conformance kit.
+    register("no-house-moves", NoHouseMoves, variants="classic", description=NoHouseMoves.__doc__.splitlines()[0])

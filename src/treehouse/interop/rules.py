@@ -1,0 +1,64 @@
+"""House-rule specs as the adapters take them: one spelling everywhere (docs/interop.md).
+
+A house rule is written ``name(option=value, ...)`` in YAML, on the command
+line, in OpenSpiel's parameters and in PettingZoo's; several go in a list,
+or in one text separated by commas, brackets optional, as YAML's flow list
+writes them: ``[wild-repair(max=1), large-fences-only]``.
+
+OpenSpiel's game strings give ``( ) , =`` meanings of their own, so inside
+a game string (``str(game)``, what ``pyspiel.load_game`` reads back) the
+same text is percent-escaped: ``house_rules=wild-repair%28max%3D1%29``.
+Reading unescapes first, so both forms load the same game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, unquote
+
+from treehouse.errors import ConfigError
+from treehouse.specs import parse_spec
+
+#: What OpenSpiel's game-string syntax reserves (and ``%``, the escape itself).
+_RESERVED = "(),=%[]+; "
+
+
+def house_rule_list(value: Any, argument: str = "house_rules") -> list[str]:
+    """The specs in ``value``: a list of specs, or one text of them separated
+    by top-level commas (``"wild-repair(max=1), large-fences-only"``, brackets
+    optional).  ``argument`` names what was given, for the one-line error."""
+    if value is None:
+        return []
+    if isinstance(value, (list, tuple)):
+        specs = list(value)
+    elif isinstance(value, str):
+        text = unquote(value).strip()
+        if text.startswith("[") and text.endswith("]"):
+            text = text[1:-1]
+        specs, depth, part = [], 0, []
+        for char in text:
+            depth += (char == "(") - (char == ")")
+            if char == "," and depth == 0:
+                specs.append("".join(part))
+                part = []
+            else:
+                part.append(char)
+        specs.append("".join(part))
+        if depth != 0:
+            raise ConfigError(f"{argument}: unbalanced parentheses in {value!r}; write name(option=value), e.g. wild-repair(max=1)")
+        specs = [spec.strip() for spec in specs if spec.strip()]
+    else:
+        raise ConfigError(f"{argument} must be a list of house rules or a text of them, e.g. 'wild-repair(max=1)', not {type(value).__name__}")
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise ConfigError(f"{argument}: {spec!r} is not a house rule; write name(option=value), e.g. wild-repair(max=1)")
+        try:
+            parse_spec(spec, "house rule", "wild-repair(max=1)", ConfigError)
+        except ConfigError as error:
+            raise ConfigError(f"{argument}: {error}") from None
+    return specs
+
+
+def game_string_value(specs: list[str]) -> str:
+    """``specs`` as one ``house_rules`` value a game string can carry (percent-escaped)."""
+    return quote(",".join(specs), safe="".join(chr(c) for c in range(33, 127) if chr(c) not in _RESERVED))
