@@ -250,6 +250,7 @@ class Classic(Variant):
         self._by_trio: dict = {}
         self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
         self._away_by_id: dict | None = None  # distance.targets_by_id for these rules, once asked
+        self._core = None  # what answers this game's looks (core.core_for), once asked
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
@@ -365,6 +366,19 @@ class Classic(Variant):
                     return [100.0 if a == 0 else -100.0 if b == 0 else float(b - a), 100.0 if b == 0 else -100.0 if a == 0 else float(a - b)]
         away = self._distances(state)
         return [_score(away, seat) for seat in range(len(away))]
+
+    @hookimpl
+    def treehouse_look_moves(self, state, step, face, moves, seat):
+        """Many moves looked at in one call of the compiled core (core.py) while
+        classic alone answers the hooks a look stands for; else ``None``, and
+        the kernel plays every move through the hooks (house rules included)."""
+        if step.setup:
+            return None  # classic has no setup phase; one a house rule adds is played through the hooks
+        if self._core is None:
+            from treehouse.variants.classic.core import core_for
+
+            self._core = core_for(self)
+        return self._core.look(state, moves, seat)
 
     def _distances(self, state):
         house, trios, _ = state
