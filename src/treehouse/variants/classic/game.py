@@ -390,6 +390,13 @@ class Classic(Variant):
 
         return render_position(state, console_width)
 
+    def exact_solver(self):
+        """The exact solve of two-player classic under these rules (``th solve``;
+        variants/classic/solver.py)."""
+        from treehouse.variants.classic.solver import ClassicSolver
+
+        return ClassicSolver(self.rules)
+
     # -- integer ids and vectors for other frameworks (treehouse.interop) --
     def action_encoding(self, players):
         """Every move's id (variants/classic/encoding.py; docs/interop.md)."""
