@@ -418,6 +418,24 @@ def treehouse_evaluate(state, seat):
 
 
 @hookspec(firstresult=True)
+def treehouse_evaluate_seats(state, players):
+    """Score a position for every seat at once, for the playtest's lead tracking.
+
+    Called by ``th simulate`` after every step of a game whose plugins
+    evaluate (``treehouse_evaluate``).
+
+    :param state: the position.
+    :param players: the number of seats.
+    :returns: a list of ``players`` numbers, each what ``treehouse_evaluate``
+        gives that seat (the kernel's default asks it seat by seat).  A
+        variant may answer faster (look something up once for all seats),
+        but only while it alone answers ``treehouse_evaluate``
+        (:meth:`~treehouse.kernel.hooks.GameHooks.variant_alone`); otherwise
+        it returns ``None``.  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_look_moves(state, step, face, moves, seat):
     """Look at many moves of one position in one call: each played in the
     head and judged for one seat.

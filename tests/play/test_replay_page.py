@@ -171,3 +171,34 @@ def test_the_page_shows_the_moves_taken_back_at_their_step(tmp_path):
     marked = [i for i, step in enumerate(data) if step.get("taken_back")]
     assert marked == [2]  # after turn 2 (the bot's reply), turn 3's first choice was taken back
     assert data[2]["taken_back"][0].startswith("Taken back here: Turn 3 · Player 1 (human): tip S< M< L<; Turn 4 · Player 2 (random): ")
+
+
+@needs_chromium
+def test_the_fences_page_has_a_panel_per_player_and_a_legend(tmp_path):
+    record_path = recorded_game(tmp_path, "fences", 4)
+    page = page_of(tmp_path, record_path)
+    walked = walk(Record.read(record_path), PLUGINS)
+    step = len(walked.frames) // 2
+    html = dom(f"{page.as_uri()}#step={step}", tmp_path)
+    position = walked.frames[step - 1].after
+    seats = re.search(r'<div id="seats">(.*?)</div></div>', html, re.S).group(1)
+    for seat in range(2):
+        for label, value in walked.variant.seat_panel(position, seat):
+            assert f"<td>{label}</td><td>{value}</td>" in seats, (label, value)
+    assert seats.count('class="seat"') == 2
+    assert "Pointing Fence" in text_of(html, "legend")
+    # the notation is there, folded away until asked for
+    assert re.search(r"<details><summary>Position \(notation\)</summary><span id=\"position\">", html)
+
+
+def test_the_page_writes_each_part_of_the_drawings_once(tmp_path):
+    """The drawings repeat most of their parts from step to step: the page
+    keeps each once, so it is under a quarter of the drawings written out whole."""
+    record_path = recorded_game(tmp_path, "fences", 4)
+    page = page_of(tmp_path, record_path).read_text()
+    walked = walk(Record.read(record_path), PLUGINS)
+    from treehouse.plugins import game_hooks
+
+    hooks = game_hooks(walked.variant)
+    whole = sum(len(hooks.treehouse_render_svg(p)) for p in [walked.start, *(f.after for f in walked.frames)])
+    assert len(page) < whole / 4, (len(page), whole)

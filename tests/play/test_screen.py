@@ -8,6 +8,7 @@ mistake, help, the rules, a hint).
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -158,10 +159,18 @@ def test_a_hint_fits_the_screen(terminal, tmp_path):
     t.type("1")
     t.wait_for("Choose the action")
     t.type("h")
-    lines = t.wait_for("Hint (search, search value ", timeout=120)
+    lines = t.wait_for("Hint (search): ", timeout=120)
     steady(lines, "Turn 1 · Player 1 (you) to move")
     assert any(line.startswith("Next best: ") for line in lines)
     (tmp_path / "hint-screen.txt").write_text("\n".join(lines))
+    screen = "\n".join(lines)
+    assert "search value" not in screen and not re.search(r"[+-]\d+\.\d\d", screen)  # no raw internal score
+    # what the hint says to type is on the page it names: go there and find it
+    number, page = re.search(r"Hint \(search\): (\d+)(?: \(page (\d+)\))?", screen).groups()
+    for _ in range(int(page or 1) - 1):
+        t.type("+")
+    lines = t.wait_for(f"page {page or 1}/")
+    assert any(re.match(rf"\s*{number}\. ", cell) for line in lines for cell in re.split(r"\s{2,}(?=\d+\. )", line)), lines
 
 
 def test_plain_prints_a_transcript_in_a_terminal_too(terminal, tmp_path):

@@ -300,7 +300,8 @@ class Session:
         board = self._board()
         board_lines = self._board_lines(board)
         message_lines = [part for line in message.splitlines() for part in (textwrap.wrap(line, width, subsequent_indent="  ") or [""])] if message else []
-        roll_lines = -(-len(self._roll_line(step, face, menu)) // width)
+        roll = textwrap.wrap(self._roll_line(step, face, menu), width) or [""]  # at words: no line starts with a stray "."
+        roll_lines = len(roll)
         self._extra_roll_lines = roll_lines - 1
         recent, rows = self._budget(board_lines + roll_lines - 1, len(message_lines))
         console.clear()
@@ -308,7 +309,8 @@ class Session:
         console.print(board)
         for line in self.recent[len(self.recent) - recent :] if recent else []:
             console.print(fit(line, width), markup=False, style="dim")
-        console.print(self._roll_line(step, face, menu), markup=False)
+        for line in roll:
+            console.print(line, markup=False, soft_wrap=False)
         texts = self._texts(menu)
         if not message_lines:
             message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
@@ -430,19 +432,44 @@ class Session:
             self.hint_bots[key] = hint_bot(plugins(), best_bot(game.variant, len(game.seats)), game, seat)
         hint = advise(self.hint_bots[key], state, step, face, menu.moves)
         variant = game.variant
-        where, words = {}, {}
-        for number, entry in enumerate(menu.first, start=1):
-            for second, move in enumerate(entry.moves, start=1):
+        pages = self._pages(menu, self._board_lines(self._board()) + self._extra_roll_lines) if self.screen else None
+        where, words = self._typed(menu, pages), {}
+        for entry in menu.first:
+            for move in entry.moves:
                 if len(entry.moves) == 1:
-                    where[move], words[move] = f"{number}", describe(variant, move)
+                    words[move] = describe(variant, move)
                 else:
-                    detail = menu.parts[menu.moves.index(move)][1]
-                    where[move], words[move] = f"{number} then {second}", f"{entry.words}, then {detail}"
+                    words[move] = f"{entry.words}, then {menu.parts[menu.moves.index(move)][1]}"
 
         def label(move: Any, short: bool = False) -> str:
             return where.get(move, "?") if short else f"{where.get(move, '?')} ({words.get(move, '')})"
 
-        return "\n".join(hint_lines(hint, menu.moves, label))
+        return "\n".join(hint_lines(hint, menu.moves, label, variant.score_unit()))
+
+    @staticmethod
+    def _typed(menu: Menu, pages: list | None) -> dict:
+        """For each move, what to type to play it from the question on screen:
+        ``4``, ``4 then 2`` (a WILD action, then its order), ``b, then 4 then 2``
+        from the second question, with the page it is on when it is not this one."""
+
+        def on_page(number: int) -> str:
+            if not pages or len(pages) == 1:
+                return ""
+            page = next(i for i, p in enumerate(pages) if p.start < number <= p.start + p.count)
+            return "" if page == menu.page else f" (page {page + 1})"
+
+        where = {}
+        if menu.second_question:
+            for number, entry in enumerate(menu.entries, start=1):
+                where[entry.moves[0]] = f"{number}{on_page(number)}"
+        for number, entry in enumerate(menu.first, start=1):
+            back = "b, then " if menu.second_question else ""
+            for second, move in enumerate(entry.moves, start=1):
+                if move in where:
+                    continue
+                here = "" if menu.second_question else on_page(number)
+                where[move] = f"{back}{number}{here}" if len(entry.moves) == 1 else f"{back}{number}{here} then {second}"
+        return where
 
     def take_back(self, seat: int) -> str:
         """Raise :class:`TakeBack` to rewind to the previous decision a person made; else say why not."""
@@ -545,11 +572,13 @@ class Session:
 
 
 def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
-    from treehouse.cli.replay_page import replay_page, steps_data
+    from treehouse.cli.replay_page import SharedParts, replay_page, steps_data
     from treehouse.textfiles import write_text_atomically
 
     chances = _chances(walked, record, hooks)
-    page = replay_page(title, steps_data(walked, record, hooks, who, taken_back, chances), chances)
+    shared = SharedParts()
+    steps = steps_data(walked, record, hooks, who, taken_back, chances, shared)
+    page = replay_page(title, steps, chances, shared, walked.variant.picture_legend())
     write_text_atomically(path, page, RecordError, "replay page")
 
 

@@ -9,13 +9,22 @@ the position's notation.  A slider, step buttons and the arrow keys move
 through the game; ``#step=N`` in the address opens step N (and is kept up to
 date, so a step can be linked).  Where the exact table is known (two-player
 classic once ``th solve`` has run), a graph shows Player 1's winning chance
-at every step.
+at every step.  Beside the board, a panel per player (the variant's
+:meth:`~treehouse.kernel.variant.Variant.seat_panel`) and a legend of the
+picture (:meth:`~treehouse.kernel.variant.Variant.picture_legend`); the
+position's notation opens on request.
+
+The page stays small: the drawings of a game repeat most of their parts from
+step to step (the board's squares, the Fences that did not move), so each
+distinct part (an SVG tag, a line of a text drawing) is written once, and
+each step lists its parts by number (:func:`shared_parts`).
 """
 
 from __future__ import annotations
 
 import io
 import json
+import re
 from html import escape
 from typing import Any, Callable
 
@@ -38,13 +47,45 @@ def _events(frame: Any) -> list[str]:
     return [describe_event(event) for event in frame.events]
 
 
-def steps_data(walked: Any, record: Record, hooks: Any, who: Callable[[int], str], taken_back: dict[int, list[str]], chances: list[float] | None) -> list[dict]:
-    """One dict per step (step 0 is the start) with everything the page shows."""
+_PART = re.compile(r"(?=<)|(?<=\n)")
+
+
+class SharedParts:
+    """The distinct parts of a game's drawings, each kept once: a drawing is
+    stored as the numbers of its parts, in order (SVG split before each tag,
+    a text drawing after each line), and the page joins them again."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self._number: dict[str, int] = {}
+
+    def numbers(self, drawing: str) -> list[int]:
+        numbers = []
+        for part in _PART.split(drawing):
+            if part:
+                number = self._number.get(part)
+                if number is None:
+                    number = self._number[part] = len(self.parts)
+                    self.parts.append(part)
+                numbers.append(number)
+        return numbers
+
+
+def steps_data(
+    walked: Any, record: Record, hooks: Any, who: Callable[[int], str], taken_back: dict[int, list[str]], chances: list[float] | None, shared: SharedParts
+) -> list[dict]:
+    """One dict per step (step 0 is the start) with everything the page shows;
+    the drawings' parts go to ``shared``."""
     variant = walked.variant
+    players = len(record.header["seats"])
 
     def picture(position: Any) -> dict:
         svg = hooks.treehouse_render_svg(position)
-        return {"svg": svg} if svg else {"text": _text_drawing(hooks, position)}
+        drawing = {"svg": shared.numbers(svg)} if svg else {"text": shared.numbers(_text_drawing(hooks, position))}
+        panels = [variant.seat_panel(position, seat) for seat in range(players)]
+        if any(panels):
+            drawing["seats"] = [[who(seat), [list(pair) for pair in panel]] for seat, panel in enumerate(panels)]
+        return drawing
 
     steps = [
         {
@@ -121,10 +162,16 @@ h1 { font-size: 1.3em; } #controls { display: flex; gap: .5em; align-items: cent
 .label { color: #666; display: inline-block; min-width: 5.5em; } #events li, #taken-back li { margin: .1em 0; }
 #position { font-family: monospace; font-size: 12px; color: #555; word-break: break-all; }
 #taken-back { color: #8a5a00; } #result { font-weight: bold; }
+#table { display: flex; gap: 1.5em; flex-wrap: wrap; align-items: flex-start; }
+#seats { display: flex; flex-direction: column; gap: .6em; min-width: 14em; }
+.seat h3 { font-size: 1em; margin: 0 0 .2em 0; } .seat td { padding: 0 .6em 0 0; } .seat td:first-child { color: #666; }
+#legend { font-size: .9em; color: #444; white-space: pre-wrap; }
 """
 
 SCRIPT = """
 const steps = JSON.parse(document.getElementById('steps-data').textContent);
+const parts = JSON.parse(document.getElementById('parts-data').textContent);
+function drawing(numbers) { return numbers.map((n) => parts[n]).join(''); }
 const slider = document.getElementById('slider');
 const graph = document.getElementById('chance-graph');
 let current = 0;
@@ -146,7 +193,17 @@ function show(index) {
   put('result', current === steps.length - 1 ? (s.result || '') : '');
   put('position', s.position);
   const board = document.getElementById('board');
-  if (s.svg) { board.innerHTML = s.svg; } else { board.innerHTML = ''; const pre = document.createElement('pre'); pre.textContent = s.text; board.appendChild(pre); }
+  if (s.svg) { board.innerHTML = drawing(s.svg); } else { board.innerHTML = ''; const pre = document.createElement('pre'); pre.textContent = drawing(s.text); board.appendChild(pre); }
+  const seats = document.getElementById('seats'); seats.innerHTML = '';
+  for (const [name, rows] of (s.seats || [])) {
+    const panel = document.createElement('div'); panel.className = 'seat';
+    const head = document.createElement('h3'); head.textContent = name; panel.appendChild(head);
+    const table = document.createElement('table');
+    for (const [label, value] of rows) {
+      const tr = table.insertRow(); tr.insertCell().textContent = label; tr.insertCell().textContent = value;
+    }
+    panel.appendChild(table); seats.appendChild(panel);
+  }
   if (graph && s.chance !== undefined) {
     put('chance', (100 * s.chance).toFixed(1) + '%');
     const marker = document.getElementById('chance-marker');
@@ -172,9 +229,13 @@ show(wanted ? parseInt(wanted[1], 10) : 0);
 """
 
 
-def replay_page(title: str, steps: list[dict], chances: list[float] | None) -> str:
-    """The whole page as one string."""
-    data = json.dumps(steps, separators=(",", ":")).replace("</", "<\\/")
+def _json(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":")).replace("</", "<\\/")
+
+
+def replay_page(title: str, steps: list[dict], chances: list[float] | None, shared: SharedParts, legend: str = "") -> str:
+    """The whole page as one string (``legend``: what the picture's symbols mean)."""
+    data = _json(steps)
     graph = ""
     if chances is not None:
         plot_w, plot_h = GRAPH_WIDTH - GRAPH_LEFT - 16, GRAPH_HEIGHT - GRAPH_BOTTOM - 12
@@ -199,10 +260,12 @@ def replay_page(title: str, steps: list[dict], chances: list[float] | None) -> s
 <ul id="events"></ul>
 <ul id="taken-back"></ul>
 <div id="result"></div>
-<div id="board"></div>
-<div><span class="label">Position</span><span id="position"></span></div>
+<div id="table"><div id="board"></div><div id="seats"></div></div>
+{f'<details open><summary>Legend</summary><div id="legend">{escape(legend)}</div></details>' if legend else ""}
+<details><summary>Position (notation)</summary><span id="position"></span></details>
 {graph}
 <script type="application/json" id="steps-data">{data}</script>
+<script type="application/json" id="parts-data">{_json(shared.parts)}</script>
 <script>{SCRIPT}</script>
 </body></html>
 """

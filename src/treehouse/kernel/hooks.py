@@ -261,6 +261,11 @@ class KernelDefaults:
     def treehouse_look_moves(self, state, step, face, moves, seat):
         return look_moves(self.hooks, state, step, moves, seat)  # every move through the hooks
 
+    @hookimpl(trylast=True)
+    def treehouse_evaluate_seats(self, state, players):
+        evaluate = self.hooks.treehouse_evaluate
+        return [evaluate(state, seat) for seat in range(players)]
+
 
 # --------------------------------------------------------------------------
 # one game's hooks, bound
@@ -301,6 +306,12 @@ class GameHooks:
         #: defaults inline instead of calling them (it saves a call per hook
         #: per step on the hot path; the answer is the same).
         self.kernel_only = frozenset(kernel_only)
+        #: hook name -> the plugins other than the kernel implementing it, in pluggy's order
+        self._implementers = {
+            caller.name: tuple(impl.plugin_name for impl in reversed(caller.get_hookimpls()) if impl.plugin_name != KERNEL_PLUGIN)
+            for caller in manager.hook.__dict__.values()
+            if isinstance(caller, pluggy.HookCaller)
+        }
         #: code object of every implementation -> (plugin name, hook name), to blame failures
         self._owners = {
             _code(impl.function): (impl.plugin_name, caller.name)
@@ -314,9 +325,7 @@ class GameHooks:
         or wrappers), in the order pluggy asks them: ``()`` when only the
         kernel's default (or nothing) answers it.  The one question code
         asks about who answers a hook."""
-        caller = getattr(self.manager.hook, hook, None)
-        impls = caller.get_hookimpls() if caller is not None else ()
-        return tuple(impl.plugin_name for impl in reversed(impls) if impl.plugin_name != KERNEL_PLUGIN)
+        return self._implementers.get(hook, ())
 
     def variant_alone(self, *hooks: str) -> bool:
         """Does the variant alone (or the kernel's default) answer every one

@@ -138,6 +138,25 @@ class Variant:
         ``?`` (plain text).  Default: nothing."""
         return ""
 
+    def score_unit(self) -> tuple[str, float] | None:
+        """What the evaluation (``treehouse_evaluate``) counts in, for hints a
+        person reads: ``(name, points per one)``, e.g. Fences' ``("small",
+        10.0)``, so a search value reads "about 1.5 smalls ahead".  Default
+        ``None``: hints then compare moves in words only (best, close, worse)."""
+        return None
+
+    def picture_legend(self) -> str:
+        """What the symbols of the picture (``treehouse_render_svg``) mean, for
+        the replay page (plain text).  Default: nothing."""
+        return ""
+
+    def seat_panel(self, state, seat: int) -> list[tuple[str, str]]:
+        """What a person wants to know about one seat at a glance, as
+        ``(label, value)`` pairs in words (Fences: the Stack's height, its top
+        colour, the smalls destroyed, in or out), for the replay page's panel
+        per player.  Default: nothing."""
+        return []
+
     def how_to_play(self) -> str:
         """A short how-to-play with this object's rule options in force, for
         ``th play``'s ``r`` above the table of settings.  Default: nothing."""

@@ -35,7 +35,6 @@ from treehouse.bots.options import bot_factory
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
-from treehouse.plugins import TRACE_ENV
 from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
 
 #: Games per chunk: the unit of work, of merging and of the SPRT's looks.
@@ -146,28 +145,18 @@ class Observer:
             self.attach(game)
 
     def attach(self, game: Game) -> None:
-        from treehouse.kernel.hooks import KERNEL_PLUGIN, sole_implementation
+        from treehouse.kernel.hooks import sole_implementation
 
-        hook = game.hooks.manager.hook
-        if hook.treehouse_step_statistics.get_hookimpls():
+        hooks = game.hooks
+        if hooks.implementers("treehouse_step_statistics"):
             # every plugin's counters added up (the game's hook sums them); one plugin's, called directly
-            self.step_statistics = sole_implementation(hook.treehouse_step_statistics) or game.hooks.treehouse_step_statistics
-        evaluators = [impl for impl in hook.treehouse_evaluate.get_hookimpls() if impl.plugin_name != KERNEL_PLUGIN]
-        if evaluators:
-            self.evaluate = self._every_seat(game, evaluators)
+            self.step_statistics = sole_implementation(hooks.manager.hook.treehouse_step_statistics) or hooks.treehouse_step_statistics
+        if hooks.implementers("treehouse_evaluate"):
+            evaluate_seats, players = hooks.treehouse_evaluate_seats, len(game.seats)
+            self.evaluate = lambda state: evaluate_seats(state, players)
         self.players = len(game.seats)
         self.last_not_leading = [0] * self.players
         game.observer = self
-
-    @staticmethod
-    def _every_seat(game: Game, evaluators: list) -> Callable[[Any], list]:
-        """``state -> [treehouse_evaluate(state, seat) for every seat]``: in one
-        call when the variant alone evaluates and offers ``evaluate_seats``."""
-        evaluate, seats = game.hooks.treehouse_evaluate, range(len(game.seats))
-        every = getattr(evaluators[0].plugin, "evaluate_seats", None) if len(evaluators) == 1 else None
-        if every is not None and not os.environ.get(TRACE_ENV):
-            return every
-        return lambda state: [evaluate(state, seat) for seat in seats]
 
     def _face(self, face: str) -> list[int]:
         counts = self.faces.get(face)

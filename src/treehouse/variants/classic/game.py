@@ -351,9 +351,13 @@ class Classic(Variant):
         House scores 100 (-100 when only an opponent's does)."""
         return _score(self._distances(state), seat)
 
-    def evaluate_seats(self, state):
+    @hookimpl
+    def treehouse_evaluate_seats(self, state, players):
         """``treehouse_evaluate`` for every seat at once (the playtest's lead
-        tracking): the distances are looked up once, not once per seat."""
+        tracking): the distances are looked up once, not once per seat.  Only
+        while classic alone evaluates (a house rule's evaluation is asked seat by seat)."""
+        if not self.hooks.variant_alone("treehouse_evaluate"):
+            return None
         house, trios, _ = state
         if len(trios) == 2:  # the common table, after every step: distances_to and _score for two seats, inline
             table = self._away_by_id
@@ -409,6 +413,15 @@ class Classic(Variant):
         from treehouse.variants.classic.encoding import ClassicObservation
 
         return ClassicObservation(players)
+
+    def score_unit(self):
+        """The evaluation counts actions to the House (one each), so hints speak in actions."""
+        return ("action", 1.0)
+
+    def picture_legend(self):
+        from treehouse.variants.classic.svg import LEGEND
+
+        return LEGEND
 
     @hookimpl
     def treehouse_render_svg(self, state):

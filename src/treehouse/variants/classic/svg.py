@@ -12,6 +12,12 @@ from html import escape
 from treehouse.kernel.pieces import Direction, Size
 from treehouse.variants.classic.trio import format_trio
 
+#: What the picture's symbols mean (the replay page's legend).
+LEGEND = """\
+The House is the top row, each player's trio a row below it, in seat order.
+An upright pyramid is a triangle pointing up (stacked ones stand on each other);
+a lying one points left or right. S, M and L mark small, medium and large."""
+
 ROW = 130
 SLOT = 70
 LABEL = 90

@@ -398,6 +398,20 @@ class Fences(Variant):
 
         return LEGEND
 
+    def score_unit(self):
+        """The evaluation counts 10 a small (variants/fences/evaluate.py), so hints speak in smalls."""
+        return ("small", 10.0)
+
+    def picture_legend(self):
+        from treehouse.variants.fences.svg import LEGEND
+
+        return LEGEND
+
+    def seat_panel(self, state, seat):
+        from treehouse.variants.fences.svg import seat_panel
+
+        return seat_panel(state, seat)
+
     def how_to_play(self):
         from treehouse.variants.fences.guide import how_to_play
 

@@ -53,6 +53,32 @@ def _stack(seat: int, colours: tuple, cx: float, cy: float) -> str:
     return "".join(parts)
 
 
+#: What the picture's symbols mean (the replay page's legend).
+LEGEND = """\
+Squares: a1 (south-west) to e5 inside; N1-N5, E1-E5, S1-S5, W1-W5 the Outside ring.
+A triangle is a Pointing Fence, pointing its way; a square with its diagonals is a Standing Fence.
+A bigger Fence is a Large one, a smaller one a Medium; each is drawn in its colour.
+A disc with a number is that player's Stack: its rings are its smalls, the top colour outermost."""
+
+
+def seat_panel(state, seat: int) -> list[tuple[str, str]]:
+    """One seat at a glance, in words: its Stack's height and top colour, the smalls destroyed, in or out."""
+    stack, destroyed = state.stacks[seat], state.destroyed[seat]
+    if state.out[seat]:
+        turn = (state.out[seat] - 1) // 3 + 1  # a check is 3 x completed turns + the step (1-3)
+        status = f"out (on turn {turn})"
+    elif not stack:
+        status = "drawing its Stack"
+    else:
+        status = "in"
+    return [
+        ("Stack", f"{len(stack)} small{'s' if len(stack) != 1 else ''}" + (f", {', '.join(reversed(stack))} (top first)" if stack else "")),
+        ("Top colour", stack[-1] if stack else "-"),
+        ("Destroyed", ", ".join(destroyed) if destroyed else "none"),
+        ("Status", status),
+    ]
+
+
 def render_svg(state) -> str:
     """The whole board as one ``<svg>`` element."""
     side = 2 * MARGIN + SIZE * CELL
