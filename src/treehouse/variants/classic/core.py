@@ -125,8 +125,7 @@ class ClassicCore:
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         house, trios, to_move = state
-        given = [_rank(house), to_move, seat, len(trios)]
-        given += [_rank(trio) for trio in trios]
+        given = [_rank(house), to_move, seat, len(trios), *map(_rank, trios)]
         given += [rank + TRIOS if target == "house" else rank for target, rank, _result in moves]
         n = len(moves)
         out = self.out
