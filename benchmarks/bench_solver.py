@@ -25,7 +25,7 @@ import time
 
 import numpy as np
 
-from treehouse.bots.solver import _plan, classic_game, start_value, value_iteration
+from treehouse.variants.classic.solver import _plan, classic_game, start_value, value_iteration
 from treehouse.config import resolve
 from treehouse.plugins import load_plugins
 

@@ -83,7 +83,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.mcts_only:
         args.top_only, args.top_pairs = True, 0
-    from treehouse.bots.solver import solve_classic
+    from treehouse.variants.classic.solver import solve_classic
 
     solve_classic()  # once, before the workers need it
     began = time.perf_counter()

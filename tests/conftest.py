@@ -50,6 +50,6 @@ def solved_classic(classic_class):
     """The exact table of two-player classic under its default rules, solved
     once per test session into the session's private cache (about 30 s of CPU),
     where the perfect bot and the luck-adjusted matches find it."""
-    from treehouse.bots.solver import solve_classic
+    from treehouse.variants.classic.solver import solve_classic
 
     return solve_classic(classic_class().rules)

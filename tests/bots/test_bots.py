@@ -8,8 +8,8 @@ import subprocess
 import pytest
 
 from treehouse.bots.options import BotOptionError, make_bot, parse_bot_spec
-from treehouse.bots.perfect import PerfectBot
-from treehouse.bots.solver import classic_game, value_iteration
+from treehouse.variants.classic.perfect import PerfectBot
+from treehouse.variants.classic.solver import classic_game, value_iteration
 from treehouse.errors import TreehouseError, UnknownNameError
 from treehouse.kernel.engine import ONE_ROLLED_STEP, Game
 from treehouse.variants.classic.game import ClassicPosition

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from treehouse.bots.solver import SolverGame, classic_game, rules_key, table_path, value_iteration
+from treehouse.variants.classic.solver import SolverGame, classic_game, rules_key, table_path, value_iteration
 from treehouse.kernel.die import TREEHOUSE_DIE
 from treehouse.variants.classic.game import ClassicRules, action_moves
 from treehouse.variants.classic.trio import all_trios, format_trio, mirror, parse_trio
@@ -92,7 +92,7 @@ def test_bellman_equation_holds_at_sampled_positions(reduced):
 def test_the_full_classic_table(solved_classic):
     """The real table (204 trios): probabilities, the Bellman equation at
     sampled positions, and the first player's chance from the start."""
-    from treehouse.bots.solver import start_value
+    from treehouse.variants.classic.solver import start_value
 
     table = solved_classic.table
     assert table.shape == (204, 204, 204)
@@ -176,7 +176,7 @@ def test_the_mirror_symmetry_is_checked_and_changes_no_value(name):
     pair; solving with every House computed gives the same table."""
     import dataclasses
 
-    from treehouse.bots.solver import _plan, _symmetry
+    from treehouse.variants.classic.solver import _plan, _symmetry
 
     game = classic_game(RULE_SETS[name], trios=MIRRORED)
     assert _symmetry(game) is not None and len(_plan(game).houses) < game.size
@@ -189,7 +189,7 @@ def test_the_mirror_symmetry_is_checked_and_changes_no_value(name):
 def test_a_claimed_mirror_that_is_not_a_symmetry_is_not_used():
     import dataclasses
 
-    from treehouse.bots.solver import _symmetry
+    from treehouse.variants.classic.solver import _symmetry
 
     assert _symmetry(dataclasses.replace(race(0.5), mirror=(2, 1, 0))) is None  # 0 -> 1 is not 2 -> 1
     assert _symmetry(dataclasses.replace(race(0.5), mirror=(1, 1, 1))) is None  # not even a permutation

@@ -41,7 +41,7 @@ def test_a_perfect_seat_with_no_table_says_so_and_shows_the_solve(monkeypatch, t
         progress(10, 1e-3)
         progress(20, 1e-11)
 
-    monkeypatch.setattr("treehouse.bots.solver.solve_classic", solve)
+    monkeypatch.setattr("treehouse.variants.classic.solver.solve_classic", solve)
     prepare_bots(Classic(), ["human", "perfect"])
     err = capsys.readouterr().err
     assert solved == [Classic().rules]
@@ -50,11 +50,11 @@ def test_a_perfect_seat_with_no_table_says_so_and_shows_the_solve(monkeypatch, t
 
 
 def test_a_perfect_seat_with_a_table_or_in_another_game_prepares_nothing(monkeypatch, plugins, capsys):
-    monkeypatch.setattr("treehouse.bots.solver.solve_classic", lambda *a, **k: pytest.fail("nothing to solve"))
-    monkeypatch.setattr("treehouse.bots.builtin._perfect_ready", lambda variant, players: True)
+    monkeypatch.setattr("treehouse.variants.classic.solver.solve_classic", lambda *a, **k: pytest.fail("nothing to solve"))
+    monkeypatch.setattr("treehouse.variants.classic.plugin._perfect_ready", lambda variant, players: True)
     prepare_bots(Classic(), ["perfect", "random"])
     monkeypatch.undo()
-    monkeypatch.setattr("treehouse.bots.solver.solve_classic", lambda *a, **k: pytest.fail("nothing to solve"))
+    monkeypatch.setattr("treehouse.variants.classic.solver.solve_classic", lambda *a, **k: pytest.fail("nothing to solve"))
     prepare_bots(plugins.variant("fences")(), ["perfect", "random"])  # plays as search there
     prepare_bots(Classic(), ["perfect", "random", "random"])  # three players: no table exists
     assert capsys.readouterr().err == ""

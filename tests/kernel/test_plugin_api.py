@@ -613,7 +613,7 @@ def test_faces_are_described_through_the_hooks():
 
 def test_perfect_plays_as_search_when_a_house_rule_changes_the_game(loaded, random_bot):
     """Its table is solved for the plain rules: with a house rule (say, no Wild face) it would be wrong."""
-    from treehouse.bots.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import PerfectBot
     from treehouse.bots.search import SearchBot
 
     effective = resolve(loaded, variant="classic", overrides=["house_rules=[no-wild]"])

@@ -140,7 +140,7 @@ def test_the_buttons_and_the_slider_step_through_the_game(tmp_path):
 
 @needs_chromium
 def test_classic_with_the_table_shows_the_winning_chance_graph(tmp_path, solved_classic):
-    from treehouse.bots.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import PerfectBot
     from treehouse.plugins import game_hooks
 
     record_path = recorded_game(tmp_path, "classic", 4)

@@ -238,7 +238,7 @@ def test_a_hint_in_fences_gives_the_search_bots_choice_and_value(tmp_path):
 
 
 def test_a_hint_in_classic_gives_each_moves_exact_winning_chance(tmp_path, solved_classic):
-    from treehouse.bots.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import PerfectBot
 
     path = tmp_path / "g.jsonl"
     result = th(*CLASSIC, "--record", path, input="h\nq\n")

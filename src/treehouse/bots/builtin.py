@@ -1,7 +1,9 @@
 """The entry-point plugin of the built-in looking-ahead bots (``treehouse.bots.builtin``).
 
-``random`` (strength 0) registers itself in :mod:`treehouse.bots.random_bot`.
-Strengths rank the ladder: greedy < search < perfect (docs/bots.md).
+``random`` (strength 0) registers itself in :mod:`treehouse.bots.random_bot`,
+and ``perfect`` (strength 30, two-player classic's exact table) is the classic
+plugin's (:mod:`treehouse.variants.classic.plugin`).  Strengths rank the
+ladder: greedy < search < perfect (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -25,35 +27,6 @@ def search(depth: int = 0, width: int = 6, nodes: int = 0, seconds: float = 0.0)
     return SearchBot(depth=depth, width=width, nodes=nodes, seconds=seconds)
 
 
-def perfect():
-    """The perfect bot (two-player classic only; no options)."""
-    from treehouse.bots.perfect import PerfectBot
-
-    return PerfectBot()
-
-
-def _perfect_ready(variant, players) -> bool:
-    from treehouse.bots.perfect import PerfectBot
-
-    return PerfectBot.ready(variant, players)
-
-
-def _perfect_prepare(variant, players, announce, progress=None) -> None:
-    """Solve and cache the table the bot will need, if it is not cached yet:
-    ``announce(message)`` first, then ``progress(sweep, change)`` during the solve."""
-    from treehouse.bots.solver import solve_classic, table_path
-    from treehouse.variants.classic.game import Classic
-
-    if not isinstance(variant, Classic) or players != 2 or _perfect_ready(variant, players):
-        return  # nothing to solve: a table is cached, or the bot plays as search here
-    announce(f"no solved table for these rules yet: solving it now, once (it is saved to {table_path(variant.rules)})")
-    solve_classic(variant.rules, progress=progress)
-
-
-perfect.ready = _perfect_ready  # th play seats it by default only when its table is cached
-perfect.prepare = _perfect_prepare  # th play runs it first, with the solve's progress on screen
-
-
 def mcts(simulations: int = 400, uct_c: float = 2.0, rollouts: int = 1, evaluator: str = "random", scale: float = 4.0):
     """OpenSpiel's MCTS through treehouse.interop: ``simulations`` per decision, exploration ``uct_c``,
     leaves valued by ``rollouts`` random playouts (``evaluator='random'``) or the variant's evaluation (``'heuristic'``)."""
@@ -73,7 +46,6 @@ def treehouse_register_bots(register):
         "expectimax with the die as a chance node; options depth=0 (auto), width=6, nodes=0, seconds=0",
         strength=20,
     )
-    register("perfect", perfect, "two-player classic from the exact solved table (th solve)", strength=30)
     register(
         "mcts",
         mcts,

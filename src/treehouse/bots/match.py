@@ -112,8 +112,8 @@ def luck_adjusted(variant: Any, make_a: Callable[[], Any], make_b: Callable[[], 
     A's side): an unbiased estimate of A's expected score with a far smaller
     spread, as backgammon programs rate play.
     """
-    from treehouse.bots.perfect import PerfectBot
-    from treehouse.bots.solver import start_value
+    from treehouse.variants.classic.perfect import PerfectBot
+    from treehouse.variants.classic.solver import start_value
 
     scores = []
     for k in range(pairs):

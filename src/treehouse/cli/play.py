@@ -113,7 +113,6 @@ def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool,
 def prepare_bots(variant: Any, kinds: list[str]) -> None:
     """Let a bot that is not ready for this game (``perfect`` with no solved table)
     prepare before play starts: say so, and show its progress rather than freeze."""
-    from treehouse.bots.solver import DEFAULT_TOLERANCE
     from treehouse.cli.solving import solve_progress
 
     for name in dict.fromkeys(bot_name(kind) for kind in kinds if kind != HUMAN):
@@ -121,7 +120,8 @@ def prepare_bots(variant: Any, kinds: list[str]) -> None:
         prepare = getattr(factory, "prepare", None)
         if prepare is None:
             continue
-        with solve_progress(DEFAULT_TOLERANCE) as progress:
+        tolerance = getattr(prepare, "tolerance", None)  # a solve's progress counts down to it; without one, no bar
+        with solve_progress(tolerance() if tolerance else 0.0, quiet=tolerance is None) as progress:
             prepare(variant, len(kinds), lambda message, name=name: err.print(f"{name}: {message}", markup=False), progress)
 
 
@@ -635,12 +635,12 @@ def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hook
 
 def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
     """Player 1's exact winning chance at every step, where the perfect table is cached; else None."""
-    from treehouse.bots.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import PerfectBot
 
     players = len((record.header or {}).get("seats") or [])
     if not PerfectBot.ready(walked.variant, players):
         return None
-    from treehouse.bots.solver import load_cached
+    from treehouse.variants.classic.solver import load_cached
 
     bot = PerfectBot.from_solution(load_cached(walked.variant.rules))
     chances = [bot.chance(walked.start, 0)]
@@ -785,7 +785,7 @@ def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, r
 
 def _odds_bot(session: Session) -> Any:
     """The perfect bot that says the winning chances, seated as an onlooker (--show-odds)."""
-    from treehouse.bots.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import PerfectBot
 
     game = session.game
     if not PerfectBot.ready(game.variant, len(game.seats)):

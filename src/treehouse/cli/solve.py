@@ -1,4 +1,7 @@
-"""``th solve``: the exact solve of two-player classic Treehouse (docs/bots.md)."""
+"""``th solve``: the exact solve of a variant that has one (two-player classic; docs/bots.md).
+
+The command asks the variant for its solver (``exact_solver()``); the words
+and the solve are the variant's."""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ from typing import Annotated
 
 import typer
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
 
 
 def solve(
@@ -18,27 +21,28 @@ def solve(
     fresh: Annotated[bool, typer.Option("--fresh", help="Solve again even if the table is cached.")] = False,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress lines on standard error.")] = False,
 ) -> None:
-    """Solve two-player classic exactly: the first player's winning probability under optimal play.
+    """Solve a game exactly (two-player classic): the first player's winning probability under optimal play.
 
-    The table (every own trio x opponent trio x House) is saved in the user's
+    The variant solves it (its exact solver); classic's table (every own trio x opponent trio x House) is saved in the user's
     cache directory, keyed by the rules; a later run, and the perfect bot, reuse it.
     """
     if variant is None and config is None:
         variant = "classic"
     effective = run_guarded(effective_rules, variant, config, overrides)
-    if effective.variant_class.name != "classic":
-        raise fail(f"th solve solves only classic, not {effective.variant_class.name}")
-    if players != 2:
-        raise fail(f"th solve solves only 2 players, not {players} (the table would be 204**{players + 1} positions)")
-    from treehouse.bots.solver import DEFAULT_TOLERANCE, solve_classic, start_value
+    solver = _solver_of(effective.variant())
+    if solver is None:
+        solvable = sorted(name for name, cls in plugins().variants.items() if _solver_of(cls()) is not None)
+        raise fail(f"th solve solves only {', '.join(solvable) or 'variants with an exact solver'}, not {effective.variant_class.name}")
+    refused = solver.refuses(players)
+    if refused:
+        raise fail(refused)
     from treehouse.cli.solving import solve_progress
 
-    rules = effective.rules
     began = time.perf_counter()
-    with solve_progress(DEFAULT_TOLERANCE, quiet) as progress:
-        solution = run_guarded(solve_classic, rules, use_cache=not fresh, progress=progress)
+    with solve_progress(solver.tolerance, quiet) as progress:
+        solution = run_guarded(solver.solve, use_cache=not fresh, progress=progress)
     seconds = time.perf_counter() - began
-    value = start_value(solution)
+    value = solver.start_value(solution)
     out.print(f"rule set: {effective.name}")
     out.print(f"first player wins with probability {value:.6f} under optimal play (second: {1 - value:.6f})")
     if solution.cached:
@@ -46,3 +50,9 @@ def solve(
     else:
         where = solution.path if solution.path is not None else "(not saved)"
         out.print(f"table: {where} (solved in {seconds:.1f} s, {solution.iterations} sweeps, last change {solution.residual:.1e})")
+
+
+def _solver_of(variant):
+    """The variant's exact solver, or ``None`` (a variant without ``exact_solver``, or one answering None)."""
+    exact_solver = getattr(variant, "exact_solver", None)
+    return exact_solver() if callable(exact_solver) else None

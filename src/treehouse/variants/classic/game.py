@@ -250,6 +250,7 @@ class Classic(Variant):
         self._by_trio: dict = {}
         self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
         self._away_by_id: dict | None = None  # distance.targets_by_id for these rules, once asked
+        self._core = None  # what answers this game's looks (core.core_for), once asked
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
@@ -370,6 +371,19 @@ class Classic(Variant):
         away = self._distances(state)
         return [_score(away, seat) for seat in range(len(away))]
 
+    @hookimpl
+    def treehouse_look_moves(self, state, step, face, moves, seat):
+        """Many moves looked at in one call of the compiled core (core.py) while
+        classic alone answers the hooks a look stands for; else ``None``, and
+        the kernel plays every move through the hooks (house rules included)."""
+        if step.setup:
+            return None  # classic has no setup phase; one a house rule adds is played through the hooks
+        if self._core is None:
+            from treehouse.variants.classic.core import core_for
+
+            self._core = core_for(self)
+        return self._core.look(state, moves, seat)
+
     def _distances(self, state):
         house, trios, _ = state
         return distances_to(trios, house, self.rules.dig_in_place, self.rules.mirror_matches)
@@ -379,6 +393,13 @@ class Classic(Variant):
         from treehouse.variants.classic.render import render_position
 
         return render_position(state, console_width)
+
+    def exact_solver(self):
+        """The exact solve of two-player classic under these rules (``th solve``;
+        variants/classic/solver.py)."""
+        from treehouse.variants.classic.solver import ClassicSolver
+
+        return ClassicSolver(self.rules)
 
     # -- integer ids and vectors for other frameworks (treehouse.interop) --
     def action_encoding(self, players):

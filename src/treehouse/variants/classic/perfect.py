@@ -1,7 +1,7 @@
 """The ``perfect`` bot: two-player classic Treehouse played from the solved table.
 
 Each legal move is worth the exact probability of winning after it
-(:class:`treehouse.bots.solver.Solution`), and the bot plays the best:
+(:class:`treehouse.variants.classic.solver.Solution`), and the bot plays the best:
 a result that matches the House wins outright; declining by ``pass`` is
 worth what the position is worth to the opponent, taken from 1; declining by
 ``reroll`` is worth the position itself.  The table is the one
@@ -45,7 +45,7 @@ class PerfectBot:
     def ready(cls, variant: Any, players: int) -> bool:
         """Can it play ``variant`` perfectly right now (two-player classic, its table cached)?
         ``th play`` seats it by default only then: a first solve takes minutes."""
-        from treehouse.bots.solver import table_path
+        from treehouse.variants.classic.solver import table_path
 
         return cls.solvable(variant, players) and table_path(variant.rules).is_file()
 
@@ -74,7 +74,7 @@ class PerfectBot:
         self.fallback = None
         if self.solution is not None:
             return
-        from treehouse.bots.solver import load_cached, solve_classic, table_path
+        from treehouse.variants.classic.solver import load_cached, solve_classic, table_path
 
         solution = load_cached(game.variant.rules)
         if solution is None:

@@ -496,3 +496,27 @@ def start_value(solution: Solution) -> float:
     names = {name: i for i, name in enumerate(solution.game.names)}
     tree, house = names[format_trio(TREE)], names[format_trio(HOUSE)]
     return solution.value(tree, tree, house)
+
+
+class ClassicSolver:
+    """What ``th solve`` asks of a variant that can be solved exactly
+    (``Classic.exact_solver()``): which games it solves, the solve itself, and
+    the first player's value from the start."""
+
+    #: The solve's stopping tolerance (its progress bar counts down to it).
+    tolerance = DEFAULT_TOLERANCE
+
+    def __init__(self, rules: Any) -> None:
+        self.rules = rules
+
+    def refuses(self, players: int) -> str | None:
+        """Why a game of ``players`` cannot be solved, in one line; ``None`` when it can."""
+        if players != 2:
+            return f"th solve solves only 2 players, not {players} (the table would be 204**{players + 1} positions)"
+        return None
+
+    def solve(self, use_cache: bool = True, progress: Callable[[int, float], None] | None = None) -> Solution:
+        return solve_classic(self.rules, use_cache=use_cache, progress=progress)
+
+    def start_value(self, solution: Solution) -> float:
+        return start_value(solution)

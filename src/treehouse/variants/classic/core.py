@@ -1,0 +1,184 @@
+"""Classic Treehouse's compiled core: a look at many moves in one numba call.
+
+The second tier of classic's rules (docs/rules/classic.md, "Two tiers"): what
+``treehouse_look_moves`` asks — each move applied, the outcome checked
+(matching the House, a mirror image of it under ``mirror_matches``, a win on
+another's turn, a tie), the position evaluated for one seat
+(``Classic.treehouse_evaluate``) — as one kernel over integers.  The
+reference tier is the variant's hooks themselves (game.py), which the
+kernel's default plays move by move; tests/classic/test_tiers.py checks the
+two give the same answers, value for value.
+
+A position is small as integers: every trio is its rank among the 204 legal
+trios (:func:`~treehouse.variants.classic.trio.trio_rank`), so a position is
+the House's rank, each seat's rank and the seat to move.  A move is known by
+its target and its result (``ClassicMove``), so it is one number,
+``rank(result)`` on one's own trio or ``TRIOS + rank(result)`` on the House.
+
+The rules the kernel needs beyond that come as two tables made once per rule
+set from the reference rules, so an action is written in one place only
+(actions.py): ``away[house, trio]``, the fewest actions from a trio to the
+House or, under ``mirror_matches``, to its mirror image (distance.py), and
+``image[house]``, the rank of the House's mirror image.  ``dig_in_place``
+changes ``away``; ``house_decline`` and ``max_players`` change which moves
+are legal, never what a move leads to, so the look need not know them.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from treehouse.kernel import compiled
+from treehouse.kernel.turn import Looks, Outcome
+from treehouse.variants.classic.distance import _rank, _targets
+from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
+
+TRIOS = len(all_trios())
+
+#: The hooks a look stands for: while classic alone answers all of them, the
+#: core's answer is the one they would give (a house rule that changes which
+#: moves are legal, like ``no-house-moves``, turns the core off too, so every
+#: game with a house rule in it plays through the hooks as before).
+LOOK_HOOKS = ("treehouse_legal_moves", "treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate")
+
+#: The outcome of a move, as the kernel writes it: the winners as a bit mask
+#: of seats, plus the kind of win times ``_KIND``.
+_KIND = 1 << 16
+REASONS = {
+    1: "matched the House",
+    2: "matched the House on another player's turn",
+    3: "tie: several trios matched the House at once",
+}
+
+#: About how long a cold compile of these kernels takes (the line on first use).
+COMPILE_SECONDS = 2.0
+
+#: Where the fields of the kernel's one input array sit (then the trios, then the moves).
+_HOUSE, _TO_MOVE, _SEAT, _PLAYERS, _FIRST_TRIO = range(5)
+
+
+def _look(given, out, away, image, mirror_matches):
+    """Every move of one position looked at: ``out[i]`` the seat's evaluation
+    after move ``i`` (0.0 where it ends the game), ``out[n + i]`` its outcome
+    (0: none), for the ``n`` moves; returns how many end the game.
+
+    ``given`` holds the House's rank, the seat to move, the seat judged, the
+    number of players, each seat's trio rank, then the moves' codes.  ``out``
+    is the caller's, at least ``2 n`` long (no array is made per call)."""
+    house, to_move, seat, players = given[_HOUSE], given[_TO_MOVE], given[_SEAT], given[_PLAYERS]
+    first_move = _FIRST_TRIO + players
+    n = given.shape[0] - first_move
+    trios = given[_FIRST_TRIO:first_move].copy()
+    own = trios[to_move]
+    ended = 0
+    for i in range(n):
+        code = given[first_move + i]
+        h = house
+        if code >= TRIOS:
+            h = code - TRIOS
+        else:
+            trios[to_move] = code
+        # the outcome (game.outcome): who matches the House, or its image
+        matching = 0
+        count = 0
+        for j in range(players):
+            if trios[j] == h or (mirror_matches and trios[j] == image[h]):
+                matching |= 1 << j
+                count += 1
+        out[n + i] = 0.0
+        if count:
+            out[i] = 0.0
+            if matching & (1 << to_move):
+                out[n + i] = (1 << to_move) + 1 * _KIND
+            elif count == 1:
+                out[n + i] = matching + 2 * _KIND
+            else:
+                out[n + i] = matching + 3 * _KIND
+            ended += 1
+        else:
+            # the evaluation (game._score): the nearest opponent's distance minus the seat's
+            mine = away[h, trios[seat]]
+            if mine == 0:
+                out[i] = 100.0
+            else:
+                theirs = 1 << 30
+                for j in range(players):
+                    if j != seat and away[h, trios[j]] < theirs:
+                        theirs = away[h, trios[j]]
+                out[i] = -100.0 if theirs == 0 else float(theirs - mine)
+        trios[to_move] = own
+    return ended
+
+
+class ClassicCore:
+    """The compiled look of one rule set's classic game (see the module's docstring)."""
+
+    def __init__(self, rules: Any) -> None:
+        self.away = np.array(_targets(rules.dig_in_place, rules.mirror_matches), dtype=np.int64)
+        self.image = np.array([trio_rank(mirror(trio)) for trio in all_trios()], dtype=np.int64)
+        self.mirror_matches = bool(rules.mirror_matches)
+        self.out = np.zeros(128)  # the kernel's answers, written in place (grown for a longer list of moves)
+        self.kernel = _compile()
+
+    def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
+        """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
+        house, trios, to_move = state
+        given = [_rank(house), to_move, seat, len(trios), *map(_rank, trios)]
+        given += [rank + TRIOS if target == "house" else rank for target, rank, _result in moves]
+        n = len(moves)
+        out = self.out
+        if 2 * n > len(out):
+            out = self.out = np.zeros(4 * n)
+        ended = self.kernel(np.array(given, dtype=np.int64), out, self.away, self.image, self.mirror_matches)
+        if not ended:
+            return Looks(out[:n].tolist(), {})
+        values, codes = out[:n].tolist(), out[n : 2 * n].tolist()
+        outcomes = {}
+        for index, code in enumerate(codes):
+            if code:
+                kind, mask = divmod(int(code), _KIND)
+                outcomes[index] = Outcome(tuple(j for j in range(len(trios)) if mask >> j & 1), REASONS[kind])
+        return Looks(values, outcomes)
+
+
+_kernel: Any = None  # the compiled kernel, once a process
+
+
+def _compile() -> Any:
+    """The kernel, compiled (or loaded from numba's cache) and warmed, once a process."""
+    global _kernel
+    if _kernel is not None:
+        return _kernel
+    kernel = compiled.numba().njit(cache=True)(_look)
+    away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
+    image = np.zeros(TRIOS, dtype=np.int64)
+    warm, out = np.array([0, 0, 0, 2, 1, 2, 3, TRIOS + 4], dtype=np.int64), np.zeros(4)
+    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(warm, out, away, image, False))
+    _kernel = kernel
+    return kernel
+
+
+class Unused:
+    """Stands for the core where it may not answer: every look is the hooks'."""
+
+    def look(self, state: Any, moves: Sequence, seat: int) -> None:
+        return None
+
+
+_cores: dict = {}  # the rule options the core depends on -> its ClassicCore
+
+
+def core_for(variant: Any) -> ClassicCore | Unused:
+    """The core that answers ``variant``'s looks in its game, or :class:`Unused`
+    where the compiled core is off or another plugin answers a hook of the
+    look (:data:`LOOK_HOOKS`)."""
+    if not compiled.enabled() or not variant.hooks.variant_alone(*LOOK_HOOKS):
+        return Unused()
+    rules = variant.rules
+    key = (bool(rules.dig_in_place), bool(rules.mirror_matches))
+    core = _cores.get(key)
+    if core is None:
+        core = _cores[key] = ClassicCore(rules)
+    return core

@@ -1,0 +1,225 @@
+"""Classic's two tiers give the same answers: the compiled core (variants/classic/core.py)
+against the reference, the kernel's default that plays every move through the hooks
+(:func:`treehouse.kernel.turn.look_moves`), value for value and bit for bit."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from treehouse.config import resolve
+from treehouse.kernel import compiled
+from treehouse.kernel.engine import Control, Game
+from treehouse.kernel.hooks import TRACE_ENV, game_hooks
+from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
+from treehouse.variants.classic.core import ClassicCore
+from treehouse.variants.classic.game import ClassicPosition, ClassicRules
+from treehouse.variants.classic.trio import HOUSE, TREE, all_trios, mirror, parse_trio
+
+FACES = ("TIP", "SWAP", "HOP", "DIG", "AIM", "WILD")
+STEP = ONE_ROLLED_STEP[0]
+
+#: Every rule option that can change a look, and the shipped rule sets.
+OPTION_SETS = {
+    "official": ClassicRules(),
+    "no-dig-in-place": ClassicRules(dig_in_place=False),
+    "mirror-matches": ClassicRules(mirror_matches=True),
+    "reroll-decline": ClassicRules(house_decline="reroll"),
+    "everything-off": ClassicRules(dig_in_place=False, mirror_matches=True, house_decline="reroll"),
+}
+
+
+@pytest.fixture(autouse=True)
+def compiled_on(monkeypatch):
+    """These tests are about the core: on, whatever the environment says."""
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    monkeypatch.delenv(TRACE_ENV, raising=False)
+    compiled.reset_for_tests()
+    yield
+    compiled.reset_for_tests()
+
+
+def bits(values) -> list[str]:
+    assert all(type(value) is float for value in values)
+    return [value.hex() for value in values]
+
+
+def assert_same_looks(hooks, state, step, face, moves, seat) -> int:
+    """The core's look and the reference's agree on ``moves`` (and on them reversed,
+    so an outcome's index is checked too); the number of moves that end the game."""
+    core = hooks.variant.treehouse_look_moves(state, step, face, moves, seat)
+    assert core is not None, "the core answers while classic alone answers the hooks"
+    assert isinstance(hooks.variant._core, ClassicCore)
+    reference = look_moves(hooks, state, step, moves, seat)
+    assert bits(core.values) == bits(reference.values)
+    assert dict(core.outcomes) == dict(reference.outcomes)
+    backwards = list(reversed(moves))
+    again, expected = hooks.variant.treehouse_look_moves(state, step, face, backwards, seat), look_moves(hooks, state, step, backwards, seat)
+    assert bits(again.values) == bits(expected.values) and dict(again.outcomes) == dict(expected.outcomes)
+    return len(reference.outcomes)
+
+
+def board_moves(hooks, state, face) -> list:
+    return [move for move in hooks.treehouse_legal_moves(state, STEP, face) if not isinstance(move, Control)]
+
+
+def check_every_face(hooks, state) -> tuple[int, int]:
+    """Every face's legal moves looked at for every seat: (looks, moves that end the game)."""
+    looks = ended = 0
+    for face in FACES:
+        moves = board_moves(hooks, state, face)
+        if not moves:
+            continue
+        for seat in range(len(state.trios)):
+            ended += assert_same_looks(hooks, state, STEP, face, moves, seat)
+            looks += 1
+    return looks, ended
+
+
+class EveryStep:
+    """An observer comparing the tiers at every position a game reaches, for every face."""
+
+    def __init__(self) -> None:
+        self.looks = self.ended = 0
+
+    def on_choice(self, game, mover, step, face, moves) -> None:
+        looks, ended = check_every_face(game.hooks, game.state)
+        self.looks += looks
+        self.ended += ended
+
+    def on_step(self, game, mover, step, move, before, after, events) -> None:
+        pass
+
+
+#: Each rule option with two seats of each kind; more seats under two of them.
+GAMES = [(options, seats) for options in OPTION_SETS for seats in (("random", "random"), ("greedy", "search"))]
+GAMES += [(options, ("random",) * players) for options in ("official", "everything-off") for players in (3, 4)]
+
+
+@pytest.mark.parametrize(("options", "seats"), GAMES, ids=[f"{o}-{'-'.join(s)}" for o, s in GAMES])
+def test_every_step_of_recorded_games(plugins, options, seats):
+    variant = plugins.variant("classic")(OPTION_SETS[options])
+    watcher = EveryStep()
+    for seed in range(2):
+        bots = [plugins.bot(kind).factory() for kind in seats]
+        Game(variant, bots, random.Random(seed), turn_cap=60, observer=watcher).play()
+    assert watcher.looks > 50
+    assert watcher.ended > 0, "some looked-at moves end the game"
+
+
+@pytest.mark.parametrize("rule_set", ["classic", "classic-wiki"])
+def test_every_step_under_the_shipped_rule_sets(plugins, rule_set):
+    effective = resolve(plugins, variant=rule_set)
+    watcher = EveryStep()
+    bots = [plugins.bot("search").factory(), plugins.bot("greedy").factory()]
+    game = effective.new_game(plugins, bots, random.Random(11), observer=watcher)
+    game.play()
+    assert watcher.looks > 20
+
+
+rules = st.builds(ClassicRules, dig_in_place=st.booleans(), house_decline=st.sampled_from(["pass", "reroll"]), mirror_matches=st.booleans())
+trios = st.sampled_from(all_trios())
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rules, players=st.integers(2, 4), seed=st.integers(0, 2**32), steps=st.integers(0, 40))
+def test_reachable_positions_with_every_face(plugins, rules, players, seed, steps):
+    """A walk of random legal moves from the start (a reachable position), then
+    every face's moves looked at through both tiers."""
+    hooks = game_hooks(plugins.variant("classic")(rules))
+    rng = random.Random(seed)
+    state = ClassicPosition(HOUSE, (TREE,) * players, 0)
+    for _ in range(steps):
+        moves = board_moves(hooks, state, rng.choice(FACES))
+        if moves:
+            after = hooks.treehouse_apply_move(state, STEP, rng.choice(moves))
+            if hooks.treehouse_outcome(after, state.to_move) is not None:
+                break  # the game would have ended: look from the position before
+            state = after
+        state = hooks.treehouse_end_turn(state)
+    check_every_face(hooks, state)
+
+
+@settings(max_examples=40, deadline=None)
+@given(rules=rules, house=trios, table=st.lists(trios, min_size=2, max_size=4), data=st.data())
+def test_any_trios_with_every_face(plugins, rules, house, table, data):
+    """Any legal trios at all, the House's mirror image among them as often as not
+    (so mirror_matches, ties and wins on another's turn all come up)."""
+    if data.draw(st.booleans()):
+        table[data.draw(st.integers(0, len(table) - 1))] = mirror(house)
+    state = ClassicPosition(house, tuple(table), data.draw(st.integers(0, len(table) - 1)))
+    check_every_face(game_hooks(plugins.variant("classic")(rules)), state)
+
+
+def test_a_tie_and_a_win_on_another_turn(plugins):
+    """Outcomes the kernel writes as numbers come back as the reference's Outcome."""
+    hooks = game_hooks(plugins.variant("classic")())
+    house = parse_trio("L< S^ M^")
+    # seat 1 is an AIM from the House; seats 2 and 3 match the House once it is aimed back
+    state = ClassicPosition(house, (parse_trio("L< S^ M<"), HOUSE, HOUSE), 0)
+    moves = board_moves(hooks, state, "WILD")
+    looks = hooks.treehouse_look_moves(state, STEP, "WILD", moves, 0)
+    reasons = {outcome.reason for outcome in looks.outcomes.values()}
+    assert reasons == {"tie: several trios matched the House at once", "matched the House"}
+    assert_same_looks(hooks, state, STEP, "WILD", moves, 0)
+    # an AIM fits only the House: aiming it back makes seat 2's trio match
+    state = ClassicPosition(house, (TREE, HOUSE), 0)
+    moves = board_moves(hooks, state, "AIM")
+    looks = hooks.treehouse_look_moves(state, STEP, "AIM", moves, 1)
+    assert {o.winners for o in looks.outcomes.values()} == {(1,)}
+    assert {o.reason for o in looks.outcomes.values()} == {"matched the House on another player's turn"}
+    assert_same_looks(hooks, state, STEP, "AIM", moves, 1)
+
+
+@pytest.mark.parametrize("house_rule", ["no-house-moves", "mirror-matches"])
+def test_a_house_rule_plays_through_the_hooks(plugins, house_rule):
+    """A house rule answering a hook of the look turns the core off for that game:
+    the variant answers None and the kernel's default plays every move."""
+    effective = resolve(plugins, variant="classic", overrides=[f"house_rules=[{house_rule}]"])
+    game = effective.new_game(plugins, [plugins.bot("search").factory(), plugins.bot("search").factory()], random.Random(2))
+    state = ClassicPosition(HOUSE, (parse_trio("M< S^ L^"), TREE), 0)
+    moves = board_moves(game.hooks, state, "WILD")
+    assert game.hooks.variant.treehouse_look_moves(state, STEP, "WILD", moves, 0) is None
+    assert game.hooks.treehouse_look_moves(state, STEP, "WILD", moves, 0) == look_moves(game.hooks, state, STEP, moves, 0)
+    game.play()  # and a whole game of search bots runs through the hooks
+    assert game.outcome is not None
+
+
+def test_off_and_traced_games_play_through_the_hooks(plugins, monkeypatch):
+    state = ClassicPosition(HOUSE, (TREE, TREE), 0)
+    moves = board_moves(game_hooks(plugins.variant("classic")()), state, "TIP")
+    monkeypatch.setenv(TRACE_ENV, "1")
+    traced = game_hooks(plugins.variant("classic")(ClassicRules(max_players=6)))
+    assert traced.variant.treehouse_look_moves(state, STEP, "TIP", moves, 0) is None
+    monkeypatch.delenv(TRACE_ENV)
+    monkeypatch.setenv(compiled.COMPILED_ENV, "0")
+    compiled.reset_for_tests()
+    off = game_hooks(plugins.variant("classic")(ClassicRules(max_players=7)))  # rules no other test's shared manager has
+    assert off.variant.treehouse_look_moves(state, STEP, "TIP", moves, 0) is None
+
+
+def simulate(tmp_path, compiled_env: str | None, jobs: int) -> dict:
+    env = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
+    if compiled_env is not None:
+        env[compiled.COMPILED_ENV] = compiled_env
+    command = [sys.executable, "-m", "treehouse", "simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "6", "--jobs", str(jobs), "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    del data["seconds"]
+    return data
+
+
+def test_the_same_simulation_with_the_core_on_or_off(tmp_path):
+    """``TREEHOUSE_COMPILED=0`` gives the very same JSON, for any number of workers."""
+    reference = simulate(tmp_path, "0", jobs=1)
+    assert reference["games"] == 6
+    assert simulate(tmp_path, None, jobs=1) == reference
+    assert simulate(tmp_path, None, jobs=2) == reference
