@@ -64,9 +64,9 @@ class Model:
         in one ``treehouse_look_moves`` call (a compiled core answers it in
         one go); ``REROLL`` is worth the position as it stands, and ``PASS``
         is played like a move."""
-        board = [move for move in moves if not isinstance(move, Control)]
-        if len(board) == len(moves):
+        if PASS not in moves and REROLL not in moves:  # the common case, compared in C: no list made
             return self._looked(state, step, face, moves, seat)
+        board = [move for move in moves if not isinstance(move, Control)]
         looked = iter(self._looked(state, step, face, board, seat) if board else ())
         values = []
         for move in moves:
