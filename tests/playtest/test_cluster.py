@@ -424,24 +424,30 @@ def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tm
     assert partial["partial"] is True and 0 < partial["games"] < 100000 and partial["games"] % 100 == 0
 
 
-def test_ctrl_c_on_a_local_cluster_prints_no_worker_tracebacks():
+def test_ctrl_c_on_a_local_cluster_prints_no_worker_tracebacks(tmp_path):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the
     workers ignore it (the run stops them), so only the run's own lines show."""
+    records = tmp_path / "records"
     run = subprocess.Popen(
-        [TH, "simulate", "--variant", "classic", "--games", "1000000", "--json", "--cluster", "local", "--jobs", "2"],
+        [TH, "simulate", "--variant", "classic", "--games", "1000000", "--json", "--cluster", "local", "--jobs", "2", "--records", str(records)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
     try:
         assert run.stderr.readline().startswith("playing on a local Dask cluster of 2 worker processes")
-        time.sleep(3)  # some chunks finish
+        deadline = time.monotonic() + 120
+        while not any(records.rglob("*game-000099.jsonl")):  # a chunk has finished: the partial result is not empty
+            assert run.poll() is None and time.monotonic() < deadline, "no chunk finished"
+            time.sleep(0.2)
+        time.sleep(1)  # a moment for its totals to reach the run
         os.killpg(run.pid, signal.SIGINT)
         stdout, rest = run.communicate(timeout=120)
     finally:
         if run.poll() is None:
             os.killpg(run.pid, signal.SIGKILL)
     assert run.returncode == 130
-    assert "Traceback" not in rest and len(rest.strip().splitlines()) == 1, rest[-3000:]
-    assert rest.startswith("interrupted") and json.loads(stdout)["partial"] is True
+    said = [line for line in rest.strip().splitlines() if not line.startswith("Wrote every game's record to ")]  # --records says where
+    assert "Traceback" not in rest and len(said) == 1, rest[-3000:]
+    assert said[0].startswith("interrupted") and json.loads(stdout)["partial"] is True
 
 
 def _self_signed(folder: Path) -> tuple[str, str]:

@@ -93,7 +93,26 @@ def start(command: str, jobs: int | None, games: int = 1_000_000, records: Path 
     args = [sys.executable, "-m", "treehouse", command, "--games", str(games), "--json"] + (["--jobs", str(jobs)] if jobs is not None else [])
     args += ["--records", str(records)] if records is not None else []
     args += {"simulate": ["-v", "classic"], "compare": ["classic", "classic-wiki"], "sweep": ["-v", "classic", "--param", "rules.dig_in_place=true,false"]}[command]
-    return subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    STARTED.append(process)
+    return process
+
+
+#: Every run a test started: a test that fails half-way must not leave a million-game run behind.
+STARTED: list[subprocess.Popen] = []
+
+
+@pytest.fixture(autouse=True)
+def _no_run_outlives_its_test():
+    yield
+    while STARTED:
+        process = STARTED.pop()
+        if process.poll() is None:
+            try:
+                os.killpg(process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            process.wait(timeout=30)
 
 
 def wait_for_workers(process: subprocess.Popen, jobs: int) -> set[int]:
