@@ -278,13 +278,13 @@ def test_the_progress_bar_moves_per_game_on_the_cluster(dask_cluster, plugins):
     reports: list[tuple[int, float]] = []
     with cluster.connect(dask_cluster.address, 1, plugins) as pool:
         pool.report_seconds = 0.0  # every game
-        began = time.monotonic()
         total = run(batch, 25, pool=pool, chunk=25, progress=lambda done: reports.append((done, time.monotonic())))
         ended = time.monotonic()
     assert [done for done, _ in reports] == list(range(1, 26))  # each game once, in order
     assert total.stop == 25
     first, last = reports[0][1], reports[-1][1]
-    assert last - first > 0.3 * (ended - began), "the games were reported together, at the chunk's end"
+    # measured from the first game's report: a worker's first game also loads the compiled rules (numba)
+    assert last - first > 0.1 and last - first > 0.5 * (ended - first), "the games were reported together, at the chunk's end"
 
 
 
