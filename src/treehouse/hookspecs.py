@@ -466,6 +466,34 @@ def treehouse_look_moves(state, step, face, moves, seat):
 
 
 @hookspec(firstresult=True)
+def treehouse_look_all_moves(state, step, faces, seat):
+    """Look at every choice of one step, for each of several faces, in one
+    call, without listing the choices.
+
+    Called by the search at the last step it searches, where only each
+    choice's value matters, never the move: a compiled core then generates
+    the moves of every face of a chance node and judges them in one go, and
+    no move value is ever built.
+
+    :param state: the position, still in play, the seat to move to play ``step``.
+    :param step: the step (never a setup step).
+    :param faces: the faces the step may roll, in the chance node's order
+        (``(None,)`` for a step without a roll).
+    :param seat: the 0-based seat the positions are judged for.
+    :returns: per face, a :class:`~treehouse.kernel.turn.Looks` of the
+        choices ``treehouse_legal_moves(state, step, face)`` lists, in its
+        order (no values at all when it lists none): a move judged as
+        ``treehouse_look_moves`` judges it, ``PASS`` by the position after
+        playing it (:func:`~treehouse.kernel.turn.play_move`), ``REROLL`` by
+        the position as it stands (counted in ``Looks.rerolls``); equal,
+        value for value, to what :meth:`treehouse.bots.lookahead.Model.look`
+        gives for the listed choices.  Or ``None`` (the kernel's answer, and
+        the variant's wherever another plugin answers a hook the look stands
+        for): the caller then lists the choices and looks at them.  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_render(state, console_width):
     """Draw a position for the terminal.
 

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from treehouse.config import resolve
 from treehouse.kernel import compiled
-from treehouse.kernel.engine import Control, Game
+from treehouse.kernel.engine import REROLL, Control, Game
 from treehouse.kernel.hooks import TRACE_ENV, game_hooks
 from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
 from treehouse.variants.classic.core import ClassicCore
@@ -70,9 +70,42 @@ def board_moves(hooks, state, face) -> list:
     return [move for move in hooks.treehouse_legal_moves(state, STEP, face) if not isinstance(move, Control)]
 
 
+def reference_choices(hooks, state, face, seat) -> tuple[list[str], dict, int]:
+    """Every choice the reference lists for ``face``, valued as treehouse_look_all_moves
+    promises: moves as the kernel's look plays them, a decline (PASS, REROLL) by the
+    position as it stands, which it leaves; and how many are REROLL."""
+    choices = hooks.treehouse_legal_moves(state, STEP, face)
+    moves = [move for move in choices if not isinstance(move, Control)]
+    moved = look_moves(hooks, state, STEP, moves, seat)
+    looked = iter(moved.values)
+    values, outcomes, at = [], {}, {}
+    for index, choice in enumerate(choices):
+        if isinstance(choice, Control):
+            values.append(float(hooks.treehouse_evaluate(state, seat)))
+        else:
+            at[len(at)] = index
+            values.append(next(looked))
+    for i, outcome in moved.outcomes.items():
+        outcomes[at[i]] = outcome
+    return bits(values), outcomes, sum(1 for choice in choices if choice is REROLL)
+
+
+def assert_same_looks_at_once(hooks, state, seat) -> None:
+    """treehouse_look_all_moves (no move made) equals the reference, choice by choice, for every face."""
+    at_once = hooks.variant.treehouse_look_all_moves(state, STEP, FACES, seat)
+    assert len(at_once) == len(FACES)
+    for face, looks in zip(FACES, at_once):
+        values, outcomes, rerolls = reference_choices(hooks, state, face, seat)
+        assert (bits(looks.values), dict(looks.outcomes), looks.rerolls) == (values, outcomes, rerolls), face
+
+
 def check_every_face(hooks, state) -> tuple[int, int]:
-    """Every face's legal moves looked at for every seat: (looks, moves that end the game)."""
+    """Every face's legal moves looked at for every seat, one face at a time and
+    all at once: (looks, moves that end the game)."""
     looks = ended = 0
+    if hooks.treehouse_outcome(state, state.to_move) is None:  # a position in play, as a decision's is
+        for seat in range(len(state.trios)):
+            assert_same_looks_at_once(hooks, state, seat)
     for face in FACES:
         moves = board_moves(hooks, state, face)
         if not moves:

@@ -1,10 +1,11 @@
 """Fences' two tiers of rules give the same answers (docs/rules/tiers.md).
 
 The compiled core (variants/fences/core.py, through looks.py) answers
-``treehouse_look_moves``; the reference is the kernel's default
+``treehouse_look_moves`` and ``treehouse_look_all_moves`` (it generates the
+legal moves itself); the reference is the kernel's default
 (:func:`treehouse.kernel.turn.look_moves`), which plays every move through
-the hooks.  The two must agree value for value (floats bit for bit) and
-outcome for outcome:
+the hooks, and the reference rules' legal moves.  The two must agree value
+for value (floats bit for bit), outcome for outcome and move for move:
 
 * at every decision of recorded games (random, greedy and search seats),
   for every legal move of every face, judged for every seat, under several
@@ -36,6 +37,7 @@ from treehouse.kernel import compiled
 from treehouse.kernel.engine import Game
 from treehouse.kernel.turn import Control, Looks, look_moves
 from treehouse.plugins import game_hooks
+from treehouse.variants.fences import looks
 from treehouse.variants.fences.position import format_position
 
 pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
@@ -64,22 +66,45 @@ def recorded(variant, kinds, seed, turn_cap):
     return seen
 
 
+def bits(looks) -> list[str]:
+    return [float.hex(v) for v in looks.values]
+
+
 def compare(variant, state, step) -> int:
-    """Both tiers on every legal move of every face at ``state``, for every seat; the looks compared."""
+    """Both tiers on every legal move of every face at ``state``, for every seat:
+    the looks at listed moves (``treehouse_look_moves``), the core's own legal
+    moves (its rows equal the reference's moves encoded, in their order), and
+    the looks at all of a node's moves at once (``treehouse_look_all_moves``)."""
     hooks = variant.hooks
     faces = [face for face, _p in variant.die.outcomes()] if step.rolls else [None]
     looked = 0
-    for face in faces:
-        moves = [m for m in hooks.treehouse_legal_moves(state, step, face) if not isinstance(m, Control)]
-        if not moves:
-            continue
-        for seat in range(len(state.stacks)):
+    listed = {face: hooks.treehouse_legal_moves(state, step, face) for face in faces}
+    # a seat that is out passes, and a house rule may change the legal moves: then the hooks answer
+    by_hooks = any(isinstance(m, Control) for moves in listed.values() for m in moves)
+    by_hooks = by_hooks or not hooks.variant_alone("treehouse_legal_moves", *variant.LOOK_HOOKS)
+    for seat in range(len(state.stacks)):
+        at_once = variant.treehouse_look_all_moves(state, step, tuple(faces), seat)
+        where = f"{format_position(state)} step {step.name} seat {seat + 1}"
+        if by_hooks:
+            assert at_once is None, where
+        else:
+            assert len(at_once) == len(faces), where
+        for index, face in enumerate(faces):
+            moves = [m for m in listed[face] if not isinstance(m, Control)]
+            if seat == 0 and not by_hooks:
+                rows = looks.legal_rows(variant.rules, state, step, face)
+                assert rows.tolist() == [looks.MOVES._encode(m) for m in moves], f"{where} face {face}: the core's legal moves"
+            if not by_hooks:
+                assert bits(at_once[index]) == bits(look_moves(hooks, state, step, moves, seat)) if moves else not at_once[index].values
+            if not moves:
+                continue
             core = variant.treehouse_look_moves(state, step, face, moves, seat)
             reference = look_moves(hooks, state, step, moves, seat)
-            where = f"{format_position(state)} step {step.name} face {face} seat {seat + 1}"
-            assert type(core) is Looks, where
-            assert [float.hex(v) for v in core.values] == [float.hex(v) for v in reference.values], where
-            assert core.outcomes == reference.outcomes, where
+            assert type(core) is Looks, f"{where} face {face}"
+            assert bits(core) == bits(reference), f"{where} face {face}"
+            assert core.outcomes == reference.outcomes, f"{where} face {face}"
+            if not by_hooks:
+                assert at_once[index].outcomes == reference.outcomes and at_once[index].rerolls == 0, f"{where} face {face}"
             looked += len(moves)
     return looked
 
@@ -163,6 +188,7 @@ def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
     state, step = recorded(variant, [GreedyBot, RandomBot], "tiers:house", 6)[-1]
     moves = [m for m in hooks.treehouse_legal_moves(state, step, "WILD" if step.rolls else None) if not isinstance(m, Control)]
     assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
+    assert variant.treehouse_look_all_moves(state, step, ("WILD",), 0) is None
     assert hooks.treehouse_look_moves(state, step, "WILD", moves, 0) == look_moves(hooks, state, step, moves, 0)
     # a house rule that only changes the legal moves leaves the look to the core
     effective = resolve(plugins, variant="fences", overrides=["house_rules=[dig-restores-any]"])

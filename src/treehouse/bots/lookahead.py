@@ -33,6 +33,8 @@ class Model:
         #: Without a treehouse_evaluate hook, positions still in play all score 0:
         #: a bot then plays for outcomes it can see and nothing else.
         self.can_evaluate = bool(self.hooks.implementers("treehouse_evaluate"))
+        #: Does a plugin answer treehouse_look_all_moves (else the moves are listed, then looked at)?
+        self._looks_all = bool(self.hooks.implementers("treehouse_look_all_moves"))
 
     def chance(self, state: Any, step: Any) -> tuple:
         """The chance node before ``step`` (``treehouse_chance``, house rules
@@ -79,9 +81,38 @@ class Model:
                 values.append(self.outcome_score(outcome, seat) if outcome is not None else self.evaluate(after, seat))
         return values
 
+    def look_all(self, state: Any, step: Any, faces: Sequence, seat: int) -> list[tuple[list[float], int]]:
+        """For each face of ``faces``, every legal move of ``step`` looked at as
+        :meth:`look` does, in the order ``treehouse_legal_moves`` lists them
+        (``[]`` when there are none), and how many of them are played (a
+        ``REROLL`` is not).  One ``treehouse_look_all_moves`` call where a
+        variant answers it."""
+        if self._looks_all:
+            found = self.hooks.treehouse_look_all_moves(state, step, tuple(faces), seat)
+            if found is not None:
+                return [(self._scored(looks, seat), len(looks.values) - looks.rerolls) for looks in found]
+        legal, answers = self.hooks.treehouse_legal_moves, []
+        for face in faces:
+            moves = legal(state, step, face)
+            if not moves:
+                answers.append(([], 0))
+                continue
+            played = len(moves) - sum(1 for move in moves if move is REROLL)
+            answers.append((self.look(state, step, face, moves, seat), played))
+        return answers
+
     def _looked(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
-        looks = self.hooks.treehouse_look_moves(state, step, face, moves, seat)
-        values = list(looks.values)
+        return self._scored(self.hooks.treehouse_look_moves(state, step, face, moves, seat), seat)
+
+    def _scored(self, looks: Any, seat: int) -> list[float]:
+        """A look's values, each move that ends the game scored by its outcome."""
+        values = looks.values
+        if type(values) is not list:
+            values = list(values)  # a plugin's tuple or array: the bots' lists are lists
+        elif not looks.outcomes:
+            return values  # nothing to score: the look's own list, not a copy
+        else:
+            values = list(values)
         for index, outcome in looks.outcomes.items():
             values[index] = self.outcome_score(outcome, seat)
         return values

@@ -53,7 +53,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Any
+from typing import Any, Sequence
 
 from treehouse.bots.options import BotOptionError
 from treehouse.bots.lookahead import LOSS, REROLL, WIN, Model, pick, require_game
@@ -229,40 +229,61 @@ class SearchBot:
         step, rest = steps[0], steps[1:]
         if step.rolls:
             value = self._chance(state, step, rest, depth, alpha)
+        elif depth == 1:  # the last step searched: every move valued by a one-step look, in one call
+            (values,) = self._all_one_step(state, step, (None,))
+            value = self._best_of(state, values) if values else self._after(state, None, rest, depth, alpha)
         else:
             moves = self.model.hooks.treehouse_legal_moves(state, step, None)
             if moves:
                 value = self._decide(state, step, None, moves, rest, depth, alpha)
             else:  # a step without a roll and nothing to do is skipped
-                value = self._after(state, None, rest, depth, alpha) if rest else self._after(state, None, (), depth, alpha)
+                value = self._after(state, None, rest, depth, alpha)
         if key is not None and value >= alpha:  # exact (below alpha it may be a bound)
             self._cache[key] = value
         return value
 
     def _chance(self, state: Any, step: Any, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
+        if depth == 1:
+            return self._last_chance(state, step, alpha)
         legal = self.model.hooks.treehouse_legal_moves
         faces = []
         for face, p in self.model.chance(state, step):
             moves = legal(state, step, face)
             if moves:  # else nothing to do: that face is rolled again
                 faces.append((p, face, moves))
-        values = None
-        if alpha != NO_BOUND and depth == 1 and faces and state.to_move != self._me:
-            values = self._replies(state, step, faces, alpha)
+        values = [self._decide(state, step, face, moves, rest, depth) for _p, face, moves in faces]
+        return self._average(state, faces, values)
+
+    def _last_chance(self, state: Any, step: Any, alpha: float) -> float:
+        """A chance node at the last step searched: each face's moves valued by
+        a one-step look (all of a face's in one call), the face worth the best
+        of them for the player to move; knowing ``alpha``, an opponent's
+        faces may stop early (:meth:`_replies`)."""
+        node = self.model.chance(state, step)
+        looked = self._all_one_step(state, step, [face for face, _p in node])
+        # a face with nothing to do is rolled again: it drops out
+        faces = [(p, face, values) for (face, p), values in zip(node, looked) if values]
+        if alpha != NO_BOUND and faces and state.to_move != self._me:
+            values = self._replies(faces, alpha)
             if type(values) is float:
                 return values  # below alpha
-        if values is None:
-            values = [self._decide(state, step, face, moves, rest, depth) for _p, face, moves in faces]
+        else:
+            values = [self._best_of(state, looked) for _p, _face, looked in faces]
+        return self._average(state, faces, values)
+
+    def _average(self, state: Any, faces: list, values: list) -> float:
+        """A chance node's value: its faces' values weighted by their probabilities, renormalised."""
         total = weight = 0.0
         for (p, _face, _moves), value in zip(faces, values):
             total += p * value
             weight += p
         return total / weight if weight else self.model.evaluate(state, self._me)
 
-    def _replies(self, state: Any, step: Any, faces: list, alpha: float) -> list[float] | float:
+    def _replies(self, faces: list, alpha: float) -> list[float] | float:
         """An opponent's last searched step, rolled, knowing ``alpha``: each
-        face's value (the worst one-step look for this bot), or, as soon as the
-        average is sure to be below ``alpha``, a number below ``alpha``.
+        face's value (the worst of its moves' one-step looks for this bot,
+        ``faces`` holding those looks), or, as soon as the average is sure
+        to be below ``alpha``, a number below ``alpha``.
 
         The faces with the fewest moves are valued first; then, move by move
         through the last face, the average can be no more than the faces done
@@ -275,14 +296,14 @@ class SearchBot:
         order = sorted(range(len(faces)), key=lambda i: len(faces[i][2]))
         done, size = 0.0, abs(alpha)
         for i in order[:-1]:
-            p, face, moves = faces[i]
-            value = values[i] = min(self._one_step(state, step, face, moves))
+            p, _face, looked = faces[i]
+            value = values[i] = min(looked)
             done += p * value
             size = max(size, abs(value))
         last = order[-1]
-        p, face, moves = faces[last]
+        p, _face, looked = faces[last]
         worst = math.inf
-        for value in self._one_step(state, step, face, moves):  # looked at all at once; the cut-off is the same
+        for value in looked:
             if value < worst:
                 worst = value
                 size = max(size, abs(value))
@@ -292,17 +313,19 @@ class SearchBot:
         values[last] = worst
         return values
 
+    def _best_of(self, state: Any, values: list[float]) -> float:
+        """A decision at the last step searched: every move's value is its
+        one-step look (_after at depth 0), so the node's value is the best of
+        those for the player to move, which is what the width's best few
+        would be searched to."""
+        if len(values) > self.width:
+            self._played(self.width)  # the budget counts the best few as searched again, as it always has
+        return max(values) if state.to_move == self._me else min(values)
+
     def _decide(self, state: Any, step: Any, face: str | None, moves: tuple, rest: tuple, depth: int, alpha: float = -math.inf) -> float:
         mine = state.to_move == self._me
         if depth == 1:
-            # The last step searched: every move's value is its one-step look
-            # (_after at depth 0), so the node's value is the best of those over
-            # all moves, which is what the width's best few would be searched to.
-            values = self._one_step(state, step, face, moves)
-            if len(moves) > self.width:
-                for _ in range(self.width):
-                    self._tick()  # the budget counts the best few as searched again, as it always has
-            return max(values) if mine else min(values)
+            return self._best_of(state, self._one_step(state, step, face, moves))
         if len(moves) > self.width:
             moves = self._best_few(state, step, face, moves, mine)
         if alpha == NO_BOUND:
@@ -327,13 +350,26 @@ class SearchBot:
     def _one_step(self, state: Any, step: Any, face: str | None, moves: tuple) -> list[float]:
         """Each move's value to this bot by a one-step look: the outcome's score,
         else the evaluation; all of them in one look (:meth:`Model.look`)."""
-        played = len(moves) - sum(1 for move in moves if move is REROLL)  # a reroll is not played
+        self._played(len(moves) - sum(1 for move in moves if move is REROLL))  # a reroll is not played
+        return self.model.look(state, step, face, moves, self._me)
+
+    def _all_one_step(self, state: Any, step: Any, faces: Sequence) -> list[list[float]]:
+        """:meth:`_one_step` of every legal move of the step, per face, without
+        listing them where the variant can (:meth:`Model.look_all`); ``[]``
+        for a face with none."""
+        found = []
+        for values, played in self.model.look_all(state, step, faces, self._me):
+            self._played(played)
+            found.append(values)
+        return found
+
+    def _played(self, moves: int) -> None:
+        """Count ``moves`` played in the head."""
         if self._limited:
-            for _ in range(played):
+            for _ in range(moves):
                 self._tick()  # as if one at a time: the budget runs out at the same move
         else:
-            self._count += played
-        return self.model.look(state, step, face, moves, self._me)
+            self._count += moves
 
     def _best_few(self, state: Any, step: Any, face: str | None, moves: tuple, mine: bool) -> list:
         """The ``width`` most promising moves by a one-step look (for the player to move)."""

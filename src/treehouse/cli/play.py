@@ -114,7 +114,10 @@ def prepare_bots(variant: Any, kinds: list[str]) -> None:
     """Let a bot that is not ready for this game (``perfect`` with no solved table)
     prepare before play starts: say so, and show its progress rather than freeze."""
     from treehouse.cli.solving import solve_progress
+    from treehouse.kernel.compiled import prepare_in_background
 
+    if any(kind != HUMAN for kind in kinds):
+        prepare_in_background(variant.prepare_compiled)  # the first prompt never waits for a compile
     for name in dict.fromkeys(bot_name(kind) for kind in kinds if kind != HUMAN):
         factory = plugins().bots[name].factory
         prepare = getattr(factory, "prepare", None)

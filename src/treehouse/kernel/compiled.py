@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -112,6 +113,24 @@ def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) ->
             marker.write_text(f"compiled in {time.perf_counter() - started:.1f} s\n")
         except OSError:
             pass  # a read-only cache: the line shows again next time, nothing else changes
+
+
+def prepare_in_background(prepare: Callable[[], None]) -> threading.Thread:
+    """Run a core's ``prepare`` (``Variant.prepare_compiled``) in a daemon
+    thread, so that a screen and a prompt shown meanwhile never wait for a
+    compile; a look that comes sooner waits for it (numba compiles under a
+    lock).  A failure there is left to the first look, which meets it again
+    and reports it as any hook failure."""
+
+    def run() -> None:
+        try:
+            prepare()
+        except Exception:
+            pass  # the first look compiles again and says what went wrong
+
+    thread = threading.Thread(target=run, name="treehouse-prepare-compiled", daemon=True)
+    thread.start()
+    return thread
 
 
 def reset_for_tests() -> None:

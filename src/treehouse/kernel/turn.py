@@ -134,6 +134,9 @@ class Looks:
 
     values: Sequence[float]
     outcomes: Mapping[int, Outcome] = field(default_factory=dict)
+    #: How many of the choices looked at are ``REROLL`` (``treehouse_look_all_moves``
+    #: only: a reroll is valued, never played in the head).
+    rerolls: int = 0
 
 
 def look_moves(hooks: Any, state: Any, step: Step, moves: Sequence, seat: int) -> Looks:

@@ -83,6 +83,12 @@ class Variant:
         """The allowed player counts under these rules (a rule set may widen them)."""
         return self.min_players, getattr(self.rules, "max_players", self.max_players)
 
+    def players_in(self, state) -> int | None:
+        """How many seats ``state`` is a position for, so a record whose start
+        names another number of seats is refused as damaged (``th replay``,
+        ``th play --resume``).  Default ``None``: not known, not checked."""
+        return None
+
     # -- notation: ``parse(format(x)) == x`` must hold for positions and moves --
 
     def format_position(self, state) -> str:
@@ -151,6 +157,12 @@ class Variant:
         10.0)``, so a search value reads "about 1.5 smalls ahead".  Default
         ``None``: hints then compare moves in words only (best, close, worse)."""
         return None
+
+    def prepare_compiled(self) -> None:
+        """Compile this variant's compiled core, or load it from the cache, now
+        rather than at the first look (docs/rules/tiers.md).  ``th play`` calls
+        it in the background while the first screen is shown, so no prompt
+        waits for a compile.  Default: nothing (a variant with no core)."""
 
     def picture_legend(self) -> str:
         """What the symbols of the picture (``treehouse_render_svg``) mean, for

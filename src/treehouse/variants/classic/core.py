@@ -31,7 +31,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from treehouse.kernel import compiled
-from treehouse.kernel.turn import Looks, Outcome
+from treehouse.kernel.turn import REROLL, Looks, Outcome
+from treehouse.variants.classic.actions import results, wild_results
 from treehouse.variants.classic.distance import _rank, _targets
 from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
 
@@ -119,6 +120,9 @@ class ClassicCore:
         self.away = np.array(_targets(rules.dig_in_place, rules.mirror_matches), dtype=np.int64)
         self.image = np.array([trio_rank(mirror(trio)) for trio in all_trios()], dtype=np.int64)
         self.mirror_matches = bool(rules.mirror_matches)
+        self.dig_in_place = bool(rules.dig_in_place)
+        #: (face, trio rank, on the House?) -> the codes of the moves it offers (made from the reference rules once)
+        self._moves: dict = {}
         self.out = np.zeros(128)  # the kernel's answers, written in place (grown for a longer list of moves)
         self.kernel = _compile()
 
@@ -127,23 +131,75 @@ class ClassicCore:
         house, trios, to_move = state
         given = [_rank(house), to_move, seat, len(trios), *map(_rank, trios)]
         given += [rank + TRIOS if target == "house" else rank for target, rank, _result in moves]
-        n = len(moves)
+        (looks,) = self._judge(given, [len(moves)], [0], len(trios))
+        return looks
+
+    def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
+        """``treehouse_look_all_moves``'s answer: for each face, every choice the
+        legal moves list (game.Classic.treehouse_legal_moves), in their order,
+        without making a move: own trio first; else the House and the decline
+        (``decline``, PASS or REROLL), which leaves the position as it stands;
+        WILD both trios."""
+        house, trios, to_move = state
+        own, h = _rank(trios[to_move]), _rank(house)
+        given = [h, to_move, seat, len(trios), *map(_rank, trios)]
+        counts, rerolls = [], []
+        for face in faces:
+            mine = self._codes(face, own, False)
+            if face == "WILD":
+                choices = mine + self._codes(face, h, True)
+            elif mine:
+                choices = mine
+            else:
+                choices = self._codes(face, h, True)
+                if choices:  # the decline: the own trio kept, so the position stays as it stands
+                    choices = choices + [own]
+            given += choices
+            counts.append(len(choices))
+            rerolls.append(1 if choices and not mine and face != "WILD" and decline is REROLL else 0)
+        return self._judge(given, counts, rerolls, len(trios))
+
+    def _codes(self, face: str, rank: int, house: bool) -> list[int]:
+        """The moves' codes ``face`` offers on the trio of ``rank`` (its own, or the House's), made once."""
+        key = (face, rank, house)
+        codes = self._moves.get(key)
+        if codes is None:
+            trio = all_trios()[rank]
+            if face == "WILD":  # as game.action_moves lists them
+                found = [result for _action, result, _words in wild_results(trio, self.dig_in_place)]
+            else:
+                found = [result for result, _words in results(trio, face, self.dig_in_place)]
+            codes = self._moves[key] = [trio_rank(result) + (TRIOS if house else 0) for result in found]
+        return codes
+
+    def _judge(self, given: list, counts: list[int], rerolls: list[int], players: int) -> list[Looks]:
+        """One kernel call on ``given`` (its moves the ``counts`` of several lists, one after another): a Looks per list."""
+        n = sum(counts)
         out = self.out
         if 2 * n > len(out):
             out = self.out = np.zeros(4 * n)
         ended = self.kernel(np.array(given, dtype=np.int64), out, self.away, self.image, self.mirror_matches)
-        if not ended:
-            return Looks(out[:n].tolist(), {})
-        values, codes = out[:n].tolist(), out[n : 2 * n].tolist()
-        outcomes = {}
-        for index, code in enumerate(codes):
-            if code:
-                kind, mask = divmod(int(code), _KIND)
-                outcomes[index] = Outcome(tuple(j for j in range(len(trios)) if mask >> j & 1), REASONS[kind])
-        return Looks(values, outcomes)
+        values, codes = out[:n].tolist(), out[n : 2 * n].tolist() if ended else None
+        found, start = [], 0
+        for count, reroll in zip(counts, rerolls):
+            end = start + count
+            outcomes = {}
+            if codes is not None:
+                for index in range(start, end):
+                    if codes[index]:
+                        kind, mask = divmod(int(codes[index]), _KIND)
+                        outcomes[index - start] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
+            found.append(Looks(values[start:end], outcomes, reroll))
+            start = end
+        return found
 
 
 _kernel: Any = None  # the compiled kernel, once a process
+
+
+def prepare() -> None:
+    """Compile the kernel, or load it from numba's cache, before its first use."""
+    _compile()
 
 
 def _compile() -> Any:
@@ -164,6 +220,9 @@ class Unused:
     """Stands for the core where it may not answer: every look is the hooks'."""
 
     def look(self, state: Any, moves: Sequence, seat: int) -> None:
+        return None
+
+    def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> None:
         return None
 
 

@@ -188,6 +188,9 @@ class Classic(Variant):
     Rules = ClassicRules
 
     # -- notation --
+    def players_in(self, state):
+        return len(state.trios)
+
     def format_position(self, state):
         return format_position(state)
 
@@ -371,6 +374,14 @@ class Classic(Variant):
         away = self._distances(state)
         return [_score(away, seat) for seat in range(len(away))]
 
+    def prepare_compiled(self) -> None:
+        from treehouse.kernel import compiled
+
+        if compiled.enabled():
+            from treehouse.variants.classic.core import prepare
+
+            prepare()
+
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
         """Many moves looked at in one call of the compiled core (core.py) while
@@ -383,6 +394,19 @@ class Classic(Variant):
 
             self._core = core_for(self)
         return self._core.look(state, moves, seat)
+
+    @hookimpl
+    def treehouse_look_all_moves(self, state, step, faces, seat):
+        """Every choice of every face looked at in one call of the compiled core,
+        without making a move, while classic alone answers the hooks a look
+        stands for; else ``None``, and the search lists the moves."""
+        if step.setup:
+            return None
+        if self._core is None:
+            from treehouse.variants.classic.core import core_for
+
+            self._core = core_for(self)
+        return self._core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
 
     def _distances(self, state):
         house, trios, _ = state

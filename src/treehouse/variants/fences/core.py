@@ -43,12 +43,17 @@ M_KIND, M_SQUARE, M_ARG, M_AIM = 0, 1, 2, 3
 ACTION_WIDTH = M_AIM + 1 + 2 * 4
 MAX_HEIGHT = 6
 #: An order row: its length (0: no reorder), then the colours bottom to top.
-ORDER_WIDTH = 1 + 5
+ORDER_WIDTH = 1 + MAX_HEIGHT
 M_ORDER = ACTION_WIDTH
 MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
-RULE_COUNT = 7
+R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS = 7, 8
+RULE_COUNT = 9
+#: ``uniform_dig``'s values, as ``R_UNIFORM_DIG`` holds them.
+UNIFORM_NOOP, UNIFORM_HIT, UNIFORM_REROLL = 0, 1, 2
+#: The rolled face of the act step (any other face reads as AIM, as in rules.one_action_moves).
+F_TIP, F_SWAP, F_HOP, F_DIG, F_AIM, F_WILD = range(6)
 #: How a move ended the game (0: it did not).
 O_NONE, O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT = 0, 1, 2, 3
 #: What a Hit's source is: none (an attempt Outside, an impossible action), a Fence, a Stack.
@@ -222,11 +227,13 @@ def _attempt(cells, top, seat, square, target, hits, count, bounced):
 
 #: The position's layout in one int array (``looks.encode_position``): the
 #: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
-#: count, the 49 cells, then per seat its height, its out-check and its
-#: Stack (``MAX_HEIGHT`` colours, bottom to top).
+#: count, the 49 cells, then per seat its height, its out-check, the colours
+#: of its destroyed smalls (a bit per colour) and its Stack (``MAX_HEIGHT``
+#: colours, bottom to top).
 P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
 P_SEATS = P_BOARD + 49
-SEAT_WIDTH = 2 + MAX_HEIGHT
+SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK = 0, 1, 2, 3
+SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
 
 
 @njit(cache=True)
@@ -245,10 +252,10 @@ def look(position, moves, rows, seat, rules):
     stacks = np.zeros((players, MAX_HEIGHT), dtype=np.int64)
     for p in range(players):
         base = P_SEATS + p * SEAT_WIDTH
-        heights[p] = position[base]
-        out[p] = position[base + 1]
+        heights[p] = position[base + SEAT_HEIGHT]
+        out[p] = position[base + SEAT_OUT]
         for i in range(MAX_HEIGHT):
-            stacks[p, i] = position[base + 2 + i]
+            stacks[p, i] = position[base + SEAT_STACK + i]
     count = rows.shape[0]
     values = np.zeros(count, dtype=np.float64)
     outcomes = np.zeros(count, dtype=np.int64)
@@ -513,3 +520,306 @@ def look(position, moves, rows, seat, rules):
                 others = True
         values[m] = WON if not others else value - best
     return values, outcomes, winners, ended
+
+
+# -- the legal moves (rules.py's fence_moves, action_moves, stack_moves) -------
+# Each writes move rows (the layout above, as looks.encode_action and
+# encode_order write them) into ``out`` from row ``n`` and returns the new
+# count, in exactly the reference rules' order: a search's cut-offs depend on it.
+
+
+@njit(cache=True)
+def _row(out, n, kind, square, arg):
+    out[n, M_KIND] = kind
+    out[n, M_SQUARE] = square
+    out[n, M_ARG] = arg
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def _same_line(a, b):
+    return a % _SIZE == b % _SIZE or a // _SIZE == b // _SIZE
+
+
+@njit(cache=True)
+def _fence_moves(board, square, out):
+    """Step 1 (rules.fence_moves): the moves near the Stack if any, else all."""
+    n = 0
+    near = np.zeros(out.shape[0], dtype=np.bool_)
+    for f in range(49):
+        cell = board[f]
+        if not _is_fence(cell):
+            continue
+        for d in range(1, 5):
+            if _direction(cell) != UP and d == _opposite(_direction(cell)):
+                continue  # backwards along its own line
+            t = NEIGHBOUR[f, d]
+            if t < 0 or board[t] != EMPTY:
+                continue
+            for e in range(1, 5):
+                if NEIGHBOUR[square, e] == t or NEIGHBOUR[square, e] == f:
+                    near[n] = True
+            n = _row(out, n, K_MOVE, f, t)
+    kept = 0
+    for i in range(n):
+        if near[i]:
+            for c in range(MOVE_WIDTH):
+                out[kept, c] = out[i, c]
+            kept += 1
+    return kept if kept > 0 else n
+
+
+@njit(cache=True)
+def _tips(board, square, out, n):
+    for f in range(49):
+        cell = board[f]
+        if _is_fence(cell) and _direction(cell) == UP and _same_line(f, square):
+            for d in range(1, 5):
+                t = NEIGHBOUR[f, d]
+                if t >= 0 and INSIDE[t]:
+                    n = _row(out, n, K_TIP, f, d)
+    return n
+
+
+@njit(cache=True)
+def _swaps(board, square, out, n):
+    for f in range(49):
+        if _is_fence(board[f]) and _same_line(f, square):
+            n = _row(out, n, K_SWAP, f, -1)
+    return n
+
+
+@njit(cache=True)
+def _hops(board, square, out, n):
+    for d in range(1, 5):
+        f = NEIGHBOUR[square, d]
+        if f < 0 or not _is_fence(board[f]):
+            continue
+        if INSIDE[f]:
+            n = _row(out, n, K_HOP, f, -1)
+        far = NEIGHBOUR[square, _opposite(d)]
+        if far >= 0 and board[far] == EMPTY:
+            n = _row(out, n, K_HOPFENCE, f, -1)
+    return n
+
+
+@njit(cache=True)
+def _aims(board, square, out, n):
+    """AIM: every non-empty set of the Fences around the Stack, each turned
+    anew; the choices in square order, the last varying fastest (itertools.product)."""
+    around = np.empty(4, dtype=np.int64)
+    count = 0
+    for d in range(1, 5):
+        around[count] = NEIGHBOUR[square, d]
+        count += 1
+    around.sort()
+    fences = np.empty(4, dtype=np.int64)
+    options = np.zeros((4, 5), dtype=np.int64)
+    radix = np.zeros(4, dtype=np.int64)
+    k = 0
+    for i in range(count):
+        f = around[i]
+        if f < 0 or not _is_fence(board[f]):
+            continue
+        cell = board[f]
+        fences[k] = f
+        r = 1  # choice 0: left as it is
+        if _direction(cell) != UP:
+            options[k, r] = UP
+            r += 1
+        for d in range(1, 5):
+            t = NEIGHBOUR[f, d]
+            if t >= 0 and INSIDE[t] and d != _direction(cell):
+                options[k, r] = d
+                r += 1
+        radix[k] = r
+        k += 1
+    digits = np.zeros(4, dtype=np.int64)
+    while True:
+        i = k - 1  # the next combination: the last choice fastest
+        while i >= 0:
+            digits[i] += 1
+            if digits[i] < radix[i]:
+                break
+            digits[i] = 0
+            i -= 1
+        if i < 0:
+            return n
+        turns = 0
+        for j in range(k):
+            if digits[j] > 0:
+                out[n, M_AIM + 1 + 2 * turns] = fences[j]
+                out[n, M_AIM + 2 + 2 * turns] = options[j, digits[j]]
+                turns += 1
+        out[n, M_AIM] = turns
+        n = _row(out, n, K_AIM, -1, -1)
+
+
+@njit(cache=True)
+def _uniform(order, height):
+    for i in range(1, height):
+        if order[i] != order[0]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _digs(order, height, destroyed, uniform_dig, out, n):
+    """DIG (rules.dig_moves): the top small to the bottom; under a lone small,
+    each destroyed colour put back (the colours in their order)."""
+    if height >= 2 and (uniform_dig == UNIFORM_NOOP or not _uniform(order, height)):
+        n = _row(out, n, K_DIG, -1, -1)
+    if height == 1:
+        for c in range(10):
+            if destroyed >> c & 1:
+                n = _row(out, n, K_DIG, -1, c)
+    return n
+
+
+@njit(cache=True)
+def _orders(stack, height):
+    """Every distinct reordering of a Stack (rules.orders): as it stands first,
+    then the others in order of their colours, bottom to top."""
+    ordered = stack[:height].copy()
+    ordered.sort()
+    total = 1
+    for i in range(2, height + 1):
+        total *= i
+    found = np.zeros((total, height), dtype=np.int64)
+    found[0] = stack[:height]
+    n = 1
+    while True:
+        same = True
+        for i in range(height):
+            if ordered[i] != stack[i]:
+                same = False
+        if not same:
+            found[n] = ordered
+            n += 1
+        # the next permutation in lexicographic order (skips repeats of a colour)
+        i = height - 2
+        while i >= 0 and ordered[i] >= ordered[i + 1]:
+            i -= 1
+        if i < 0:
+            return found[:n]
+        j = height - 1
+        while ordered[j] <= ordered[i]:
+            j -= 1
+        swapped = ordered[i]
+        ordered[i] = ordered[j]
+        ordered[j] = swapped
+        ordered[i + 1 :] = ordered[i + 1 :][::-1].copy()
+
+
+@njit(cache=True)
+def _set_order(out, row, order, height):
+    out[row, M_ORDER] = height
+    for i in range(height):
+        out[row, M_ORDER + 1 + i] = order[i]
+
+
+@njit(cache=True)
+def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
+    """Step 2 (rules.action_moves): the moves a rolled face offers; one FAIL
+    (one per reorder under WILD) when the action is impossible; none when the
+    face is rolled again (a uniform Dig under ``reroll``)."""
+    if face != F_WILD:
+        out = np.zeros((640, MOVE_WIDTH), dtype=np.int16)
+        if face == F_TIP:
+            n = _tips(board, square, out, 0)
+        elif face == F_SWAP:
+            n = _swaps(board, square, out, 0)
+        elif face == F_HOP:
+            n = _hops(board, square, out, 0)
+        elif face == F_DIG:
+            n = _digs(stack, height, destroyed, uniform_dig, out, 0)
+        else:
+            n = _aims(board, square, out, 0)
+        if n == 0:
+            if face == F_DIG and uniform_dig == UNIFORM_REROLL and height >= 2:
+                return out[:0]
+            n = _row(out, 0, K_FAIL, -1, -1)
+        return out[:n]
+    unordered = np.zeros((1024, MOVE_WIDTH), dtype=np.int16)
+    count = _tips(board, square, unordered, 0)
+    count = _swaps(board, square, unordered, count)
+    count = _hops(board, square, unordered, count)
+    count = _aims(board, square, unordered, count)
+    orders = _orders(stack, height)
+    out = np.zeros((orders.shape[0] * (count + 11), MOVE_WIDTH), dtype=np.int16)
+    digs = np.zeros((11, MOVE_WIDTH), dtype=np.int16)
+    all_one_colour = _uniform(stack, height)
+    n = 0
+    for o in range(orders.shape[0]):
+        order = orders[o]
+        for m in range(count):
+            out[n] = unordered[m]
+            _set_order(out, n, order, height)
+            n += 1
+        # a reorder then a Dig that gives back the Stack as it stood is not offered, unless it is the one Dig there is
+        restores_stack = True
+        for i in range(height):
+            if order[(i + height - 1) % height] != stack[i]:  # the Dig's Stack: order rotated
+                restores_stack = False
+        for i in range(_digs(order, height, destroyed, uniform_dig, digs, 0)):
+            if digs[i, M_ARG] >= 0 or not restores_stack or all_one_colour:
+                out[n] = digs[i]
+                _set_order(out, n, order, height)
+                n += 1
+    if n == 0:
+        for o in range(orders.shape[0]):
+            n = _row(out, n, K_FAIL, -1, -1)
+            _set_order(out, n - 1, orders[o], height)
+    return out[:n]
+
+
+@njit(cache=True)
+def legal(position, face, rules):
+    """The legal moves of the position's step as move rows, in the reference
+    rules' order (the seat to move has a Stack; the step is not a setup step)."""
+    mover = position[P_MOVER]
+    board = position[P_BOARD : P_BOARD + 49]
+    square = -1
+    for s in range(49):
+        if board[s] == mover + 1:
+            square = s
+    step = position[P_STEP]
+    if step == 0:
+        out = np.zeros((128, MOVE_WIDTH), dtype=np.int16)
+        return out[: _fence_moves(board, square, out)]
+    if step == 2:
+        out = np.zeros((4, MOVE_WIDTH), dtype=np.int16)
+        n = 0
+        for d in range(1, 5):
+            if rules[R_OUTSIDE_ATTEMPTS] != 0 or INSIDE[NEIGHBOUR[square, d]]:
+                n = _row(out, n, K_STEP, -1, d)
+        return out[:n]
+    base = P_SEATS + mover * SEAT_WIDTH
+    height = position[base + SEAT_HEIGHT]
+    stack = position[base + SEAT_STACK : base + SEAT_STACK + MAX_HEIGHT].copy()
+    return _action_moves(board, square, stack, height, position[base + SEAT_DESTROYED], face, rules[R_UNIFORM_DIG])
+
+
+@njit(cache=True)
+def look_faces(position, faces, seat, rules):
+    """For each face of ``faces``, every legal move of the position's step
+    (:func:`legal`) looked at for ``seat`` (:func:`look`), in one call:
+    the looks of all faces one after another, and how many moves each face has."""
+    counts = np.zeros(faces.shape[0], dtype=np.int64)
+    tables = []
+    for i in range(faces.shape[0]):
+        table = legal(position, faces[i], rules)
+        counts[i] = table.shape[0]
+        tables.append(table)
+    total = counts.sum()
+    values = np.zeros(total, dtype=np.float64)
+    outcomes = np.zeros(total, dtype=np.int64)
+    winners = np.zeros(total, dtype=np.int64)
+    start = 0
+    for i in range(faces.shape[0]):
+        face_values, face_outcomes, face_winners, _ended = look(position, tables[i], np.arange(counts[i]), seat, rules)
+        values[start : start + counts[i]] = face_values
+        outcomes[start : start + counts[i]] = face_outcomes
+        winners[start : start + counts[i]] = face_winners
+        start += counts[i]
+    return values, outcomes, winners, counts

@@ -147,6 +147,9 @@ class Fences(Variant):
     lists_step_moves = True
 
     # -- notation --
+    def players_in(self, state):
+        return len(state.stacks)
+
     def format_position(self, state):
         return format_position(state)
 
@@ -409,3 +412,26 @@ class Fences(Variant):
         if not self.hooks.variant_alone(*self.LOOK_HOOKS):
             return None
         return looks.look_moves(self.rules, state, step, moves, seat)
+
+    def prepare_compiled(self) -> None:
+        from treehouse.kernel import compiled
+
+        if compiled.enabled():
+            from treehouse.variants.fences import looks
+
+            looks.prepare()
+
+    @hookimpl
+    def treehouse_look_all_moves(self, state, step, faces, seat):
+        """Every legal move of every face generated and looked at in one call of
+        the compiled core, while Fences alone answers the legal moves and the
+        hooks a look stands for; else ``None``: the search lists the moves and looks at them."""
+        from treehouse.kernel import compiled
+
+        if step.setup or not compiled.enabled():
+            return None
+        from treehouse.variants.fences import looks
+
+        if not self.hooks.variant_alone("treehouse_legal_moves", *self.LOOK_HOOKS):
+            return None
+        return looks.look_all_moves(self.rules, state, step, faces, seat)

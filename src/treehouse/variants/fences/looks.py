@@ -38,13 +38,16 @@ KIND_CODE = {
 #: Every cell's code: empty, a seat's Stack, a Fence.
 CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
 STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
+UNIFORM_CODE = {"noop": core.UNIFORM_NOOP, "hit": core.UNIFORM_HIT, "reroll": core.UNIFORM_REROLL}
+#: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
+FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": core.F_DIG, "AIM": core.F_AIM, "WILD": core.F_WILD}
 _PAD = [0] * core.ACTION_WIDTH
 
 
 def rule_flags(rules) -> np.ndarray:
-    """The rule options a look depends on, as the kernel reads them (``core.R_*``).
-    The others (heights, sets, the draft, the start, ``outside_attempts``,
-    ``uniform_dig``) shape the setup or the legal moves, which the look is given."""
+    """The rule options a look and the legal moves depend on, as the kernel
+    reads them (``core.R_*``).  The others (heights, sets, the draft, the
+    start) shape only the setup, which the core never plays."""
     flags = np.zeros(core.RULE_COUNT, dtype=np.int64)
     flags[core.R_EVERY_CHECK] = rules.line_hits == "every_check"
     flags[core.R_ONE_PER_PIECE] = rules.one_hit_per_piece
@@ -53,6 +56,8 @@ def rule_flags(rules) -> np.ndarray:
     flags[core.R_ALL_OUT_TIE] = rules.all_out_at_once == "tie"
     flags[core.R_TURN_LIMIT] = rules.turn_limit
     flags[core.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
+    flags[core.R_UNIFORM_DIG] = UNIFORM_CODE[rules.uniform_dig]
+    flags[core.R_OUTSIDE_ATTEMPTS] = rules.outside_attempts
     return flags
 
 
@@ -83,7 +88,7 @@ def encode_order(order) -> list[int]:
     """A WILD reorder (``None``: none) as a kernel row."""
     if order is None:
         return [0] * core.ORDER_WIDTH
-    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: 5 - len(order)]]
+    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: core.MAX_HEIGHT - len(order)]]
 
 
 class MoveTable:
@@ -152,9 +157,10 @@ def encode_position(state) -> np.ndarray:
     players = len(state.stacks)
     flat = [state.turn, 0, state.to_move, players]
     flat.extend(map(CELL.__getitem__, state.board))
-    for stack, out in zip(state.stacks, state.out):
+    for stack, out, destroyed in zip(state.stacks, state.out, state.destroyed):
         flat.append(len(stack))
         flat.append(out)
+        flat.append(sum(1 << code for code in set(map(COLOUR_CODE.__getitem__, destroyed))))
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
         flat.extend(_PAD[: core.MAX_HEIGHT - len(stack)])
     return np.array(flat, dtype=np.int64)
@@ -186,7 +192,12 @@ def _warm() -> None:
     position[core.P_SEATS] = position[core.P_SEATS + core.SEAT_WIDTH] = 1
     moves = np.zeros((1, core.MOVE_WIDTH), dtype=np.int16)
     moves[0, core.M_KIND], moves[0, core.M_ARG] = core.K_STEP, core.NORTH
-    core.look(position, moves, np.zeros(1, dtype=np.int64), 0, np.zeros(core.RULE_COUNT, dtype=np.int64))
+    rules = np.zeros(core.RULE_COUNT, dtype=np.int64)
+    core.look(position, moves, np.zeros(1, dtype=np.int64), 0, rules)
+    position[core.P_STEP] = 1
+    position[core.P_SEATS + core.SEAT_STACK] = 2
+    position[core.P_SEATS + core.SEAT_HEIGHT] = 2
+    core.look_faces(position, np.array([core.F_WILD, core.F_DIG]), 0, rules)
 
 
 def prepare() -> None:
@@ -199,6 +210,54 @@ def prepare() -> None:
 
 #: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
 _FLAGS: dict = {}
+
+
+def flags_of(rules) -> np.ndarray:
+    known = _FLAGS.get(id(rules))
+    if known is None or known[0] is not rules:  # the entry holds its rules, so an id is never reused under it
+        if len(_FLAGS) > 64:
+            _FLAGS.clear()
+        known = _FLAGS[id(rules)] = (rules, rule_flags(rules))
+    return known[1]
+
+
+def looks_of(state, rules, values, codes, winners, ended) -> Looks:
+    """The kernel's answer as :class:`Looks`."""
+    outcomes = {}
+    if ended:
+        players = len(state.stacks)
+        for i in np.flatnonzero(codes).tolist():
+            outcomes[i] = outcome_of(int(codes[i]), int(winners[i]), players, rules)
+    return Looks(values.tolist(), outcomes)
+
+
+def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
+    """``treehouse_look_all_moves`` on the core: every legal move of the step,
+    for each face, generated and looked at in one kernel call; ``None``
+    where the hooks must answer (a setup step, or a seat that is out and passes)."""
+    index = STEP_INDEX.get(step.name)
+    if index is None or not state.stacks[state.to_move]:
+        return None
+    prepare()
+    position = encode_position(state)
+    position[core.P_STEP] = index
+    codes = np.array([FACE_CODE.get(face, core.F_AIM) for face in faces], dtype=np.int64)
+    values, outcomes, winners, counts = core.look_faces(position, codes, seat, flags_of(rules))
+    found, start = [], 0
+    for count in counts.tolist():
+        end = start + count
+        ended = outcomes[start:end]
+        found.append(looks_of(state, rules, values[start:end], ended, winners[start:end], ended.any()))
+        start = end
+    return found
+
+
+def legal_rows(rules, state, step, face) -> np.ndarray:
+    """The core's legal moves as move rows (the differential tests compare them with the reference's, encoded)."""
+    prepare()
+    position = encode_position(state)
+    position[core.P_STEP] = STEP_INDEX[step.name]
+    return core.legal(position, FACE_CODE.get(face, core.F_AIM), flags_of(rules))
 
 
 def look_moves(rules, state, step, moves, seat) -> Looks | None:
@@ -214,16 +273,4 @@ def look_moves(rules, state, step, moves, seat) -> Looks | None:
     prepare()
     position = encode_position(state)
     position[core.P_STEP] = index
-    known = _FLAGS.get(id(rules))
-    if known is None or known[0] is not rules:  # the entry holds its rules, so an id is never reused under it
-        if len(_FLAGS) > 64:
-            _FLAGS.clear()
-        known = _FLAGS[id(rules)] = (rules, rule_flags(rules))
-    flags = known[1]
-    values, codes, winners, ended = core.look(position, MOVES.table, rows, seat, flags)
-    outcomes = {}
-    if ended:
-        players = len(state.stacks)
-        for i in np.flatnonzero(codes).tolist():
-            outcomes[i] = outcome_of(int(codes[i]), int(winners[i]), players, rules)
-    return Looks(values.tolist(), outcomes)
+    return looks_of(state, rules, *core.look(position, MOVES.table, rows, seat, flags_of(rules)))

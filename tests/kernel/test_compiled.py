@@ -1,0 +1,103 @@
+"""Which rules tier a process uses, and how the compiled core is prepared (docs/rules/tiers.md)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from treehouse.cli.app import app
+from treehouse.kernel import compiled
+
+#: Run treehouse's CLI with numba made unimportable (as on a machine where it cannot be installed).
+WITHOUT_NUMBA = "import sys; sys.modules['numba'] = None; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
+SIMULATE = ["simulate", "--variant", "fences", "--seat", "greedy", "--seat", "search", "--games", "2", "--seed", "3", "--json"]
+
+
+def run(code: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", code, *args], env={**os.environ, **env}, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def fresh_tier(monkeypatch):
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    yield monkeypatch
+    compiled.reset_for_tests()
+
+
+@pytest.mark.parametrize("value, words", [("0", "rules: reference tier (TREEHOUSE_COMPILED=0)"), ("off", "rules: reference tier (TREEHOUSE_COMPILED=off)"), ("1", "rules: compiled core (numba ")])
+def test_th_version_says_which_tier_is_in_use(fresh_tier, value, words):
+    from typer.testing import CliRunner
+
+    fresh_tier.setenv(compiled.COMPILED_ENV, value)
+    result = CliRunner().invoke(app, ["--version"])
+    assert result.exit_code == 0
+    assert words in result.output
+
+
+def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_are_the_same():
+    without = run(WITHOUT_NUMBA, *SIMULATE)
+    assert without.returncode == 0, without.stderr
+    lines = [line for line in without.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "numba cannot be imported" in lines[0] and "the reference rules are in use" in lines[0], lines
+    with_core = run(WITHOUT_NUMBA.replace("sys.modules['numba'] = None; ", ""), *SIMULATE)
+    assert with_core.returncode == 0, with_core.stderr
+    reports = [json.loads(done.stdout) for done in (without, with_core)]
+    for report in reports:
+        report.pop("seconds")
+    assert reports[0] == reports[1]
+    version = run(WITHOUT_NUMBA, "--version")
+    assert "rules: reference tier (numba cannot be imported" in version.stdout
+
+
+def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_says_nothing(tmp_path):
+    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('fences'); cls(cls.Rules()).prepare_compiled()"
+    cold = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
+    assert cold.returncode == 0, cold.stderr
+    assert cold.stderr.splitlines() == [cold.stderr.strip()] and cold.stderr.startswith("treehouse: preparing the compiled rules of fences, once: about ")
+    warm = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
+    assert warm.returncode == 0 and warm.stderr == ""
+    assert any(tmp_path.rglob("*.nbi")), "numba's cache index is in the cache folder"
+
+
+def test_preparing_in_the_background_runs_in_a_daemon_thread_and_keeps_a_failure_for_the_first_look():
+    ran = threading.Event()
+    thread = compiled.prepare_in_background(ran.set)
+    thread.join(10)
+    assert ran.is_set() and thread.daemon
+
+    def broken() -> None:
+        raise RuntimeError("no compiler here")
+
+    failing = compiled.prepare_in_background(broken)
+    failing.join(10)
+    assert not failing.is_alive()  # it ended quietly: the first look meets the failure and reports it
+
+
+def test_th_play_prepares_the_core_in_the_background_when_a_bot_sits_down(monkeypatch, plugins):
+    from treehouse.cli import play
+
+    started = []
+    monkeypatch.setattr(compiled, "prepare_in_background", started.append)
+    variant = plugins.variant("fences")(plugins.variant("fences").Rules())
+    play.prepare_bots(variant, ["human", "search"])
+    assert started == [variant.prepare_compiled]
+    play.prepare_bots(variant, ["human", "human"])
+    assert len(started) == 1  # nobody looks ahead: nothing to prepare
+
+
+def test_preparing_leaves_the_cores_ready(plugins):
+    if not compiled.enabled():
+        pytest.skip("the compiled core is off here")
+    from treehouse.variants.classic import core as classic_core
+    from treehouse.variants.fences import looks
+
+    for name in ("fences", "classic"):
+        cls = plugins.variant(name)
+        cls(cls.Rules()).prepare_compiled()
+    assert looks._prepared and classic_core._kernel is not None
