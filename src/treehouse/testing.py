@@ -107,6 +107,9 @@ class _Checker:
                 self.fail(f"{label} position {text!r} hashes differently from its equal copy")
         except TypeError as error:
             self.fail(f"{label} position is not hashable ({error}): positions must be immutable values")
+        players = self.variant.players_in(state)
+        if players is not None and players != self.players:
+            self.fail(f"{label} position {text!r}: players_in says {players} players, but the game has {self.players} seats")
         to_move = getattr(state, "to_move", None)
         if not isinstance(to_move, int) or not 0 <= to_move < self.players:
             self.fail(f"{label} position has to_move={to_move!r}, not a seat from 0 to {self.players - 1}")

@@ -92,6 +92,9 @@ def files(tmp_path_factory, environment):
     edited("after-end.jsonl", finished, lambda e: e.append(dict(e[1])))
     edited("three-seats.jsonl", partway, lambda e: e[0].update(seats=[*e[0]["seats"], "random"]))
     edited("three-seats-both.jsonl", finished, lambda e: (e[0].update(seats=["random"] * 3), e[0]["meta"].update(seats=["random"] * 3), e[_moves(e)[0]].update(seat=5)))
+    three = lambda e: (e[0].update(seats=["random"] * 3), e[0]["meta"].update(seats=["random"] * 3))  # noqa: E731
+    edited("three-seats-position.jsonl", finished, three)
+    edited("three-seats-position-saved.jsonl", partway, three)
     edited("winner-3.jsonl", finished, lambda e: e[-1].update(winners=[3]))
     edited("step-label.jsonl", finished, lambda e: e[_moves(e)[2]].update(step="dig"))
     edited("step-label-saved.jsonl", partway, lambda e: e[_moves(e)[1]].update(step="dig"))
@@ -181,6 +184,8 @@ CASES = [
     (("replay", "--all", "{dir}/three-seats.jsonl"), "the start event names 3 seats, but meta.seats names 2", 2),
     (("play", "--resume", "{dir}/three-seats.jsonl"), "the start event names 3 seats, but meta.seats names 2", 2),
     (("replay", "--all", "{dir}/three-seats-both.jsonl"), "by seat 5, but the game has 3 seats", 2),
+    (("replay", "--all", "{dir}/three-seats-position.jsonl"), "the start event names 3 seats, but its position is for 2 players", 2),
+    (("play", "--resume", "{dir}/three-seats-position-saved.jsonl"), "the start event names 3 seats, but its position is for 2 players", 2),
     (("replay", "--all", "{dir}/winner-3.jsonl"), "the end event names winners [3], but the game has 2 seats", 2),
     (("replay", "--all", "{dir}/step-label.jsonl"), "the record labels this move step 'dig', but the game is at step 'act' there", 2),
     (("play", "--resume", "{dir}/step-label-saved.jsonl"), "the record labels this move step 'dig', but the game is at step 'act' there", 2),

@@ -64,6 +64,9 @@ def recorded_start(record: Record, plugins: Any, subject: str = "the record", pu
         raise RecordError(f"{subject} was made with rules this {header.get('variant')} does not accept: {error.errors()[0]['msg']}") from None
     except TreehouseError as error:
         raise RecordError(f"{subject} cannot be {purpose} here: {error}") from None
+    players = variant.players_in(position)
+    if players is not None and players != len(seat_names):
+        raise RecordError(f"{subject} is damaged: the start event names {len(seat_names)} seats, but its position is for {players} players")
     return RecordedStart(variant, house_rules, names, position, seat_names)
 
 

@@ -63,6 +63,9 @@ class Race(Variant):
 
     # -- notation --------------------------------------------------------
 
+    def players_in(self, state: RacePosition) -> int:
+        return len(state.spaces)
+
     def format_position(self, state: RacePosition) -> str:
         players = " | ".join(" ".join(str(space) for space in trio) for trio in state.spaces)
         return f"{players} :: {state.to_move + 1}"
