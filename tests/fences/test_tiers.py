@@ -1,8 +1,8 @@
 """Fences' two tiers of rules give the same answers (docs/rules/tiers.md).
 
 The compiled core (variants/fences/core.py, through looks.py) answers
-``treehouse_look_moves`` and ``treehouse_look_all_moves`` (it generates the
-legal moves itself); the reference is the kernel's default
+``treehouse_look_moves``, ``treehouse_look_all_moves`` (it generates the
+legal moves itself) and ``treehouse_evaluate_seats``; the reference is the kernel's default
 (:func:`treehouse.kernel.turn.look_moves`), which plays every move through
 the hooks, and the reference rules' legal moves.  The two must agree value
 for value (floats bit for bit), outcome for outcome and move for move:
@@ -78,6 +78,12 @@ def compare(variant, state, step) -> int:
     hooks = variant.hooks
     faces = [face for face, _p in variant.die.outcomes()] if step.rolls else [None]
     looked = 0
+    players = len(state.stacks)
+    judged = variant.treehouse_evaluate_seats(state, players)  # the playtest's lead tracking, on the core
+    if hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
+        assert [v.hex() for v in judged] == [float(hooks.treehouse_evaluate(state, seat)).hex() for seat in range(players)]
+    else:
+        assert judged is None
     listed = {face: hooks.treehouse_legal_moves(state, step, face) for face in faces}
     # a seat that is out passes, and a house rule may change the legal moves: then the hooks answer
     by_hooks = any(isinstance(m, Control) for moves in listed.values() for m in moves)

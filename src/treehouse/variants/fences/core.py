@@ -280,6 +280,7 @@ def look(position, moves, rows, seat, rules):
     taken = np.zeros(players, dtype=np.int64)
     fell = np.zeros(players, dtype=np.bool_)
     outs = np.empty(players, dtype=np.int64)
+    tops = np.empty(players, dtype=np.int64)
     for s in range(49):
         if board[s] == mover + 1:
             square = s
@@ -496,30 +497,55 @@ def look(position, moves, rows, seat, rules):
             continue
 
         # -- the evaluation (evaluate.evaluate), for seat --
-        if hts[seat] == 0:
-            values[m] = -WON
-            continue
-        value = 0.0
-        best = 0.0
-        others = False
         for p in range(players):
             h = hts[p]
-            if h == 0:
-                continue
-            where = -1
-            for s in range(49):
-                if cells[s] == p + 1:
-                    where = s
-                    break
-            ptop = own[h - 1] if p == mover else stacks[p, h - 1]
-            v = _placed_value(cells, where, ptop, h)
-            if p == seat:
-                value = v
-            elif not others or v > best:
-                best = v
-                others = True
-        values[m] = WON if not others else value - best
+            tops[p] = -1 if h == 0 else own[h - 1] if p == mover else stacks[p, h - 1]
+        values[m] = _evaluation(cells, hts, tops, players, seat)
     return values, outcomes, winners, ended
+
+
+@njit(cache=True)
+def _evaluation(cells, heights, tops, players, seat):
+    """The score of a position in play for ``seat`` (evaluate.evaluate): its
+    Stack's value less the best other's; lost, or won when it is the last."""
+    if heights[seat] == 0:
+        return -WON
+    value = 0.0
+    best = 0.0
+    others = False
+    for p in range(players):
+        h = heights[p]
+        if h == 0:
+            continue
+        where = -1
+        for s in range(49):
+            if cells[s] == p + 1:
+                where = s
+                break
+        v = _placed_value(cells, where, tops[p], h)
+        if p == seat:
+            value = v
+        elif not others or v > best:
+            best = v
+            others = True
+    return WON if not others else value - best
+
+
+@njit(cache=True)
+def evaluate_seats(position):
+    """The evaluation of a position in play (not the setup's) for every seat, in one call."""
+    players = position[P_PLAYERS]
+    heights = np.empty(players, dtype=np.int64)
+    tops = np.full(players, -1, dtype=np.int64)
+    for p in range(players):
+        base = P_SEATS + p * SEAT_WIDTH
+        heights[p] = position[base + SEAT_HEIGHT]
+        if heights[p] > 0:
+            tops[p] = position[base + SEAT_STACK + heights[p] - 1]
+    values = np.empty(players, dtype=np.float64)
+    for seat in range(players):
+        values[seat] = _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat)
+    return values
 
 
 # -- the legal moves (rules.py's fence_moves, action_moves, stack_moves) -------

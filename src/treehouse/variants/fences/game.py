@@ -413,6 +413,21 @@ class Fences(Variant):
             return None
         return looks.look_moves(self.rules, state, step, moves, seat)
 
+    @hookimpl
+    def treehouse_evaluate_seats(self, state, players):
+        """Every seat's evaluation in one call of the compiled core (the
+        playtest's lead tracking, after every step), while Fences alone judges
+        positions; else ``None``, and each seat is asked in turn."""
+        from treehouse.kernel import compiled
+
+        if state.setting_up or not compiled.enabled():
+            return None
+        if not self.hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
+            return None
+        from treehouse.variants.fences import looks
+
+        return looks.evaluate_seats(state)
+
     def prepare_compiled(self) -> None:
         from treehouse.kernel import compiled
 

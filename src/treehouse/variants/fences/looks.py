@@ -198,6 +198,7 @@ def _warm() -> None:
     position[core.P_SEATS + core.SEAT_STACK] = 2
     position[core.P_SEATS + core.SEAT_HEIGHT] = 2
     core.look_faces(position, np.array([core.F_WILD, core.F_DIG]), 0, rules)
+    core.evaluate_seats(position)
 
 
 def prepare() -> None:
@@ -250,6 +251,12 @@ def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
         found.append(looks_of(state, rules, values[start:end], ended, winners[start:end], ended.any()))
         start = end
     return found
+
+
+def evaluate_seats(state) -> list[float]:
+    """``treehouse_evaluate_seats`` on the core: a position in play judged for every seat in one call."""
+    prepare()
+    return core.evaluate_seats(encode_position(state)).tolist()
 
 
 def legal_rows(rules, state, step, face) -> np.ndarray:
