@@ -81,25 +81,28 @@ class Model:
                 values.append(self.outcome_score(outcome, seat) if outcome is not None else self.evaluate(after, seat))
         return values
 
-    def look_all(self, state: Any, step: Any, faces: Sequence, seat: int) -> list[tuple[list[float], int]]:
+    def look_all(self, state: Any, step: Any, faces: Sequence, seat: int) -> tuple[list[list[float]], int]:
         """For each face of ``faces``, every legal move of ``step`` looked at as
         :meth:`look` does, in the order ``treehouse_legal_moves`` lists them
-        (``[]`` when there are none), and how many of them are played (a
-        ``REROLL`` is not).  One ``treehouse_look_all_moves`` call where a
-        variant answers it."""
+        (``[]`` when there are none); and how many moves that is in all, bar
+        the ``REROLL`` choices (not played).  One ``treehouse_look_all_moves``
+        call where a variant answers it."""
         if self._looks_all:
             found = self.hooks.treehouse_look_all_moves(state, step, tuple(faces), seat)
             if found is not None:
-                return [(self._scored(looks, seat), len(looks.values) - looks.rerolls) for looks in found]
-        legal, answers = self.hooks.treehouse_legal_moves, []
+                played = 0
+                for looks in found:
+                    played += len(looks.values) - looks.rerolls
+                return [self._scored(looks, seat) for looks in found], played
+        legal, answers, played = self.hooks.treehouse_legal_moves, [], 0
         for face in faces:
             moves = legal(state, step, face)
             if not moves:
-                answers.append(([], 0))
+                answers.append([])
                 continue
-            played = len(moves) - sum(1 for move in moves if move is REROLL)
-            answers.append((self.look(state, step, face, moves, seat), played))
-        return answers
+            played += len(moves) - sum(1 for move in moves if move is REROLL)
+            answers.append(self.look(state, step, face, moves, seat))
+        return answers, played
 
     def _looked(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
         return self._scored(self.hooks.treehouse_look_moves(state, step, face, moves, seat), seat)

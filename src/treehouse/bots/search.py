@@ -268,7 +268,10 @@ class SearchBot:
             if type(values) is float:
                 return values  # below alpha
         else:
-            values = [self._best_of(state, looked) for _p, _face, looked in faces]
+            wide = sum(1 for _p, _face, looked in faces if len(looked) > self.width)
+            self._played(wide * self.width)  # as _best_of counts them
+            best = max if state.to_move == self._me else min
+            values = [best(looked) for _p, _face, looked in faces]
         return self._average(state, faces, values)
 
     def _average(self, state: Any, faces: list, values: list) -> float:
@@ -357,10 +360,8 @@ class SearchBot:
         """:meth:`_one_step` of every legal move of the step, per face, without
         listing them where the variant can (:meth:`Model.look_all`); ``[]``
         for a face with none."""
-        found = []
-        for values, played in self.model.look_all(state, step, faces, self._me):
-            self._played(played)
-            found.append(values)
+        found, played = self.model.look_all(state, step, faces, self._me)
+        self._played(played)
         return found
 
     def _played(self, moves: int) -> None:

@@ -12,8 +12,9 @@ name here.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
+from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple, Sequence
 
 
@@ -120,11 +121,11 @@ def parse_move(variant: Any, text: str) -> Any:
     return move
 
 
-@dataclass(frozen=True)
-class Looks:
+class Looks(NamedTuple):
     """What ``treehouse_look_moves`` answers: many moves of one position,
     each played in the head (applied, resolved, its outcome checked) and
-    judged for one seat.
+    judged for one seat.  (A named tuple: a search makes one per face of
+    every node it looks at last.)
 
     ``values[i]`` is the seat's evaluation (``treehouse_evaluate``; 0.0 when
     no plugin evaluates) of the position after ``moves[i]``; ``outcomes``
@@ -133,7 +134,7 @@ class Looks:
     score of their own."""
 
     values: Sequence[float]
-    outcomes: Mapping[int, Outcome] = field(default_factory=dict)
+    outcomes: Mapping[int, Outcome] = MappingProxyType({})
     #: How many of the choices looked at are ``REROLL`` (``treehouse_look_all_moves``
     #: only: a reroll is valued, never played in the head).
     rerolls: int = 0

@@ -53,6 +53,8 @@ REASONS = {
     3: "tie: several trios matched the House at once",
 }
 
+NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
+
 #: About how long a cold compile of these kernels takes (the line on first use).
 COMPILE_SECONDS = 2.0
 
@@ -123,6 +125,8 @@ class ClassicCore:
         self.dig_in_place = bool(rules.dig_in_place)
         #: (face, trio rank, on the House?) -> the codes of the moves it offers (made from the reference rules once)
         self._moves: dict = {}
+        #: (own rank, House rank, faces, decline) -> a node's choices (_node_choices), by value: at most 204 x 204 per die
+        self._choices: dict = {}
         self.out = np.zeros(128)  # the kernel's answers, written in place (grown for a longer list of moves)
         self.kernel = _compile()
 
@@ -137,27 +141,36 @@ class ClassicCore:
     def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
         """``treehouse_look_all_moves``'s answer: for each face, every choice the
         legal moves list (game.Classic.treehouse_legal_moves), in their order,
-        without making a move: own trio first; else the House and the decline
-        (``decline``, PASS or REROLL), which leaves the position as it stands;
-        WILD both trios."""
+        without making a move."""
         house, trios, to_move = state
         own, h = _rank(trios[to_move]), _rank(house)
-        given = [h, to_move, seat, len(trios), *map(_rank, trios)]
-        counts, rerolls = [], []
+        key = (own, h, tuple(faces), decline)
+        choices = self._choices.get(key)
+        if choices is None:
+            choices = self._choices[key] = self._node_choices(own, h, faces, decline)
+        codes, counts, rerolls = choices
+        return self._judge([h, to_move, seat, len(trios), *map(_rank, trios), *codes], counts, rerolls, len(trios))
+
+    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[list[int], list[int], list[int]]:
+        """The codes of every face's choices one after another, how many each face
+        has, and how many are REROLL: own trio first; else the House and the
+        decline (``decline``, PASS or REROLL), which leaves the position as it
+        stands; WILD both trios."""
+        codes, counts, rerolls = [], [], []
         for face in faces:
             mine = self._codes(face, own, False)
             if face == "WILD":
-                choices = mine + self._codes(face, h, True)
+                choices = mine + self._codes(face, house, True)
             elif mine:
                 choices = mine
             else:
-                choices = self._codes(face, h, True)
+                choices = self._codes(face, house, True)
                 if choices:  # the decline: the own trio kept, so the position stays as it stands
                     choices = choices + [own]
-            given += choices
+            codes += choices
             counts.append(len(choices))
             rerolls.append(1 if choices and not mine and face != "WILD" and decline is REROLL else 0)
-        return self._judge(given, counts, rerolls, len(trios))
+        return codes, counts, rerolls
 
     def _codes(self, face: str, rank: int, house: bool) -> list[int]:
         """The moves' codes ``face`` offers on the trio of ``rank`` (its own, or the House's), made once."""
@@ -179,16 +192,21 @@ class ClassicCore:
         if 2 * n > len(out):
             out = self.out = np.zeros(4 * n)
         ended = self.kernel(np.array(given, dtype=np.int64), out, self.away, self.image, self.mirror_matches)
-        values, codes = out[:n].tolist(), out[n : 2 * n].tolist() if ended else None
+        values = out[:n].tolist()
         found, start = [], 0
+        if not ended:
+            for count, reroll in zip(counts, rerolls):
+                found.append(Looks(values[start : start + count], NO_OUTCOMES, reroll))
+                start += count
+            return found
+        codes = out[n : 2 * n].tolist()
         for count, reroll in zip(counts, rerolls):
             end = start + count
             outcomes = {}
-            if codes is not None:
-                for index in range(start, end):
-                    if codes[index]:
-                        kind, mask = divmod(int(codes[index]), _KIND)
-                        outcomes[index - start] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
+            for index in range(start, end):
+                if codes[index]:
+                    kind, mask = divmod(int(codes[index]), _KIND)
+                    outcomes[index - start] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
             found.append(Looks(values[start:end], outcomes, reroll))
             start = end
         return found
