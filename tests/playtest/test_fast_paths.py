@@ -33,7 +33,7 @@ def test_simulate_fast_path_equals_the_plain_path(plugins, monkeypatch, capsys, 
 
 
 @pytest.mark.parametrize("dig_in_place, mirror_matches", list(itertools.product((True, False), repeat=2)))
-def test_distances_by_id_equal_distances_by_rank(dig_in_place, mirror_matches):
+def test_distances_of_interned_and_copied_trios_equal_the_table_by_rank(dig_in_place, mirror_matches):
     trios = all_trios()
     by_rank = distance._targets(dig_in_place, mirror_matches)
     for h, house in enumerate(trios):

@@ -79,23 +79,7 @@ def _targets(dig_in_place: bool, mirror_matches: bool) -> tuple[tuple[int, ...],
     return tuple(rows)
 
 
-@lru_cache(maxsize=8)
-def targets_by_id(dig_in_place: bool, mirror_matches: bool) -> dict[int, dict[int, int]]:
-    """:func:`_targets` keyed by the ids of the interned trios (House, then trio):
-    two dictionary lookups per distance, no rank lookups (the playtest's lead
-    tracking asks after every step).  The interned trios live for the whole
-    process, so their ids are never reused."""
-    table = _targets(dig_in_place, mirror_matches)
-    ids = [id(intern_trio(t)) for t in all_trios()]
-    return {ids[h]: dict(zip(ids, row)) for h, row in enumerate(table)}
-
-
 def distances_to(trios, house: Trio, dig_in_place: bool = True, mirror_matches: bool = False) -> list[int]:
     """:func:`distance` for each trio, against one House (the bots' hot path)."""
-    row = targets_by_id(dig_in_place, mirror_matches).get(id(house))
-    if row is not None:
-        away = [row.get(id(t)) for t in trios]
-        if None not in away:
-            return away
-    row = _targets(dig_in_place, mirror_matches)[_rank(house)]  # a trio that is not interned: by rank
+    row = _targets(dig_in_place, mirror_matches)[_rank(house)]
     return [row[_rank(t)] for t in trios]

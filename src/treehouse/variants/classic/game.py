@@ -25,12 +25,11 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
-from treehouse.variants.classic.distance import distances_to, targets_by_id
+from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
 OWN = "own"
 HOUSE_TARGET = "house"
-DECLINABLE = "house-or-decline"  # the House's moves plus the decline the rules allow
 
 
 class ClassicRules(Rules):
@@ -50,11 +49,6 @@ class ClassicPosition(NamedTuple):
     house: Trio
     trios: tuple[Trio, ...]
     to_move: int = 0
-
-
-#: Positions are built on the hot path with ``_tuple_new(ClassicPosition, (...))``,
-#: which skips NamedTuple's Python-level ``__new__``.
-_tuple_new = tuple.__new__
 
 
 class _MoveIdentity(NamedTuple):
@@ -246,13 +240,6 @@ class Classic(Variant):
 
     def __init__(self, rules=None) -> None:
         super().__init__(rules)
-        # id(trio) -> (trio, {(face, target): moves}): keyed by the trio's identity
-        # first (hashing a trio piece by piece costs more than the rest of a turn),
-        # then by face.  Each entry holds its trio, so while it exists no other
-        # object has that id.
-        self._by_trio: dict = {}
-        self._wild_cache: dict = {}  # (id(own), id(house)) -> (own, house, moves)
-        self._away_by_id: dict | None = None  # distance.targets_by_id for these rules, once asked
         self._core = None  # what answers this game's looks (core.core_for), once asked
 
     @hookimpl
@@ -260,50 +247,25 @@ class Classic(Variant):
         """Own trio first; else the House or a decline; else nothing (reroll).
         WILD: both trios, even when your own would do."""
         house, trios, to_move = state
-        own = trios[to_move]
-        entry = self._by_trio.get(id(own))  # the common case, looked up inline
-        mine = entry[1].get(face) if entry is not None else None
-        if mine is None:
-            mine = self._moves(own, face, OWN)
+        dig_in_place = self.rules.dig_in_place
+        mine = action_moves(trios[to_move], face, OWN, dig_in_place)
         if face == "WILD":
-            entry = self._wild_cache.get((id(own), id(house)))
-            if entry is None:
-                entry = self._wild_cache[id(own), id(house)] = (own, house, mine + self._moves(house, face, HOUSE_TARGET))
-            return entry[2]
+            return mine + action_moves(house, face, HOUSE_TARGET, dig_in_place)
         if mine:
             return mine
-        return self._moves(house, face, DECLINABLE)
-
-    def _moves(self, trio, face, target):
-        """The moves ``face`` offers on ``trio`` (``target`` says which trio it is), cached."""
-        entry = self._by_trio.get(id(trio))
-        if entry is None:
-            entry = self._by_trio[id(trio)] = (trio, {})
-        key = face if target == OWN else (face, target)  # own moves by face alone: the hot lookup
-        moves = entry[1].get(key)
-        if moves is None:
-            dig_in_place = self.rules.dig_in_place
-            if target == DECLINABLE:
-                moves = action_moves(trio, face, HOUSE_TARGET, dig_in_place)
-                if moves:
-                    moves += (PASS if self.rules.house_decline == "pass" else REROLL,)
-            else:
-                moves = action_moves(trio, face, target, dig_in_place)
-            entry[1][key] = moves
-        return moves
+        theirs = action_moves(house, face, HOUSE_TARGET, dig_in_place)
+        if not theirs:
+            return ()
+        return theirs + (PASS if self.rules.house_decline == "pass" else REROLL,)
 
     @hookimpl
     def treehouse_apply_move(self, state, step, move):
         house, trios, to_move = state
-        target, _, result = move
-        if target == HOUSE_TARGET:
-            return _tuple_new(ClassicPosition, (result, trios, to_move))
-        if len(trios) == 2:  # the common table, without a list
-            changed = (result, trios[1]) if to_move == 0 else (trios[0], result)
-            return _tuple_new(ClassicPosition, (house, changed, to_move))
+        if move.target == HOUSE_TARGET:
+            return ClassicPosition(move.result, trios, to_move)
         changed = list(trios)
-        changed[to_move] = result
-        return _tuple_new(ClassicPosition, (house, tuple(changed), to_move))
+        changed[to_move] = move.result
+        return ClassicPosition(house, tuple(changed), to_move)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):
@@ -314,7 +276,7 @@ class Classic(Variant):
     @hookimpl
     def treehouse_end_turn(self, state):
         house, trios, to_move = state
-        return _tuple_new(ClassicPosition, (house, trios, (to_move + 1) % len(trios)))
+        return ClassicPosition(house, trios, (to_move + 1) % len(trios))
 
     @hookimpl
     def treehouse_explain_illegal(self, state, step, face, move, moves):
@@ -325,7 +287,7 @@ class Classic(Variant):
         own = trios[to_move]
         if face != "WILD" and move.action != face:
             return f"you rolled {face}, so the action is {face}, not {move.action}"
-        own_moves = self._moves(own, face, OWN)
+        own_moves = action_moves(own, face, OWN, self.rules.dig_in_place)
         if move.target == HOUSE_TARGET and own_moves and face != "WILD":
             return f"your own trio has a {face} move, so you may not change the House (only when yours has none, or on a WILD)"
         if move.target == OWN and not own_moves:
@@ -357,20 +319,10 @@ class Classic(Variant):
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
         """``treehouse_evaluate`` for every seat at once (the playtest's lead
-        tracking): the distances are looked up once, not once per seat.  Only
+        tracking): the distances are found once, not once per seat.  Only
         while classic alone evaluates (a house rule's evaluation is asked seat by seat)."""
         if not self.hooks.variant_alone("treehouse_evaluate"):
             return None
-        house, trios, _ = state
-        if len(trios) == 2:  # the common table, after every step: distances_to and _score for two seats, inline
-            table = self._away_by_id
-            if table is None:
-                table = self._away_by_id = targets_by_id(self.rules.dig_in_place, self.rules.mirror_matches)
-            row = table.get(id(house))
-            if row is not None:
-                a, b = row.get(id(trios[0])), row.get(id(trios[1]))
-                if a is not None and b is not None:
-                    return [100.0 if a == 0 else -100.0 if b == 0 else float(b - a), 100.0 if b == 0 else -100.0 if a == 0 else float(a - b)]
         away = self._distances(state)
         return [_score(away, seat) for seat in range(len(away))]
 
