@@ -94,10 +94,7 @@ def test_th_play_prepares_the_core_in_the_background_when_a_bot_sits_down(monkey
 def test_preparing_leaves_the_cores_ready(plugins):
     if not compiled.enabled():
         pytest.skip("the compiled core is off here")
-    from treehouse.variants.classic import core as classic_core
-    from treehouse.variants.fences import looks
-
     for name in ("fences", "classic"):
         cls = plugins.variant(name)
         cls(cls.Rules()).prepare_compiled()
-    assert looks._prepared and classic_core._kernel is not None
+        assert compiled.ready(name)

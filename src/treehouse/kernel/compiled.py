@@ -92,6 +92,17 @@ def tier() -> str:
     return f"rules: compiled core (numba {_numba.__version__}; kernels cached in {cache_folder()})"
 
 
+#: The cores prepared in this process (their kernels loaded).
+_ready: set[str] = set()
+
+
+def ready(name: str) -> bool:
+    """Has this process prepared the core ``name`` already?  A hook whose
+    compiled answer saves less than loading numba costs (about a second)
+    takes the core only once something else has loaded it."""
+    return name in _ready
+
+
 def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) -> None:
     """Compile (or load from the cache) a core's kernels before its first use.
 
@@ -100,6 +111,8 @@ def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) ->
     compiled again) it compiles; then one line on stderr says so, with
     ``seconds`` as the estimate, instead of a silent stall.  After that numba
     loads the kernels from its cache."""
+    if name in _ready:
+        return
     digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16]
     marker = cache_folder() / f"{name}-{digest}.ready"
     cold = not marker.exists()
@@ -107,6 +120,7 @@ def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) ->
         print(f"treehouse: preparing the compiled rules of {name}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
     started = time.perf_counter()
     warm()
+    _ready.add(name)
     if cold:
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)
@@ -137,3 +151,4 @@ def reset_for_tests() -> None:
     """Forget what was decided (tests that switch ``TREEHOUSE_COMPILED`` in one process)."""
     global _reason, _numba, _told
     _reason, _numba, _told = None, None, False
+    _ready.clear()

@@ -417,10 +417,12 @@ class Fences(Variant):
     def treehouse_evaluate_seats(self, state, players):
         """Every seat's evaluation in one call of the compiled core (the
         playtest's lead tracking, after every step), while Fences alone judges
-        positions; else ``None``, and each seat is asked in turn."""
+        positions and a bot's look has loaded the core (for lead tracking
+        alone, as in a game of random seats, loading numba costs more than it
+        saves); else ``None``, and each seat is asked in turn."""
         from treehouse.kernel import compiled
 
-        if state.setting_up or not compiled.enabled():
+        if state.setting_up or not compiled.ready("fences"):
             return None
         if not self.hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
             return None

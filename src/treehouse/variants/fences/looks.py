@@ -38,6 +38,8 @@ KIND_CODE = {
 #: Every cell's code: empty, a seat's Stack, a Fence.
 CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
 STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
+#: About how long a cold compile of the kernels takes (the line on first use says it).
+COMPILE_SECONDS = 4
 UNIFORM_CODE = {"noop": core.UNIFORM_NOOP, "hit": core.UNIFORM_HIT, "reroll": core.UNIFORM_REROLL}
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
 FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": core.F_DIG, "AIM": core.F_AIM, "WILD": core.F_WILD}
@@ -181,9 +183,6 @@ def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
     return Outcome(seats, f"turn limit {limit}: most smalls")
 
 
-_prepared = False
-
-
 def _warm() -> None:
     """Every kernel once on a small input (compiles it, or loads it from the cache)."""
     position = np.zeros(core.P_SEATS + 2 * core.SEAT_WIDTH, dtype=np.int64)
@@ -203,10 +202,7 @@ def _warm() -> None:
 
 def prepare() -> None:
     """Compile or load the kernels before their first use (once a process)."""
-    global _prepared
-    if not _prepared:
-        compiled.prepare("fences", core.__file__, 4, _warm)
-        _prepared = True
+    compiled.prepare("fences", core.__file__, COMPILE_SECONDS, _warm)
 
 
 #: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
