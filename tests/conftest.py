@@ -30,6 +30,25 @@ def plugins():
     return load_plugins()
 
 
+@pytest.fixture(params=["core", "reference"])
+def rules_tier(request, monkeypatch):
+    """The rules tier a test runs on (docs/rules/tiers.md): the compiled core,
+    or the reference rules alone (``TREEHOUSE_COMPILED=0``).  The Fences and
+    classic rules tests use it for every test, so each runs on both; the
+    differential tests (test_tiers.py) compare the two in one run instead."""
+    from treehouse.kernel import compiled
+
+    if request.param == "reference":
+        if request.module.__name__.endswith("test_tiers"):
+            pytest.skip("compares both tiers in one run")
+        monkeypatch.setenv(compiled.COMPILED_ENV, "0")
+    else:
+        monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)  # the core, where numba can be imported
+    compiled.reset_for_tests()
+    yield request.param
+    compiled.reset_for_tests()
+
+
 @pytest.fixture(scope="session")
 def classic_class(plugins):
     return plugins.variant("classic")

@@ -41,3 +41,9 @@ def play(fences):
         return play_move(variant, state, step, move)[0]
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def both_tiers(rules_tier):
+    """Every rules test here runs on the compiled core and on the reference rules (tests/conftest.py)."""
+    return rules_tier
