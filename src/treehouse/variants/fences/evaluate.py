@@ -124,3 +124,23 @@ def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> fl
     if not others:
         return WON
     return stack_value(state, seat, stand) - max(stack_value(state, s, stand) for s in others)
+
+
+def evaluate_seats(state: FencesPosition, stand: Stand | None = None) -> list[float]:
+    """:func:`evaluate` for every seat, each live Stack valued once (the
+    playtest's lead tracking asks after every step): the same sums, so the
+    same floats."""
+    live = state.live()
+    values = {seat: stack_value(state, seat, stand) for seat in live}
+    judged = []
+    for seat in range(len(state.stacks)):
+        others = [values[s] for s in live if s != seat]
+        if state.setting_up:
+            judged.append(values.get(seat, 0.0) - max(others, default=0.0))  # a Stack not begun is worth 0
+        elif not state.stacks[seat]:
+            judged.append(-WON)
+        elif not others:
+            judged.append(WON)
+        else:
+            judged.append(values[seat] - max(others))
+    return judged

@@ -26,7 +26,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences import hookspecs as fences_hookspecs
-from treehouse.variants.fences.evaluate import evaluate
+from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
 from treehouse.variants.fences.hits import HitReport, StackOut
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
@@ -415,17 +415,18 @@ class Fences(Variant):
 
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
-        """Every seat's evaluation in one call of the compiled core (the
-        playtest's lead tracking, after every step), while Fences alone judges
-        positions and a bot's look has loaded the core (for lead tracking
+        """Every seat's evaluation at once (the playtest's lead tracking, after
+        every step), each Stack valued once, while Fences alone judges
+        positions (else ``None``, and each seat is asked in turn): by the
+        compiled core once a bot's look has loaded it (for lead tracking
         alone, as in a game of random seats, loading numba costs more than it
-        saves); else ``None``, and each seat is asked in turn."""
+        saves), else by the reference rules."""
         from treehouse.kernel import compiled
 
-        if state.setting_up or not compiled.ready("fences"):
-            return None
         if not self.hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
             return None
+        if state.setting_up or not compiled.ready("fences"):
+            return evaluate_seats(state)
         from treehouse.variants.fences import looks
 
         return looks.evaluate_seats(state)
