@@ -52,7 +52,13 @@ class FencesMove(NamedTuple):
 
     def base(self) -> FencesMove:
         """The action without WILD's reorder."""
-        return self._replace(order=None) if self.order is not None else self
+        return self.reordered(None) if self.order is not None else self
+
+    def reordered(self, order: tuple | None) -> FencesMove:
+        """The same action after WILD's reorder ``order`` (``None``: none).
+        (The constructor, not ``_replace``: a WILD offers each action under
+        every reorder, tens of thousands of moves in a search.)"""
+        return FencesMove(self.kind, self.piece, self.square, self.arg, order)
 
 
 FAIL = FencesMove("fail")
@@ -241,7 +247,7 @@ def parse_move(text: str) -> FencesMove:
             move = FencesMove("place", square=square, arg=colour)
     else:
         move = FAIL
-    return move._replace(order=order) if order is not None else move
+    return move.reordered(order) if order is not None else move
 
 
 def describe_move(move: FencesMove) -> str:

@@ -311,13 +311,13 @@ def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str =
     unordered = [m for action in ("TIP", "SWAP", "HOP", "AIM") for m in one_action_moves(state, seat, action)]
     moves = []
     for order in orders(stack):
-        moves.extend(m._replace(order=order) for m in unordered)
+        moves.extend(m.reordered(order) for m in unordered)
         for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
             if move.arg is not None or dug(order) != stack or len(set(stack)) == 1:
-                moves.append(move._replace(order=order))
+                moves.append(move.reordered(order))
     if moves:
         return tuple(moves)
-    return tuple(FAIL._replace(order=order) for order in orders(stack))
+    return tuple(FAIL.reordered(order) for order in orders(stack))
 
 
 # --------------------------------------------------------------------------
