@@ -56,10 +56,11 @@ def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_
 
 
 def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_says_nothing(tmp_path):
-    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('fences'); cls(cls.Rules()).prepare_compiled()"
+    """Classic's core (the smaller one: a cold compile takes seconds, not tens of them)."""
+    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
     cold = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
     assert cold.returncode == 0, cold.stderr
-    assert cold.stderr.splitlines() == [cold.stderr.strip()] and cold.stderr.startswith("treehouse: preparing the compiled rules of fences, once: about ")
+    assert cold.stderr.splitlines() == [cold.stderr.strip()] and cold.stderr.startswith("treehouse: preparing the compiled rules of classic, once: about ")
     warm = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
     assert warm.returncode == 0 and warm.stderr == ""
     assert any(tmp_path.rglob("*.nbi")), "numba's cache index is in the cache folder"
@@ -98,3 +99,48 @@ def test_preparing_leaves_the_cores_ready(plugins):
         cls = plugins.variant(name)
         cls(cls.Rules()).prepare_compiled()
         assert compiled.ready(name)
+
+
+def _a_decision(plugins, name):
+    """A variant bound to its game's hooks, and a position, step and face a bot decides at, with its moves."""
+    import random
+
+    from treehouse.bots.random_bot import RandomBot
+    from treehouse.kernel.engine import Control, Game
+    from treehouse.plugins import game_hooks
+
+    cls = plugins.variant(name)
+    variant = game_hooks(cls(cls.Rules())).variant
+    seen = []
+
+    class Watching(RandomBot):
+        def choose(self, state, step, face, moves, rng):
+            if not step.setup and len([m for m in moves if not isinstance(m, Control)]) > 1:
+                seen.append((state, step, face, tuple(m for m in moves if not isinstance(m, Control))))
+            return super().choose(state, step, face, moves, rng)
+
+    Game(variant, [Watching(), Watching()], random.Random(4), turn_cap=6).play()
+    return variant, seen[-1]
+
+
+@pytest.mark.parametrize("name", ["fences", "classic"])
+def test_while_the_core_is_prepared_in_the_background_the_hooks_answer_the_looks(plugins, fresh_tier, name):
+    """th play's first decisions never wait for a cold compile: until the
+    background preparation is done the variant leaves its looks to the hooks
+    (the same values), then answers them on the core."""
+    from treehouse.kernel.turn import look_moves
+
+    variant, (state, step, face, moves) = _a_decision(plugins, name)
+    release = threading.Event()
+    thread = compiled.prepare_in_background(release.wait)
+    try:
+        assert compiled.preparing()
+        assert variant.treehouse_look_moves(state, step, face, moves, 0) is None
+        assert variant.treehouse_look_all_moves(state, step, (face,), 0) is None
+        assert variant.hooks.treehouse_look_moves(state, step, face, moves, 0) == look_moves(variant.hooks, state, step, moves, 0)
+    finally:
+        release.set()
+        thread.join(10)
+    assert not compiled.preparing()
+    looked = variant.treehouse_look_moves(state, step, face, moves, 0)
+    assert looked is not None and list(looked.values) == list(look_moves(variant.hooks, state, step, moves, 0).values)

@@ -129,19 +129,38 @@ def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) ->
             pass  # a read-only cache: the line shows again next time, nothing else changes
 
 
+#: How many preparations are running in background threads.
+_background = 0
+_background_lock = threading.Lock()
+
+
+def preparing() -> bool:
+    """Is a core being prepared in a background thread (``th play``)?  Until
+    it is ready, looks are answered by the hooks (the same values), so no
+    decision waits for a cold compile."""
+    return _background > 0
+
+
 def prepare_in_background(prepare: Callable[[], None]) -> threading.Thread:
     """Run a core's ``prepare`` (``Variant.prepare_compiled``) in a daemon
-    thread, so that a screen and a prompt shown meanwhile never wait for a
-    compile; a look that comes sooner waits for it (numba compiles under a
-    lock).  A failure there is left to the first look, which meets it again
-    and reports it as any hook failure."""
+    thread, so that no screen, prompt or bot's decision waits for a compile:
+    meanwhile the variant answers its looks through the reference rules
+    (:func:`preparing`).  A failure there is left to the first look after
+    it, which meets it again and reports it as any hook failure."""
 
     def run() -> None:
+        global _background
         try:
             prepare()
         except Exception:
-            pass  # the first look compiles again and says what went wrong
+            pass  # the first look prepares again and says what went wrong
+        finally:
+            with _background_lock:
+                _background -= 1
 
+    global _background
+    with _background_lock:
+        _background += 1
     thread = threading.Thread(target=run, name="treehouse-prepare-compiled", daemon=True)
     thread.start()
     return thread

@@ -247,12 +247,15 @@ class Unused:
 _cores: dict = {}  # the rule options the core depends on -> its ClassicCore
 
 
-def core_for(variant: Any) -> ClassicCore | Unused:
+def core_for(variant: Any) -> ClassicCore | Unused | None:
     """The core that answers ``variant``'s looks in its game, or :class:`Unused`
     where the compiled core is off or another plugin answers a hook of the
-    look (:data:`LOOK_HOOKS`)."""
+    look (:data:`LOOK_HOOKS`); ``None`` while ``th play`` prepares the core in
+    the background (the hooks answer meanwhile: ask again later)."""
     if not compiled.enabled() or not variant.hooks.variant_alone(*LOOK_HOOKS):
         return Unused()
+    if not compiled.ready("classic") and compiled.preparing():
+        return None
     rules = variant.rules
     key = (bool(rules.dig_in_place), bool(rules.mirror_matches))
     core = _cores.get(key)

@@ -341,11 +341,8 @@ class Classic(Variant):
         the kernel plays every move through the hooks (house rules included)."""
         if step.setup:
             return None  # classic has no setup phase; one a house rule adds is played through the hooks
-        if self._core is None:
-            from treehouse.variants.classic.core import core_for
-
-            self._core = core_for(self)
-        return self._core.look(state, moves, seat)
+        core = self._compiled_core()
+        return None if core is None else core.look(state, moves, seat)
 
     @hookimpl
     def treehouse_look_all_moves(self, state, step, faces, seat):
@@ -354,11 +351,17 @@ class Classic(Variant):
         stands for; else ``None``, and the search lists the moves."""
         if step.setup:
             return None
+        core = self._compiled_core()
+        return None if core is None else core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
+
+    def _compiled_core(self):
+        """What answers this game's looks (core.core_for), asked once; ``None`` (the
+        hooks answer) while the core is still being prepared in the background."""
         if self._core is None:
             from treehouse.variants.classic.core import core_for
 
             self._core = core_for(self)
-        return self._core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
+        return self._core
 
     def _distances(self, state):
         house, trios, _ = state

@@ -102,32 +102,32 @@ BOXED_IN = 2.0
 WON = 1000.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _opposite(d):
     return 0 if d == UP else (d + 1) % 4 + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _is_fence(cell):
     return cell >= FENCE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _colour(cell):
     return ((cell - FENCE) // 5) % 10
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _size(cell):
     return (cell - FENCE) // 50
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _direction(cell):
     return (cell - FENCE) % 5
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _turned(cell, d):
     return cell - _direction(cell) + d
 
@@ -562,7 +562,7 @@ def _row(out, n, kind, square, arg):
     return n + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _same_line(a, b):
     return a % _SIZE == b % _SIZE or a // _SIZE == b // _SIZE
 
@@ -589,8 +589,7 @@ def _fence_moves(board, square, out):
     kept = 0
     for i in range(n):
         if near[i]:
-            for c in range(MOVE_WIDTH):
-                out[kept, c] = out[i, c]
+            _copy_row(out, i, out, kept)
             kept += 1
     return kept if kept > 0 else n
 
@@ -706,13 +705,16 @@ def _digs(order, height, destroyed, uniform_dig, out, n):
 def _orders(stack, height):
     """Every distinct reordering of a Stack (rules.orders): as it stands first,
     then the others in order of their colours, bottom to top."""
-    ordered = stack[:height].copy()
+    ordered = np.empty(height, dtype=np.int64)
+    for i in range(height):
+        ordered[i] = stack[i]
     ordered.sort()
     total = 1
     for i in range(2, height + 1):
         total *= i
     found = np.zeros((total, height), dtype=np.int64)
-    found[0] = stack[:height]
+    for i in range(height):
+        found[0, i] = stack[i]
     n = 1
     while True:
         same = True
@@ -720,7 +722,8 @@ def _orders(stack, height):
             if ordered[i] != stack[i]:
                 same = False
         if not same:
-            found[n] = ordered
+            for i in range(height):
+                found[n, i] = ordered[i]
             n += 1
         # the next permutation in lexicographic order (skips repeats of a colour)
         i = height - 2
@@ -734,7 +737,19 @@ def _orders(stack, height):
         swapped = ordered[i]
         ordered[i] = ordered[j]
         ordered[j] = swapped
-        ordered[i + 1 :] = ordered[i + 1 :][::-1].copy()
+        low, high = i + 1, height - 1
+        while low < high:  # the tail reversed
+            swapped = ordered[low]
+            ordered[low] = ordered[high]
+            ordered[high] = swapped
+            low += 1
+            high -= 1
+
+
+@njit(cache=True)
+def _copy_row(source, i, out, n):
+    for c in range(MOVE_WIDTH):
+        out[n, c] = source[i, c]
 
 
 @njit(cache=True)
@@ -779,7 +794,7 @@ def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
     for o in range(orders.shape[0]):
         order = orders[o]
         for m in range(count):
-            out[n] = unordered[m]
+            _copy_row(unordered, m, out, n)
             _set_order(out, n, order, height)
             n += 1
         # a reorder then a Dig that gives back the Stack as it stood is not offered, unless it is the one Dig there is
@@ -789,7 +804,7 @@ def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
                 restores_stack = False
         for i in range(_digs(order, height, destroyed, uniform_dig, digs, 0)):
             if digs[i, M_ARG] >= 0 or not restores_stack or all_one_colour:
-                out[n] = digs[i]
+                _copy_row(digs, i, out, n)
                 _set_order(out, n, order, height)
                 n += 1
     if n == 0:
@@ -832,20 +847,31 @@ def look_faces(position, faces, seat, rules):
     (:func:`legal`) looked at for ``seat`` (:func:`look`), in one call:
     the looks of all faces one after another, and how many moves each face has."""
     counts = np.zeros(faces.shape[0], dtype=np.int64)
-    tables = []
-    for i in range(faces.shape[0]):
-        table = legal(position, faces[i], rules)
-        counts[i] = table.shape[0]
-        tables.append(table)
-    total = counts.sum()
-    values = np.zeros(total, dtype=np.float64)
-    outcomes = np.zeros(total, dtype=np.int64)
-    winners = np.zeros(total, dtype=np.int64)
+    values = np.zeros(256, dtype=np.float64)
+    outcomes = np.zeros(256, dtype=np.int64)
+    winners = np.zeros(256, dtype=np.int64)
     start = 0
     for i in range(faces.shape[0]):
-        face_values, face_outcomes, face_winners, _ended = look(position, tables[i], np.arange(counts[i]), seat, rules)
-        values[start : start + counts[i]] = face_values
-        outcomes[start : start + counts[i]] = face_outcomes
-        winners[start : start + counts[i]] = face_winners
-        start += counts[i]
-    return values, outcomes, winners, counts
+        table = legal(position, faces[i], rules)
+        count = table.shape[0]
+        counts[i] = count
+        if start + count > values.shape[0]:  # room for this face's looks
+            size = 2 * (start + count)
+            values = _grown(values, size, start)
+            outcomes = _grown(outcomes, size, start)
+            winners = _grown(winners, size, start)
+        face_values, face_outcomes, face_winners, _ended = look(position, table, np.arange(count), seat, rules)
+        for m in range(count):
+            values[start + m] = face_values[m]
+            outcomes[start + m] = face_outcomes[m]
+            winners[start + m] = face_winners[m]
+        start += count
+    return values[:start], outcomes[:start], winners[:start], counts
+
+
+@njit(cache=True)
+def _grown(array, size, used):
+    grown = np.zeros(size, dtype=array.dtype)
+    for i in range(used):
+        grown[i] = array[i]
+    return grown

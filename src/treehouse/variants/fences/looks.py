@@ -39,7 +39,7 @@ KIND_CODE = {
 CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
 STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
 #: About how long a cold compile of the kernels takes (the line on first use says it).
-COMPILE_SECONDS = 4
+COMPILE_SECONDS = 20
 UNIFORM_CODE = {"noop": core.UNIFORM_NOOP, "hit": core.UNIFORM_HIT, "reroll": core.UNIFORM_REROLL}
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
 FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": core.F_DIG, "AIM": core.F_AIM, "WILD": core.F_WILD}
@@ -205,6 +205,18 @@ def prepare() -> None:
     compiled.prepare("fences", core.__file__, COMPILE_SECONDS, _warm)
 
 
+def usable() -> bool:
+    """May a look use the core now?  Once it is prepared, yes; while ``th
+    play`` prepares it in the background, not yet (the hooks answer
+    meanwhile, with the same values); otherwise it is prepared now."""
+    if compiled.ready("fences"):
+        return True
+    if compiled.preparing():
+        return False
+    prepare()
+    return True
+
+
 #: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
 _FLAGS: dict = {}
 
@@ -233,9 +245,8 @@ def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
     for each face, generated and looked at in one kernel call; ``None``
     where the hooks must answer (a setup step, or a seat that is out and passes)."""
     index = STEP_INDEX.get(step.name)
-    if index is None or not state.stacks[state.to_move]:
+    if index is None or not state.stacks[state.to_move] or not usable():
         return None
-    prepare()
     position = encode_position(state)
     position[core.P_STEP] = index
     codes = np.array([FACE_CODE.get(face, core.F_AIM) for face in faces], dtype=np.int64)
@@ -273,7 +284,8 @@ def look_moves(rules, state, step, moves, seat) -> Looks | None:
         rows = MOVES.rows_of(moves)
     except (KeyError, AttributeError, TypeError, ValueError, IndexError):
         return None  # not a move of Fences' own (a house rule's): played through the hooks
-    prepare()
+    if not usable():
+        return None
     position = encode_position(state)
     position[core.P_STEP] = index
     return looks_of(state, rules, *core.look(position, MOVES.table, rows, seat, flags_of(rules)))
