@@ -19,7 +19,9 @@ SIMULATE = ["simulate", "--variant", "fences", "--seat", "greedy", "--seat", "se
 
 
 def run(code: str, *args: str, **env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code, *args], env={**os.environ, **env}, capture_output=True, text=True, timeout=600)
+    """``code`` in a fresh process with the core wanted (whatever this run's TREEHOUSE_COMPILED says)."""
+    inherited = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
+    return subprocess.run([sys.executable, "-c", code, *args], env={**inherited, **env}, capture_output=True, text=True, timeout=600)
 
 
 @pytest.fixture
