@@ -204,9 +204,9 @@ def test_the_ending_shows_the_banner_the_final_board_and_one_turn_count(terminal
     assert any(re.fullmatch(r"─+ Game over ─+", line) for line in lines), screen
     banner = next(i for i, line in enumerate(lines) if "─ Game over ─" in line)
     assert any("┌───a" in line for line in lines[banner:]) and any("└───a" in line for line in lines[banner:])  # the whole board under it
-    drawn = int(re.search(r"Game over on turn (\d+):", screen).group(1))
     won = int(re.search(r"wins on turn (\d+):", screen).group(1))
-    assert drawn == won, screen
+    assert all(int(n) == won for n in re.findall(r"(?:Game over|out) on turn (\d+)", screen)), screen  # one turn count
+    assert any(line.startswith(f"Turn {won} ") for line in lines[:banner]), screen  # the last turn's story above the banner
     assert "(check" not in screen and re.search(r"out on turn \d+", screen)
     assert "is out: the last small went" in screen.replace("\n", " ")  # how the last Stack fell, in words
     assert all(len(line) <= 80 for line in lines)
@@ -304,3 +304,59 @@ def test_a_search_lists_the_matching_moves_themselves(terminal, tmp_path):
     screen = " ".join(" ".join(lines).split())
     assert re.search(r"contain 'swap': \d+\. swap the stack with \w\(\w+\) at \w+", screen), screen
     steady(lines, "Turn 1 · Player 1 (you) to move")
+
+
+def play_to_turn_3_of_seed_3(terminal, tmp_path) -> list[str]:
+    """Seed 3: the person's turn 1, then the bot's turn 2, whose WILD and Stack
+    step Damage its own Stack; the screen of turn 3's first decision."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    for answer in ("1", "1", "1"):
+        t.type(answer)
+        time.sleep(0.3)
+        t.wait_for(PROMPT)
+    return t.wait_for("Turn 3 · fence")
+
+
+def test_the_bots_whole_turn_with_its_hit_is_on_the_screen(terminal, tmp_path):
+    """At 80x24 the board is drawn compact (Fences' treehouse_render_compact), so
+    the story of the bot's whole turn, its Hit included, fits under it in full,
+    beside a page of moves."""
+    lines = play_to_turn_3_of_seed_3(terminal, tmp_path)
+    screen = "\n".join(lines)
+    (tmp_path / "bot-turn-screen.txt").write_text(screen)
+    steady(lines, "Turn 3 · fence · Player 1 (you) to move")
+    assert "earlier line" not in screen, screen  # nothing folded away
+    for told in (
+        "Turn 1 (stack) · Player 1 (you): move the stack north",
+        "Turn 2 (fence) · Player 2 (random): move fence",
+        "Turn 2 · Player 2 (random) rolled WILD:",
+        "Turn 2 (stack) · Player 2 (random): move the stack west",
+        "  Player 2 loses red (moved onto M(yellow) at d5)",
+    ):
+        assert any(line.startswith(told) for line in lines), (told, screen)
+    assert any(re.match(r"\s*1\. move fence", line) for line in lines)
+    board = [line for line in lines if "│" in line]
+    assert len(board) == 5 and all(" W" in line and " E" in line for line in board)  # the Outside squares named in the frame
+    assert any("Player 2 at e5, 3 high" in line for line in lines)  # the Stacks beside it
+
+
+def test_l_lists_every_move_a_screenful_at_a_time(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    lines = t.wait_for("Choose the action")
+    count = int(re.search(r"\(move 1-(\d+),", "\n".join(lines)).group(1))
+    t.type("l")
+    lines = t.wait_for("Page 1/", settled="Enter for more")
+    assert lines[0].lstrip().startswith("1. "), "\n".join(lines)  # from the first move: nothing scrolled away
+    assert all(len(line) <= 80 for line in lines)
+    seen = {int(n) for line in lines for n in re.findall(r"^\s*(\d+)\. ", line)}
+    while not any("Press Enter to go back to the board." in line for line in t.screen()):
+        t.type("")
+        time.sleep(0.3)
+        lines = t.wait_for("", settled="to go back to the board")
+        seen |= {int(n) for line in lines for n in re.findall(r"^\s*(\d+)\. ", line)}
+    assert seen == set(range(1, count + 1))
+    t.type("")
+    steady(t.wait_for("Choose the action"), "Turn 1 · Player 1 (you) to move")

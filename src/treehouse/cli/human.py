@@ -9,8 +9,8 @@ then reads a line:
 * ``u`` take back to your previous decision, ``h`` a hint from the strongest bot;
 * ``?`` help, ``r`` the rules in force, ``s`` save, ``q`` save and quit;
 * ``g`` the game so far (every step and event, paged);
-* ``+`` / ``-`` the next or previous page of moves, ``l`` every move,
-  ``/WORDS`` the moves containing WORDS.
+* ``+`` / ``-`` the next or previous page of moves, ``l`` every move with
+  its notation (a screenful at a time), ``/WORDS`` the moves containing WORDS.
 
 Moves a variant splits into two questions (Fences' WILD: the action, then the
 reorder; :meth:`~treehouse.kernel.variant.Variant.split_choice`) are asked as
@@ -53,7 +53,7 @@ HELP = """\
 Pick a move by its number, or type it in notation (l shows the notation).
   u   take back: go back to your previous decision
   h   hint: what the strongest bot would play, and why
-  + - the next / previous page of moves     l  every move, with notation
+  + - the next / previous page of moves     l  every move, with notation, paged
   g   the game so far: every step and event, a screenful at a time
   /W  the moves whose words or notation contain W, e.g. /hop
   b   back to the first question (after choosing a WILD action)
@@ -171,7 +171,7 @@ class Table(Protocol):
 
     def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
-    def show_all(self, menu: Menu) -> None: ...
+    def show_all(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
     def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
@@ -289,7 +289,7 @@ class HumanSeat:
             elif key in LOG_KEYS:
                 table.show_log(self.index, step, face, menu)
             elif key in LIST_KEYS:
-                table.show_all(menu)
+                table.show_all(self.index, step, face, menu)
             elif key in NEXT_PAGE_KEYS or key in PREVIOUS_PAGE_KEYS:
                 step_by = 1 if key in NEXT_PAGE_KEYS else -1
                 menu.page = (menu.page + step_by) % pages

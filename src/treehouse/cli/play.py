@@ -45,9 +45,13 @@ DEFAULT_VARIANTS = ("fences", "classic")
 #: A list of moves longer than this is cut to its first ``SHORT_LIST`` (``l`` shows all).
 LONG_LIST = 30
 SHORT_LIST = 20
-#: Lines of what happened kept, and the most shown on the steady screen.
 #: The fewest rows of moves the steady screen shows (the board scrolls up if it must).
 MIN_ROWS = 3
+#: The rows of the steady screen besides the board, the story and the moves: header, roll, reply, prompt.
+SCREEN_ROWS = 4
+#: The rows of story a steady screen keeps room for (a bot's turn with its Hits); a drawing that leaves
+#: fewer gives way to the variant's compact one.
+STORY_ROWS = 8
 #: Seconds between bot moves when a person is watching a terminal.
 DEFAULT_DELAY = 0.6
 #: The longest pause --delay takes (an hour; more is surely a typo).
@@ -149,6 +153,23 @@ def write_record(record: Record, path: Path) -> Path:
     except OSError as error:
         raise RecordError(f"cannot write the record to {path}: {error.strerror or error}") from None
     return record.write(path)
+
+
+def drawing(hooks: Any, state: Any, console: Console, width: int, compact: bool = False) -> Any:
+    """The position drawn by the game's hooks; with ``compact`` (a steady screen), in the variant's
+    compact form (``treehouse_render_compact``) when the usual one leaves fewer than ``STORY_ROWS``
+    rows of the terminal for the story beside a page of moves."""
+    board = hooks.treehouse_render(state, width)
+    if compact and console.height - rendered_rows(console, board, width) - SCREEN_ROWS - MIN_ROWS < STORY_ROWS:
+        board = hooks.treehouse_render_compact(state, width) or board
+    if isinstance(board, Text):
+        board.rstrip()  # a drawing's closing newline would be a blank line on a full screen
+    return board
+
+
+def rendered_rows(console: Console, renderable: Any, width: int) -> int:
+    """How many rows ``renderable`` takes on ``console`` at ``width`` columns."""
+    return len(console.render_lines(renderable, console.options.update(width=width), pad=False))
 
 
 def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu) -> str:
@@ -285,11 +306,7 @@ class Session:
         self.console.print(self._board())
 
     def _board(self) -> Any:
-        game = self.game
-        board = game.hooks.treehouse_render(game.state, self.width)
-        if isinstance(board, Text):
-            board.rstrip()  # a drawing's closing newline would be a blank line on a full screen
-        return board
+        return drawing(self.game.hooks, self.game.state, self.console, self.width, compact=self.screen)
 
     def say(self, line: str) -> None:
         """Print one line of what happened (a move, an announcement); the steady screen shows the last few."""
@@ -303,7 +320,7 @@ class Session:
     def _texts(self, menu: Menu) -> list[str]:
         return numbered([entry.words for entry in menu.entries])
 
-    def _budget(self, board_lines: int, message_lines: int, entries: int) -> tuple[list[str], int]:
+    def _budget(self, board_lines: int, message_lines: int, texts: list[str]) -> tuple[list[str], int]:
         """(the story's lines to show, rows of moves) that fit the terminal's height.
 
         The story since the person's last decision is shown in full, wrapped at
@@ -311,23 +328,20 @@ class Session:
         when they need it, and never fewer than ``MIN_ROWS`` rows); its oldest
         lines fold into one line pointing at the log."""
         height, width = self.console.height, self.width
-        fixed = 1 + board_lines + 1 + 1 + 1  # header, board, roll, one line of message, prompt
+        fixed = SCREEN_ROWS + board_lines  # header, board, roll, one line of message, prompt
         free = height - fixed - max(0, message_lines - 1)  # a reply longer than a line takes story room first
-        story = [part for line in self.recent for part in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
-        wanted = max(1, min(entries, MIN_ROWS))  # the moves: a page of at least a few; the story has the rest
-        room = max(free - wanted, 0)
-        if len(story) > room:
-            kept = story[len(story) - (room - 1) :] if room > 1 else []
-            story = ([f"… {len(story) - len(kept)} earlier line{'s' if len(story) - len(kept) != 1 else ''} (g: the log)"] + kept) if room else []
+        # the moves: the rows they need in columns, up to a page of at least a few; the story has the rest
+        wanted = next((r for r in range(1, MIN_ROWS) if len(paginate(texts, width, r)) == 1), MIN_ROWS)
+        story = story_lines(self.recent, width, max(free - wanted, 0))
         rows = max(wanted, free - len(story))
         return story, rows
 
     def _pages(self, menu: Menu, board_lines: int) -> list:
-        _story, rows = self._budget(board_lines, 0, len(menu.entries))
+        _story, rows = self._budget(board_lines, 0, self._texts(menu))
         return paginate(self._texts(menu), self.width, rows)
 
     def _board_lines(self, board: Any) -> int:
-        return len(self.console.render_lines(board, self.console.options.update(width=self.width), pad=False))
+        return rendered_rows(self.console, board, self.width)
 
     def page_count(self, menu: Menu, step: Any = None, face: str | None = None) -> int:
         if self.screen:
@@ -346,7 +360,7 @@ class Session:
         roll = textwrap.wrap(self._roll_line(step, face, menu), width) or [""]  # at words: no line starts with a stray "."
         roll_lines = len(roll)
         self._extra_roll_lines = roll_lines - 1
-        story, rows = self._budget(board_lines + roll_lines - 1, len(message_lines), len(menu.entries))
+        story, rows = self._budget(board_lines + roll_lines - 1, len(message_lines), self._texts(menu))
         console.clear()
         console.rule(self._header(seat, step), style="dim")
         console.print(board)
@@ -421,8 +435,14 @@ class Session:
         """Every line said this game so far, a screenful at a time; then the board again (``g``)."""
         self.show_text(Text("\n".join(self.log) or "Nothing has happened yet."), seat, step, face, menu)
 
-    def show_all(self, menu: Menu) -> None:
-        self.show_moves(menu, every=True)
+    def show_all(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
+        """Every move with its notation (``l``); on the steady screen a screenful at a time, then the board again."""
+        if not self.screen:
+            self.show_moves(menu, every=True)
+            return
+        with self.console.capture() as captured:
+            self.show_moves(menu, every=True)
+        self.show_text(Text.from_ansi(captured.get().rstrip("\n")), seat, step, face, menu)
 
     def find_moves(self, menu: Menu, words: str) -> str:
         """The entries whose words or notation contain ``words`` (the ``/`` key)."""
@@ -608,18 +628,19 @@ class Session:
             if self.watch and self.live and turn_was_live and not game.over:
                 self.board()
         game = self.game
-        if self.screen:
-            self.console.clear()  # the banner, the last moves and the final board on one screen
-            wrapped = [part for line in self.recent[-ENDING_RECENT:] for part in textwrap.wrap(line, self.width, subsequent_indent="    ")]
-            for line in wrapped[-ENDING_RECENT - 1 :]:  # in full, at words; the newest lines if they are long
+        outcome = game.outcome
+        ending = game_over_line(result_words(outcome, self.who), game.turn, outcome.reason, self.last_events)
+        board = self._board()
+        if self.screen:  # the story of the last turn, the banner, the final board and the result on one screen
+            self.console.clear()
+            below = len(textwrap.wrap(ending, self.width)) + ENDING_ROWS
+            for line in story_lines(self.recent, self.width, self.console.height - 1 - self._board_lines(board) - below):
                 self.console.print(line, markup=False, style="dim", soft_wrap=False)
         else:
             self.console.print()
         self.console.rule("Game over", style="dim")
-        self.board()
-        outcome = game.outcome
-        result = result_words(outcome, self.who)
-        self.console.print(Text(game_over_line(result, game.turn, outcome.reason, self.last_events), style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
+        self.console.print(board)
+        self.console.print(Text(ending, style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
 
 
 def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
@@ -655,8 +676,21 @@ def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
 #: The moves a search (``/WORDS``) names on the steady screen; l lists the rest.
 FOUND_SHOWN = 3
 
-#: The lines of what happened last shown above the final board (80x24 holds them with the Fences board).
-ENDING_RECENT = 2
+#: The rows the last screen keeps under the result: the record's line and the shell's prompt after it.
+ENDING_ROWS = 2
+
+
+def story_lines(story: list[str], width: int, room: int) -> list[str]:
+    """The lines of ``story`` wrapped at words to ``width``, at most ``room`` rows: when they
+    are more, the oldest fold into one line saying how many, and where the rest is (the log)."""
+    lines = [part for line in story for part in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
+    if len(lines) <= room:
+        return lines
+    if room <= 0:
+        return []
+    kept = lines[len(lines) - (room - 1) :] if room > 1 else []
+    folded = len(lines) - len(kept)
+    return [f"… {folded} earlier line{'s' if folded != 1 else ''} (g: the log)", *kept]
 
 
 def when(turn: int) -> str:

@@ -386,6 +386,13 @@ class Fences(Variant):
         return FencesObservation(players, self.rules.height(players))
 
     @hookimpl
+    def treehouse_render_compact(self, state, console_width):
+        from treehouse.variants.fences.render import render_compact
+
+        outcome = self.treehouse_outcome(state, state.to_move)
+        return render_compact(state, console_width, None if outcome is None else outcome.reason)
+
+    @hookimpl
     def treehouse_render_svg(self, state):
         from treehouse.variants.fences.svg import render_svg
 
