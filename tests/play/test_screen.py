@@ -360,3 +360,27 @@ def test_l_lists_every_move_a_screenful_at_a_time(terminal, tmp_path):
     assert seen == set(range(1, count + 1))
     t.type("")
     steady(t.wait_for("Choose the action"), "Turn 1 · Player 1 (you) to move")
+
+
+def test_a_hint_on_page_2_says_what_to_type_there_and_why(terminal, tmp_path):
+    """Asked on the second page of WILD's actions, the hint names the number to
+    type on this question (and its page when it is another), in words, with the
+    variant's one-line reason (Variant.hint_reason)."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    t.wait_for("Choose the action")
+    t.type("+")
+    t.wait_for("page 2/")
+    t.type("h")
+    lines = t.wait_for("Hint (search): ", timeout=120)
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    assert any("page 2/" in line for line in lines)
+    screen = " ".join(" ".join(lines).split())
+    (tmp_path / "hint-page-2.txt").write_text("\n".join(lines))
+    assert re.search(r"Why: [a-z][^.]+\.", screen), screen  # the reason, in words
+    number, page = re.search(r"Hint \(search\): (\d+)(?: \(page (\d+)\))? then \d+ \(", screen).groups()
+    if page is None:  # on this page: its line is on screen now
+        assert any(re.match(rf"\s*{number}\. ", line) for line in lines), screen
+    else:
+        assert page != "2"

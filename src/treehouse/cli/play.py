@@ -517,7 +517,11 @@ class Session:
         def label(move: Any, short: bool = False) -> str:
             return where.get(move, "?") if short else f"{where.get(move, '?')} ({words.get(move, '')})"
 
-        return "\n".join(hint_lines(hint, menu.moves, label, variant.score_unit()))
+        try:
+            reason = variant.hint_reason(state, step, face, hint.move, game.hooks)
+        except Exception:  # a plugin's reason failing must not end the game: the hint says less
+            reason = ""
+        return "\n".join(hint_lines(hint, menu.moves, label, variant.score_unit(), printable(reason or "")))
 
     @staticmethod
     def _typed(menu: Menu, pages: list | None) -> dict:
