@@ -384,3 +384,21 @@ def test_a_hint_on_page_2_says_what_to_type_there_and_why(terminal, tmp_path):
         assert any(re.match(rf"\s*{number}\. ", line) for line in lines), screen
     else:
         assert page != "2"
+
+
+def test_a_setup_placement_refused_states_the_setup_rule(terminal, tmp_path):
+    """The seed's setup draws, it does not roll: a placement off the rule says
+    the rule (the variant's words, treehouse_explain_illegal), never "with this roll"."""
+    t = terminal(["play", "-v", "fences", "--set", "start=chosen", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    lines = t.wait_for("Drew red")
+    steady(lines, "Setup · place · Player 1 (you) to move")
+    t.type("place r c3")
+    lines = t.wait_for("✗ place r c3: ")
+    screen = " ".join(" ".join(lines).split())
+    assert "with two players the first Stack starts on a corner: a1, a5, e1 or e5" in screen, screen
+    t.type("place b a1")
+    lines = t.wait_for("✗ place b a1: ")
+    screen = " ".join(" ".join(lines).split())
+    assert "you drew red: the setup places the small just drawn, e.g. 'place r a1'" in screen, screen
+    assert "roll" not in screen.replace("Drew red", "")
+    steady(lines, "Setup · place · Player 1 (you) to move")

@@ -204,9 +204,10 @@ def read_number(text: str, count: int) -> int | None:
     raise Mistake(f"there is no move {number}: type a number from 1 to {count}, a move, or ? for help")
 
 
-def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled: bool = True) -> Any:
+def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, where: str = "with this roll") -> Any:
     """The legal move ``text`` names in the variant's notation, or raise :class:`Mistake`
-    (one line; ``explain(move)`` says which rule an illegal move breaks, or ``None``)."""
+    (one line; ``explain(move)`` says which rule an illegal move breaks, or ``None``;
+    ``where`` says which moves these are when it cannot: "with this roll", "in this step")."""
     text = text.strip()
     try:
         move = parse_move(variant, text)
@@ -223,8 +224,15 @@ def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled
         reason = explain(move) if explain is not None else None
         if reason:
             raise Mistake(f"{notation}: {reason}")
-        raise Mistake(f"{notation!r} is not one of your moves {'with this roll' if rolled else 'in this step'}")
+        raise Mistake(f"{notation!r} is not one of your moves {where}")
     return moves[moves.index(move)]  # the legal move itself, with its own words and notation
+
+
+def moves_where(step: Any, face: str | None) -> str:
+    """Which moves a decision offers, for the line refusing one: a setup step draws, it does not roll."""
+    if getattr(step, "setup", False):
+        return "with this draw" if face is not None else "in the setup"
+    return "with this roll" if face is not None else "in this step"
 
 
 class HumanSeat:
@@ -303,7 +311,7 @@ class HumanSeat:
                 try:
                     number = read_number(answer, len(menu.entries))
                     if number is None:
-                        return read_move(answer, variant, moves, explain, face is not None)
+                        return read_move(answer, variant, moves, explain, moves_where(step, face))
                 except Mistake as mistake:
                     show(f"✗ {mistake}")
                     continue
