@@ -7,6 +7,7 @@ mistake, help, the rules, a hint).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -402,3 +403,24 @@ def test_a_setup_placement_refused_states_the_setup_rule(terminal, tmp_path):
     assert "you drew red: the setup places the small just drawn, e.g. 'place r a1'" in screen, screen
     assert "roll" not in screen.replace("Drew red", "")
     steady(lines, "Setup · place · Player 1 (you) to move")
+
+
+def test_classic_without_a_table_says_what_th_solve_brings_and_offers_it(terminal, tmp_path):
+    """No solved table (a private cache): the first screen says the perfect bot and
+    exact hints come with th solve and offers to start it; Enter plays on with search."""
+    record = tmp_path / "g.jsonl"
+    t = terminal(["play", "-v", "classic", "--seed", "5", "--delay", "0", "--record", str(record)])
+    lines = t.wait_for("Start it now?", settled="Start it now?")
+    screen = " ".join(" ".join(lines).split())
+    assert "The perfect bot and exact hints (each move's winning chance) come with the solved table: th solve makes it (about a minute, once)." in screen, screen
+    assert all(len(line) <= 80 for line in lines)  # and wrapped at words: the sentence above reads whole
+    t.type("")  # play without it
+    lines = t.wait_for(PROMPT)
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    t.type("h")
+    t.wait_for("Hint (search")  # the strongest ready bot hints meanwhile
+    t.type("q")
+    t.wait_for("th play --resume", settled="th play --resume")
+    meta = json.loads(record.read_text().splitlines()[0])
+    assert meta["seats"] == ["human", "search"], meta
+    assert not list((tmp_path / "cache").glob("classic-*"))  # nothing was solved unasked

@@ -129,6 +129,30 @@ def prepare_bots(variant: Any, kinds: list[str]) -> None:
             prepare(variant, len(kinds), lambda message, name=name: err.print(f"{name}: {message}", markup=False), progress)
 
 
+def offer_to_prepare(variant: Any, players: int, ask: bool) -> bool:
+    """Say what a stronger bot that is not ready for this game needs, in its own words
+    (``offer(variant, players)`` on its factory: ``perfect`` and its exact hints come
+    with ``th solve``), and with ``ask`` offer to prepare it now.  True when it was."""
+    for info in sorted(plugins().bots.values(), key=lambda info: (-info.strength, info.name)):
+        offer = getattr(info.factory, "offer", None)
+        words = offer(variant, players) if offer is not None else None
+        if not words:
+            continue
+        for line in textwrap.wrap(words, min(out.width, 80)):
+            out.print(line, markup=False, soft_wrap=True)
+        if not ask:
+            return False
+        try:
+            answer = out.input("Start it now? (y and Enter: yes; Enter: play without it) ")
+        except EOFError:
+            answer = ""
+        if answer.strip().lower() not in ("y", "yes"):
+            return False
+        prepare_bots(variant, [info.name] * players)
+        return True
+    return False
+
+
 def build_seat(kind: str, table: Any, console: Console, humans: int, index: int) -> Any:
     if kind == HUMAN:
         prompt = "Your move" if humans == 1 else f"Player {index + 1}, your move"
@@ -813,7 +837,8 @@ def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, r
             raise fail(f"--resume continues the saved game with its own rules, seats and seed; leave out {', '.join(given)}")
         session = run_guarded(_resumed_session, resume, record, delay)
     else:
-        session = run_guarded(_new_session, variant, players, seats or [], bot, seed, config, overrides, delay, watch, record)
+        ask = out.is_terminal and sys.stdin.isatty() and not plain  # a question before the game only where a person answers
+        session = run_guarded(_new_session, variant, players, seats or [], bot, seed, config, overrides, delay, watch, record, ask)
     session.screen = out.is_terminal and not plain and not session.watch
     session.auto_forced = not ask_forced
     if show_odds:
@@ -823,24 +848,27 @@ def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, r
 
 def _odds_bot(session: Session) -> Any:
     """The perfect bot that says the winning chances, seated as an onlooker (--show-odds)."""
-    from treehouse.variants.classic.perfect import PerfectBot
+    from treehouse.variants.classic.perfect import SOLVE_TIME, PerfectBot
 
     game = session.game
     if not PerfectBot.ready(game.variant, len(game.seats)):
         if not PerfectBot.solvable(game.variant, len(game.seats)):
             raise TreehouseError(f"--show-odds needs the exact table, which exists for two-player classic only, not {len(game.seats)}-player {game.variant.name}")
-        raise TreehouseError("--show-odds needs the exact table for these rules: run th solve first (about two minutes, once)")
+        raise TreehouseError(f"--show-odds needs the exact table for these rules: run th solve first ({SOLVE_TIME})")
     bot = PerfectBot()
     bot.seated(game, 0)
     return bot
 
 
-def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path) -> Session:
+def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path, ask=False) -> Session:
     if variant_name is None and config is None:
         variant_name = default_variant()
     effective = effective_rules(variant_name, config, overrides)
     variant = effective.variant()
     kinds = seat_kinds(variant, players, seats, watch, bot)
+    if (bot is None and len(seats) < len(kinds)) or HUMAN in kinds:  # a seat the best bot fills, or hints to give
+        if offer_to_prepare(variant, len(kinds), ask):
+            kinds = seat_kinds(variant, players, seats, watch, bot)  # the bot made ready is now the best
     house_rules = [plugins().house_rule(name, variant.name) for name in effective.house_rules]
     if seed is None:
         seed = secrets.randbelow(2**31)
