@@ -424,3 +424,39 @@ def test_classic_without_a_table_says_what_th_solve_brings_and_offers_it(termina
     meta = json.loads(record.read_text().splitlines()[0])
     assert meta["seats"] == ["human", "search"], meta
     assert not list((tmp_path / "cache").glob("classic-*"))  # nothing was solved unasked
+
+
+def test_replay_draws_one_steady_screen_per_step_with_the_takebacks_aside(terminal, tmp_path):
+    """th replay on a terminal: each step redrawn in place from the first line,
+    the moves taken back at step 0 folded into one line (t lists them) so the
+    board stays whole, and a setup draw worded as a draw."""
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+
+    record = tmp_path / "tb.jsonl"
+    takebacks = "1\n1\nu\nu\n2\n1\nu\nu\n3\n1\n2\nu\nu\nu\n1\n1\n1\nq\n"  # the placement taken back three times
+    played = CliRunner().invoke(app, ["play", "-v", "fences", "--set", "start=chosen", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(record)], input=takebacks)
+    assert played.exit_code == 0, played.output[-2000:]
+    t = terminal(["replay", str(record)])
+    lines = t.wait_for("Start · step 0 of", settled="replay>")
+    screen = "\n".join(lines)
+    assert "Start · step 0 of" in lines[0], screen
+    assert any("┌───a" in line for line in lines) and any("└───a" in line for line in lines), screen  # the whole board
+    assert any(line.startswith("Moves were taken back here (t lists them).") for line in lines), screen
+    assert all(len(line) <= 80 for line in lines)
+    t.type("t")
+    lines = t.wait_for("Taken back here: Setup · Player 1 (human): place the red small", settled="to go back to the board.")
+    t.type("")
+    t.wait_for("Start · step 0 of", settled="replay>")
+    t.type("")
+    t.type("")
+    lines = t.wait_for("step 2 of", settled="replay>")
+    screen = " ".join(" ".join(lines).split())
+    assert "Setup · place · step 2 of" in lines[0], screen  # redrawn from the top: nothing scrolled
+    assert "Start · step 0" not in screen
+    assert "Player 2 (random) drew blue: place the blue small drawn on e5" in screen, screen
+    assert "rolled" not in screen
+    t.type("e")
+    lines = t.wait_for("The record stops here", settled="replay>")
+    assert "step 9 of 9" in lines[0] and any("┌───a" in line for line in lines)

@@ -29,16 +29,15 @@ from treehouse import __version__
 from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown, shown_path
-from treehouse.cli.happened import event_lines, game_over_line
+from treehouse.cli.story import event_lines, game_over_line, result_words, roll_line, step_line, story_lines, when
 from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
-from treehouse.cli.screen import fit, numbered, page_lines, paginate, text_pages
+from treehouse.cli.screen import fit, numbered, page_lines, page_through, paginate
 from treehouse.errors import RecordError, TreehouseError, printable, unknown
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
+from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game
 from treehouse.plugins import hook_failure
-from treehouse.textfiles import FileLock, lock_file, refuse_existing
-from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game, walk
-from treehouse.plugins import game_hooks
+from treehouse.textfiles import FileLock, lock_file
 
 #: The variant ``th play`` starts when none is named: the first one installed.
 DEFAULT_VARIANTS = ("fences", "classic")
@@ -194,40 +193,6 @@ def drawing(hooks: Any, state: Any, console: Console, width: int, compact: bool 
 def rendered_rows(console: Console, renderable: Any, width: int) -> int:
     """How many rows ``renderable`` takes on ``console`` at ``width`` columns."""
     return len(console.render_lines(renderable, console.options.update(width=width), pad=False))
-
-
-def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu) -> str:
-    """The roll of a decision and what its face lets the player do (``faces``: the step's rolls so far,
-    ending with ``face``), as the game's hooks say; ``th serve``'s pages say the same."""
-    earlier = faces[:-1] if face is not None else faces
-    line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
-    if face is not None:
-        meaning = hooks.treehouse_describe_face(face) or ""
-        verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
-        line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
-    else:
-        line += f"No roll in this step ({step.name})."
-    if menu.second_question or any(len(entry.moves) > 1 for entry in menu.entries):
-        first, second = hooks.variant.choice_questions(face)
-        line = f"{face or step.name}: {menu.opened.words}. {second}; b goes back." if menu.second_question else f"{line} {first}"
-    return line
-
-
-def step_line(game: Game, step: Any, who: str, faces: list[str], move: Any) -> str:
-    """One step in words: ``Turn 3 (fence) · Player 1 rolled HOP: ...`` (``th play``'s transcript, ``th serve``'s log)."""
-    rolled = ", then ".join(faces)
-    words = describe(game.variant, move)
-    steps = "" if step.name == "act" else f" ({step.name})"
-    verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
-    return f"{when(game.turn)}{steps} · {who}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
-
-
-def result_words(outcome: Any, who: Any) -> str:
-    """``Player 1 wins``, ``Player 1 and Player 2 tie`` or ``A draw`` (``who(seat)`` names a seat)."""
-    if not outcome.winners:
-        return "A draw"
-    names = " and ".join(who(w) for w in outcome.winners)
-    return f"{names} {'wins' if len(outcome.winners) == 1 else 'tie'}"
 
 
 def rewound(record: Record, cut: int, live: list[Any], observer: Any) -> tuple[Game, Any]:
@@ -490,20 +455,7 @@ class Session:
             self.console.print(renderable)
             self.show_choice(seat, step, face, menu)
             return
-        with self.console.capture() as captured:
-            self.console.print(renderable)
-        pages = text_pages(captured.get().rstrip("\n").split("\n"), self.console.height - 1)
-        for number, page in enumerate(pages, start=1):
-            self.console.clear()
-            self.console.print(Text.from_ansi("\n".join(page)))
-            last = number == len(pages)
-            prompt = "Press Enter to go back to the board. " if last else f"Page {number}/{len(pages)}: Enter for more, b and Enter to go back to the board. "
-            try:
-                answer = self.console.input(prompt)
-            except EOFError:
-                break
-            if answer.strip().lower() in ("b", "q"):
-                break
+        page_through(self.console, renderable)
         self.show_choice(seat, step, face, menu)
 
     def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
@@ -671,82 +623,11 @@ class Session:
         self.console.print(Text(ending, style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
 
 
-def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hooks: Any, who: Any, taken_back: dict) -> None:
-    from treehouse.cli.replay_page import SharedParts, replay_page, steps_data
-    from treehouse.textfiles import write_text_atomically
-
-    chances = _chances(walked, record, hooks)
-    shared = SharedParts()
-    steps = steps_data(walked, record, hooks, who, taken_back, chances, shared)
-    page = replay_page(title, steps, chances, shared, walked.variant.picture_legend())
-    write_text_atomically(path, page, RecordError, "replay page")
-
-
-def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
-    """Player 1's exact winning chance at every step, where the perfect table is cached; else None."""
-    from treehouse.variants.classic.perfect import PerfectBot
-
-    players = len((record.header or {}).get("seats") or [])
-    if not PerfectBot.ready(walked.variant, players):
-        return None
-    from treehouse.variants.classic.solver import load_cached
-
-    bot = PerfectBot.from_solution(load_cached(walked.variant.rules))
-    chances = [bot.chance(walked.start, 0)]
-    for index, frame in enumerate(walked.frames, start=1):
-        if index == len(walked.frames) and walked.outcome is not None:
-            chances.append(1.0 if 0 in walked.outcome.winners else 0.0)
-        else:
-            chances.append(bot.chance(hooks.treehouse_end_turn(frame.after), 0))
-    return chances
-
-
 #: The moves a search (``/WORDS``) names on the steady screen; l lists the rest.
 FOUND_SHOWN = 3
 
 #: The rows the last screen keeps under the result: the record's line and the shell's prompt after it.
 ENDING_ROWS = 2
-
-
-def story_lines(story: list[str], width: int, room: int) -> list[str]:
-    """The lines of ``story`` wrapped at words to ``width``, at most ``room`` rows: when they
-    are more, the oldest fold into one line saying how many, and where the rest is (the log)."""
-    lines = [part for line in story for part in (textwrap.wrap(line, width, subsequent_indent="    ") or [""])]
-    if len(lines) <= room:
-        return lines
-    if room <= 0:
-        return []
-    kept = lines[len(lines) - (room - 1) :] if room > 1 else []
-    folded = len(lines) - len(kept)
-    return [f"… {folded} earlier line{'s' if folded != 1 else ''} (g: the log)", *kept]
-
-
-def when(turn: int) -> str:
-    """A step's place in the game for people: its turn, or the setup (turn 0,
-    the kernel's setup phase, before the first turn)."""
-    return f"Turn {turn}" if turn else "Setup"
-
-
-def _taken_back(record: Record, variant: Any, who: Any) -> dict[int, list[str]]:
-    """The moves taken back in ``record``, as lines to show after the step they followed
-    (the index of a step: how many recorded moves, rerolls aside, came before)."""
-    from treehouse.kernel.engine import parse_move
-
-    def words(value: Any) -> str:
-        """A taken-back move in words where its notation alone says them (classic's words
-        come from the legal moves, which a taken-back branch is not replayed for), else its notation."""
-        try:
-            return describe(variant, parse_move(variant, value)) or str(value)
-        except TreehouseError:
-            return str(value)
-
-    shown: dict[int, list[str]] = {}
-    for at, events in record.undone:
-        steps = sum(1 for event in record.events[:at] if event[0] == "move" and str(event[4]) != "reroll")
-        moves = [f"{when(turn)} · {who(seat)}: {words(value)}" for kind, turn, seat, _step, value in events if kind == "move"]
-        if moves:
-            shown.setdefault(steps, []).append("Taken back here: " + "; ".join(moves))
-    return shown
 
 
 def _first_word(rows: list[tuple[str, str, str]]) -> str:
@@ -964,136 +845,3 @@ def _saved(session: Session, code: int) -> int:
     out.print(f"Game saved to {_escape(path)}", highlight=False)
     out.print(f"Resume it with: th play --resume {_escape(path)}", highlight=False)
     return code
-
-
-# --------------------------------------------------------------------------
-# th replay
-# --------------------------------------------------------------------------
-
-REPLAY_HELP = """\
-Enter or n: next step   p: previous step   a number: jump to that turn
-s: the start   e: the end   ?: this help   q: quit"""
-
-
-def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play.", dir_okay=False)],
-    turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
-    show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
-    html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE.html, and exit.", dir_okay=False)] = None,
-    force: Annotated[bool, typer.Option("--force", help="Let --html replace a file that exists.")] = False,
-) -> None:
-    """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position."""
-    if html is not None:  # before the record is read: never write over it, nor over any file unasked
-        run_guarded(refuse_existing, html, force, RecordError, "--html", [file])
-    record = run_guarded(Record.read, file)
-    source = shown_path(str(file))
-    try:
-        walked = walk(record, plugins())
-    except TreehouseError as error:
-        raise fail(f"{source}: {error}") from None
-    meta = record.meta or {}
-    header = record.header or {}
-    seats = meta.get("seats") or header.get("seats") or []
-    hooks = game_hooks(walked.variant)
-
-    def who(seat: int) -> str:
-        kind = printable(seats[seat]) if seat < len(seats) else "?"
-        return f"Player {seat + 1} ({kind})"
-
-    frames = walked.frames
-    last = len(frames)
-    taken_back = _taken_back(record, walked.variant, who)
-
-    def show(index: int) -> None:
-        out.print()
-        if index == 0:
-            out.rule(f"Start · step 0 of {last}", style="dim")
-            position = walked.start
-        else:
-            frame = frames[index - 1]
-            steps = "" if frame.step == "act" else f" · {frame.step}"
-            out.rule(f"{when(frame.turn)}{steps} · step {index} of {last}", style="dim")
-            rolled = ", then ".join(frame.rolls)
-            line = f"{who(frame.seat)} rolled {rolled}: {frame.words}" if rolled else f"{who(frame.seat)}: {frame.words}"
-            out.print(line, markup=False)
-            for happened in event_lines(frame.events):
-                out.print(happened, markup=False)
-            position = frame.after
-        out.print(hooks.treehouse_render(position, min(out.width, 80)))
-        for line in taken_back.get(index, []):
-            out.print(line, markup=False)
-        if index == last:
-            footer = record.footer
-            if footer is not None:
-                winners = footer.get("winners") or []
-                result = f"Player {' and '.join(map(str, winners))} won" if winners else "A draw"
-                final = frames[-1].events if frames else ()
-                out.print(Text(game_over_line(result, footer.get("turn"), printable(footer.get("reason", "")), final), style="bold"))
-            else:
-                pending = f" (rolled {', '.join(walked.trailing_rolls)}, move not made)" if walked.trailing_rolls else ""
-                out.print(f"The record stops here: the game was saved before it ended{pending}.", markup=False)
-
-    title = f"{source}: {walked.variant.name}"
-    if meta.get("rule_set"):
-        title += f" ({meta['rule_set']} rules)"
-    if meta.get("seed") is not None:
-        title += f", seed {meta['seed']}"
-    out.print(_escape(title) + f", {len(seats)} players, {last} steps.")
-    if html is not None:
-        run_guarded(_write_replay_page, html, title, walked, record, hooks, who, taken_back)
-        out.print(f"Wrote the replay page to {_escape(shown_path(str(html)))} (open it in a browser).", highlight=False)
-        return
-    if show_all:
-        for index in range(last + 1):
-            show(index)
-        return
-
-    def turn_index(number: int) -> int | None:
-        for index, frame in enumerate(frames, start=1):
-            if frame.turn >= number:
-                return index
-        return None
-
-    index = 0
-    if turn is not None:
-        found = turn_index(turn) if turn >= 1 else None
-        if found is None:
-            raise fail(f"{source} has no turn {turn}: its last turn is {frames[-1].turn if frames else 0}")
-        index = found
-    show(index)
-    out.print(REPLAY_HELP, markup=False)
-    while True:
-        try:
-            text = out.input("replay> ").strip().lower()
-        except (EOFError, KeyboardInterrupt):
-            out.print()
-            return
-        if text in ("", "n", "next"):
-            if index >= last:
-                out.print("That was the last step (p goes back, q quits).", markup=False)
-                continue
-            index += 1
-        elif text in ("p", "prev", "previous", "b"):
-            if index == 0:
-                out.print("This is the start (n goes forward, q quits).", markup=False)
-                continue
-            index -= 1
-        elif text in ("s", "start"):
-            index = 0
-        elif text in ("e", "end"):
-            index = last
-        elif text in ("?", "h", "help"):
-            out.print(REPLAY_HELP, markup=False)
-            continue
-        elif text in ("q", "quit", "exit"):
-            return
-        elif text.isascii() and text.isdecimal():  # ASCII digits only: not '²', not the Arabic-Indic '٣'
-            found = turn_index(int(text))
-            if found is None or frames[found - 1].turn != int(text):
-                out.print(f"✗ there is no turn {text}: the turns go from 1 to {frames[-1].turn if frames else 0}", style="red", markup=False)
-                continue
-            index = found
-        else:
-            out.print(f"✗ unknown command {text!r}: n next, p previous, a turn number, s start, e end, q quit", style="red", markup=False)
-            continue
-        show(index)

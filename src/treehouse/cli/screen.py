@@ -9,6 +9,7 @@ share a screen and long ones (a WILD action) get the whole width.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 #: Spaces between two columns.
 GAP = 2
@@ -74,3 +75,25 @@ def text_pages(lines: list[str], rows: int) -> list[list[str]]:
     """Long text (help, the rules) cut into screens of at most ``rows`` lines."""
     rows = max(1, rows)
     return [lines[start : start + rows] for start in range(0, len(lines), rows)] or [[]]
+
+
+def page_through(console: Any, renderable: Any) -> None:
+    """Show ``renderable`` (help, the rules, the log) on a cleared terminal a
+    screenful at a time, Enter for the next, ``b`` back; then return, so the
+    caller draws its screen again."""
+    from rich.text import Text
+
+    with console.capture() as captured:
+        console.print(renderable)
+    pages = text_pages(captured.get().rstrip("\n").split("\n"), console.height - 1)
+    for number, page in enumerate(pages, start=1):
+        console.clear()
+        console.print(Text.from_ansi("\n".join(page)))
+        last = number == len(pages)
+        prompt = "Press Enter to go back to the board. " if last else f"Page {number}/{len(pages)}: Enter for more, b and Enter to go back to the board. "
+        try:
+            answer = console.input(prompt)
+        except EOFError:
+            break
+        if answer.strip().lower() in ("b", "q"):
+            break

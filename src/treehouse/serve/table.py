@@ -36,9 +36,9 @@ from treehouse import __version__
 from treehouse.bots.options import bot_name, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
-from treehouse.cli.happened import event_lines, game_over_line
 from treehouse.cli.human import Menu, Mistake, TakeBack, moves_where, read_move
-from treehouse.cli.play import best_bot, default_variant, result_words, rewound, roll_line, seat_kinds, step_line, when, write_record
+from treehouse.cli.play import best_bot, default_variant, rewound, seat_kinds, write_record
+from treehouse.cli.story import event_lines, game_over_line, result_words, roll_line, step_line, when
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.kernel.engine import Game, format_move

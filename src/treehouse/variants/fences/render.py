@@ -129,7 +129,7 @@ def _seat_lines(state: FencesPosition, seat: int, over: str | None) -> list[Text
     marker = "*" if seat == state.to_move and over is None else " "
     head = Text(f"{marker} Player {seat + 1}", style="bold")
     if not stack:
-        head.append("  " + ("nothing drawn yet" if state.setting_up else f"out on turn {turn_of_check(state.out[seat])}"), style="dim")
+        head.append("  " + ("no Stack yet" if state.setting_up else f"out on turn {turn_of_check(state.out[seat])}"), style="dim")
         colours = Text("")
     else:
         head.append(f" at {NAMES[state.square_of(seat)]}, {len(stack)} high")
