@@ -14,6 +14,7 @@ import io
 import json
 import os
 import re
+import textwrap
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -29,7 +30,7 @@ from treehouse.config import EffectiveRules, parse_override, resolve
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.playtest import html, metrics, skill
 from treehouse.playtest.metrics import differences, first_seat_differences, summary
-from treehouse.playtest.stats import SPRT
+from treehouse.playtest.stats import SPRT, p_text
 from treehouse.playtest.sweep import grid, overrides as point_overrides
 from treehouse.playtest.work import Batch, RuleSpec, check_batch
 from treehouse.playtest.work import Interrupted
@@ -362,6 +363,28 @@ def _interval(low: Any, high: Any, digits: int = 3) -> str:
     return "" if low is None or high is None else f"[{low:.{digits}f}, {high:.{digits}f}]"
 
 
+def seats_text(kinds: list[str] | tuple[str, ...], rotated: bool = False) -> str:
+    """``seat 1 random, seat 2 greedy``: each seat with its bot (rotated: the bots take turns in each seat)."""
+    if rotated:
+        return "seats " + ", ".join(kinds) + " (rotated: each bot plays each seat in turn)"
+    return ", ".join(f"seat {n} {kind}" for n, kind in enumerate(kinds, start=1))
+
+
+def print_definitions(names: list[str]) -> None:
+    """Under a table, what each of its rows measures (metrics.definition), one line each within 80 columns."""
+    width = min(out.width, 80)
+    defined = [(name, metrics.definition(name)) for name in dict.fromkeys(names)]
+    defined = [(name, words) for name, words in defined if words]
+    if not defined:
+        return
+    column = min(max(len(name) for name, _ in defined), 20) + 2
+    out.print("What each row measures:", style="bold")
+    for name, words in defined:
+        text = f"  {name:<{column}}{words}" if len(name) < column else f"  {name}: {words}"
+        for line in textwrap.wrap(text, width, subsequent_indent=" " * (column + 2)):
+            out.print(shown(line), soft_wrap=True, highlight=False)
+
+
 def _faces_order(effective: EffectiveRules) -> tuple[str, ...]:
     return tuple(effective.variant_class.die.faces)
 
@@ -381,7 +404,7 @@ def _simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: in
 def _print_simulate(result: dict) -> None:
     out.print(
         f"[bold]{shown(result['rule_set'])}[/bold] ({shown(result['variant'])}): {result['games']} games, "
-        f"seats {shown(', '.join(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
+        f"{shown(seats_text(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
@@ -408,7 +431,7 @@ def _print_simulate(result: dict) -> None:
         for name, stat in result["variant_statistics"].items():
             table.add_row(name, _num(stat["total"], 0), _num(stat["per_game"], 2), _interval(stat["low"], stat["high"], 2))
         out.print(table)
-    table = Table(title="Metrics (docs/playtesting.md defines each)", title_justify="left")
+    table = Table(title="Metrics (each is defined under the table)", title_justify="left")
     for column in ("metric", "value", "95% interval"):
         table.add_column(column, justify="right")
     for name, metric in result["metrics"].items():
@@ -416,6 +439,7 @@ def _print_simulate(result: dict) -> None:
     out.print(table)
     if any(metric["value"] is None for metric in result["metrics"].values()):
         out.print("* n/a: the variant has no treehouse_evaluate hook to tell who leads")
+    print_definitions(list(result["metrics"]))
     if "skill" in result:
         data = result["skill"]
         table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
@@ -624,16 +648,26 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
         out.print(f"{PARTIAL}the first {result['games']} of {games} pairs of games")
     out.print(
         f"[bold]A[/bold] = {shown(spec_a.name)}, [bold]B[/bold] = {shown(spec_b.name)}: {result['games']} paired games on the same seeds, "
-        f"seats {shown(', '.join(kinds))}{' (rotated)' if batch.rotate else ''}, seed {seed}, {seconds:.1f} s"
+        f"{shown(seats_text(kinds, batch.rotate))}, seed {seed}, {seconds:.1f} s"
     )
-    table = Table(title="B - A with 95% intervals (* significant after Holm's correction over all rows)", title_justify="left")
-    for column in ("metric", "A", "B", "B - A", "95% interval", "p", ""):
-        table.add_column(column, justify="right")
+    width = min(out.width, 80)
+    out.print("B - A with 95% intervals; * significant after Holm's correction over all rows", style="bold", width=width)
+    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column("metric", justify="left", overflow="fold")
+    for column in ("A", "B", "B - A", "95% interval", "p", ""):
+        table.add_column(column, justify="right", no_wrap=True)
+
+    def label(name: str) -> str:  # a seat's row names its bot, where one bot keeps the seat
+        if name.startswith("win rate seat ") and not batch.rotate:
+            return f"{name} ({kinds[int(name.rsplit(' ', 1)[1]) - 1]})"
+        return name
+
     for r in rows:
-        table.add_row(r["name"], _num(r["a"]), _num(r["b"]), _num(r["diff"]), _interval(r["low"], r["high"]), _num(r["p_value"], 4), "*" if r["significant"] else "")
-    out.print(table)
+        table.add_row(shown(label(r["name"])), _num(r["a"]), _num(r["b"]), _num(r["diff"]), _interval(r["low"], r["high"]), p_text(r["p_value"]), "*" if r["significant"] else "")
+    out.print(table, width=width)
     flagged = result["significant"]
     out.print(f"significant: {', '.join(flagged)}" if flagged else "no significant difference")
+    print_definitions([r["name"] for r in rows])
     if result["sprt"]:
         s = result["sprt"]
         out.print(f"SPRT: {s['verdict']} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)")
@@ -728,19 +762,19 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         return
     if stopped is not None:
         out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
-    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), seats {shown(', '.join(kinds))}, seed {seed}, {seconds:.1f} s")
-    _print_sweep(keys, rows)
+    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), {shown(seats_text(kinds))}, seed {seed}, {seconds:.1f} s")
+    _print_sweep(keys, rows, kinds)
     _end_interrupted(stopped, played, games * len(points))
 
 
 #: The sweep table's short column names and what they mean (printed as its key).
 SWEEP_KEY = (
-    ("P1 win", "seat 1's win rate [95% interval]"),
+    ("P1 win", "seat 1's ({bot}) win rate [95% interval]"),
     ("draw", "draws"),
     ("cap", "games stopped by the turn cap"),
-    ("turns", "game length: mean/median/p90"),
-    ("DM", "DecisionMoves"),
-    ("Bal", "Balance [95%]"),
+    ("turns", "game length in turns: mean/median/90th percentile"),
+    ("DM", "DecisionMoves: " + metrics.definition("DecisionMoves")),
+    ("Bal", "Balance [95%]: " + metrics.definition("Balance")),
 )
 
 
@@ -765,7 +799,7 @@ def _sweep_cells(r: dict) -> list[str]:
     ]
 
 
-def _print_sweep(keys: list[str], rows: list[dict]) -> None:
+def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str, ...]) -> None:
     """One row per point when it fits 80 columns (values never cut), else one block per point; a key either way."""
     names = [k.removeprefix("rules.") for k in keys]
     headers = [*names, *(short for short, _ in SWEEP_KEY)]
@@ -792,7 +826,7 @@ def _print_sweep(keys: list[str], rows: list[dict]) -> None:
                     current = f"{current} · {fact}" if current else fact
             for text in [*facts, current]:
                 out.print("   " + shown(text))
-    out.print("Key: " + "; ".join(f"{short}: {meaning}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
+    out.print("Key: " + "; ".join(f"{short}: {meaning.format(bot=kinds[0])}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
 
 
 __all__ = ["simulate", "compare", "sweep", "metrics", "TreehouseError"]
