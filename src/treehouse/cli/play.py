@@ -680,6 +680,8 @@ def play(
     s save, q save and quit.
     Every game is saved as a record; continue it with --resume FILE and watch
     it again with th replay FILE.
+
+    Example: th play -v fences --seat human --seat search
     """
     if delay is None:
         delay = DEFAULT_DELAY if sys.stdout.isatty() else 0.0

@@ -37,7 +37,7 @@ from treehouse.playtest.work import Interrupted
 from treehouse.playtest.work import run as play
 from treehouse.textfiles import check_name, refuse_existing, same_file, write_text_atomically
 
-GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play (with --sprt: at most).")]
+GamesOption = Annotated[int, typer.Option("--games", "-n", help="Games to play.")]
 SeatOption = Annotated[
     Optional[list[str]],
     typer.Option("--seat", help="The bot in the next seat, with options if any, e.g. search(depth=2) (repeatable; default: random in every seat)."),
@@ -59,7 +59,7 @@ ClusterOption = Annotated[
 JsonOption = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of the report.")]
 CsvOption = Annotated[Optional[Path], typer.Option("--csv", help="Also write the results as CSV to FILE.", dir_okay=False)]
 RecordsOption = Annotated[Optional[Path], typer.Option("--records", help="Write every game's record (JSON lines) into DIR.", file_okay=False)]
-ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE.html.", dir_okay=False)]
+ReportOption = Annotated[Optional[Path], typer.Option("--report", help="Write a self-contained HTML report with plots to FILE (exactly that name).", dir_okay=False)]
 TlsCaOption = Annotated[Optional[str], typer.Option("--tls-ca-file", help="With a tls:// --cluster: the CA certificate (PEM) the scheduler's certificate is signed by.", metavar="FILE")]
 TlsCertOption = Annotated[Optional[str], typer.Option("--tls-cert", help="With a tls:// --cluster: this client's certificate (PEM).", metavar="FILE")]
 TlsKeyOption = Annotated[Optional[str], typer.Option("--tls-key", help="With a tls:// --cluster: this client's private key (PEM).", metavar="FILE")]
@@ -485,7 +485,10 @@ def simulate(
     *,
     run: RunOptions,
 ) -> None:
-    """Play many games between bots and report outcomes, lengths, the die and the metrics."""
+    """Play many games between bots and report outcomes, lengths, the die and the metrics.
+
+    Example: th simulate -v fences -n 500 --seat search --seat random
+    """
     run_guarded(_simulate, variant, config, overrides, (measure_skill, skill_games, skill_bots), run)
 
 
@@ -553,7 +556,7 @@ def compare(
     b: Annotated[Optional[str], typer.Argument(help="Rule set B (default: A again, changed by --set-b).")] = None,
     overrides: SetOption = None,
     overrides_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="Change one setting of B only: key=value (repeatable).")] = None,
-    sprt: Annotated[bool, typer.Option("--sprt", help="Stop as soon as the SPRT on the first seat's win rate decides.")] = False,
+    sprt: Annotated[bool, typer.Option("--sprt", help="Stop as soon as the SPRT on the first seat's win rate decides (--games is then the most played).")] = False,
     sprt_delta: Annotated[float, typer.Option("--sprt-delta", help="H1: the first seat's win rate differs by this much (B - A).")] = 0.05,
     sprt_delta0: Annotated[float, typer.Option("--sprt-delta0", help="H0: the difference is this (usually 0).")] = 0.0,
     sprt_alpha: Annotated[float, typer.Option("--sprt-alpha", help="False-positive rate of the SPRT.")] = 0.05,
@@ -561,7 +564,10 @@ def compare(
     *,
     run: RunOptions,
 ) -> None:
-    """Play two rule sets on the same seeds and report every difference with its interval."""
+    """Play two rule sets on the same seeds and report every difference with its interval.
+
+    Example: th compare classic --set-b dig_in_place=false -n 5000 --sprt
+    """
     run_guarded(_compare, a, b, overrides or [], overrides_b or [], (sprt_delta, sprt_delta0, sprt_alpha, sprt_beta) if sprt else None, run)
 
 
@@ -690,7 +696,10 @@ def sweep(
     *,
     run: RunOptions,
 ) -> None:
-    """Play every combination of rule values and print one row of key metrics per point."""
+    """Play every combination of rule values and print one row of key metrics per point.
+
+    Example: th sweep -v classic --param rules.dig_in_place=true,false -n 500
+    """
     run_guarded(_sweep, variant, config, overrides or [], param or [], run)
 
 

@@ -48,7 +48,10 @@ def tune(
     tls_key: TlsKeyOption = None,
     worker_timeout: WorkerTimeoutOption = 60.0,
 ) -> None:
-    """Search rule values toward targets (Optuna TPE, successive halving, common seeds); write the best rule sets."""
+    """Search rule values toward targets (Optuna TPE, successive halving, common seeds); write the best rule sets.
+
+    Example: th tune docs/fences-tune.yaml --out tuned
+    """
     where = RunOptions(games=1, seed=seed, jobs=jobs, cluster=cluster, tls_ca_file=tls_ca_file, tls_cert=tls_cert, tls_key=tls_key, worker_timeout=worker_timeout)
     code = run_guarded(_tune, spec, out_dir, budget_games, budget_seconds, seed, jobs, where, best, overwrite, as_json)
     if code:
