@@ -7,7 +7,7 @@ import re
 import pytest
 
 from treehouse.cli import solving
-from treehouse.cli.play import prepare_bots
+from treehouse.cli.seats import prepare_bots
 from treehouse.variants.classic.game import Classic
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from treehouse.bots.lookahead import LOSS, WIN
 from treehouse.cli.advice import Hint, compared_words, hint_lines, standing_words
-from treehouse.cli.play import Session
+from treehouse.cli.session import Session
 
 SMALLS = ("small", 10.0)
 
@@ -71,8 +71,8 @@ def test_the_number_to_type_names_the_page_and_the_second_question():
     from the second question."""
     from types import SimpleNamespace
 
-    from treehouse.cli.human import Entry
-    from treehouse.cli.screen import Page
+    from treehouse.cli.layout import Page
+    from treehouse.cli.menu import Entry
 
     first = [Entry("one", "1", ["m1"]), Entry("two", "2", ["m2"]), Entry("wild", "2 ways", ["w1", "w2"]), Entry("four", "4", ["m4"])]
     menu = SimpleNamespace(first=first, entries=first, page=0, second_question=False)

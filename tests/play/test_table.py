@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from treehouse.cli import app
-from treehouse.cli.human import Menu
-from treehouse.cli.screen import page_lines, paginate, text_pages
+from treehouse.cli.layout import page_lines, paginate, text_pages
+from treehouse.cli.menu import Menu
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay

@@ -1,10 +1,11 @@
-"""``th play`` and ``th replay``: play any variant at the terminal, save, resume, and step through records.
+"""``th play``: play any variant at the terminal, save and resume.
 
-Exit statuses: 0 when a game ends, when ``q`` or the end of input saves and
-quits, and when ``th replay`` is left; 130 when Ctrl-C saves and quits (the
-shell's convention for an interrupt); 2 for a user's mistake (a bad option, a
-damaged or foreign record, an unwritable record path), with one line on
-standard error.
+Exit statuses: 0 when a game ends, and when ``q`` or the end of input saves
+and quits; 130 when Ctrl-C saves and quits (the shell's convention for an
+interrupt); 2 for a user's mistake (a bad option, a damaged or foreign
+record, an unwritable record path), with one line on standard error.  The
+game itself is a :class:`~treehouse.cli.session.Session`; who sits where,
+:mod:`treehouse.cli.seats`; ``th replay`` is :mod:`treehouse.cli.replay`.
 """
 
 from __future__ import annotations
@@ -13,649 +14,35 @@ import os
 import random
 import secrets
 import sys
-import textwrap
-import time
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated, Any, Optional
 
 import typer
 from platformdirs import user_data_dir
-from rich.console import Console, Group
-from rich.table import Table
-from rich.text import Text
 
 from treehouse import __version__
-from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec, make_bot
-from treehouse.cli.advice import advise, hint_bot, hint_lines
-from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, err, fail, out, plugins, run_guarded, shown, shown_path
-from treehouse.cli.story import event_lines, game_over_line, result_words, roll_line, step_line, story_lines, when
-from treehouse.cli.human import HumanSeat, Menu, QuitGame, TakeBack
-from treehouse.cli.screen import fit, numbered, page_lines, page_through, paginate
-from treehouse.errors import RecordError, TreehouseError, printable, unknown
+from treehouse.bots.options import BotOptionError, bot_name, check_bot_spec
+from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded, shown, shown_path
+from treehouse.cli.human import QuitGame
+from treehouse.cli.seats import build_seat, default_variant, offer_to_prepare, prepare_bots, seat_kinds
+from treehouse.cli.session import Session
+from treehouse.errors import RecordError, TreehouseError, printable
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
-from treehouse.kernel.resume import HUMAN, describe, resume_game, saved_game
+from treehouse.kernel.resume import HUMAN, resume_game, saved_game
 from treehouse.plugins import hook_failure
 from treehouse.textfiles import FileLock, lock_file
 
-#: The variant ``th play`` starts when none is named: the first one installed.
-DEFAULT_VARIANTS = ("fences", "classic")
-#: A list of moves longer than this is cut to its first ``SHORT_LIST`` (``l`` shows all).
-LONG_LIST = 30
-SHORT_LIST = 20
-#: The fewest rows of moves the steady screen shows (the board scrolls up if it must).
-MIN_ROWS = 3
-#: The rows of the steady screen besides the board, the story and the moves: header, roll, reply, prompt.
-SCREEN_ROWS = 4
-#: The rows of story a steady screen keeps room for (a bot's turn with its Hits); a drawing that leaves
-#: fewer gives way to the variant's compact one.
-STORY_ROWS = 8
 #: Seconds between bot moves when a person is watching a terminal.
 DEFAULT_DELAY = 0.6
 #: The longest pause --delay takes (an hour; more is surely a typo).
 MAX_DELAY = 3600
 
-# --------------------------------------------------------------------------
-# choosing the seats
-# --------------------------------------------------------------------------
-
-
-def default_variant() -> str:
-    loaded = plugins()
-    for name in DEFAULT_VARIANTS:
-        if name in loaded.aliases:
-            return name
-    return sorted(loaded.variants)[0] if loaded.variants else "classic"
-
-
-def best_bot(variant: Any = None, players: int = 2) -> str:
-    """The strongest registered bot that is ready for this game (ties: the first
-    by name).  A bot factory may say it is not ready with ``ready(variant,
-    players)``: ``perfect`` is ready only once ``th solve`` has cached its table."""
-    bots = sorted(plugins().bots.values(), key=lambda info: info.name)
-    bots = [info for info in bots if variant is None or getattr(info.factory, "ready", lambda v, n: True)(variant, players)]
-    if not bots:
-        raise TreehouseError("no bot is installed, so every seat must be --seat human")
-    return max(bots, key=lambda info: info.strength).name
-
-
-def seat_kind(text: str) -> str:
-    """``human``, or a bot spec checked and in canonical form (``search(depth=2)``)."""
-    if text.strip().lower() == HUMAN:
-        return HUMAN
-    try:
-        name = bot_name(text)
-    except BotOptionError:
-        name = None  # check_bot_spec says what is wrong with it
-    if name is not None and name not in plugins().bots:
-        raise unknown("seat kind", name, {HUMAN, *plugins().bots})
-    return check_bot_spec(plugins(), text)
-
-
-def seat_kinds(variant: Any, players: int | None, kinds: list[str], watch: bool, bot: str | None = None) -> list[str]:
-    """The kind of every seat: the ones given, then seat 1 human (not with --watch),
-    then ``bot`` (a spec) or else the best bot."""
-    kinds = [seat_kind(kind) for kind in kinds]
-    filler = check_bot_spec(plugins(), bot) if bot is not None else None
-    if watch and HUMAN in kinds:
-        raise TreehouseError("--watch seats bots only; leave out --seat human (or --watch)")
-    lo, hi = variant.player_range()
-    count = players if players is not None else max(len(kinds), variant.default_players)
-    if not lo <= count <= hi:
-        raise TreehouseError(f"{variant.name} is played by {lo} to {hi} players, not {count}")
-    if len(kinds) > count:
-        raise TreehouseError(f"{len(kinds)} --seat options for {count} players; give at most one per player")
-    if not kinds and not watch:
-        kinds = [HUMAN]
-    while len(kinds) < count:
-        kinds.append(filler or best_bot(variant, count))
-    return kinds
-
-
-def prepare_bots(variant: Any, kinds: list[str]) -> None:
-    """Let a bot that is not ready for this game (``perfect`` with no solved table)
-    prepare before play starts: say so, and show its progress rather than freeze."""
-    from treehouse.cli.solving import solve_progress
-
-    for name in dict.fromkeys(bot_name(kind) for kind in kinds if kind != HUMAN):
-        factory = plugins().bots[name].factory
-        prepare = getattr(factory, "prepare", None)
-        if prepare is None:
-            continue
-        tolerance = getattr(prepare, "tolerance", None)  # a solve's progress counts down to it; without one, no bar
-        with solve_progress(tolerance() if tolerance else 0.0, quiet=tolerance is None) as progress:
-            prepare(variant, len(kinds), lambda message, name=name: err.print(f"{name}: {message}", markup=False), progress)
-
-
-def offer_to_prepare(variant: Any, players: int, ask: bool) -> bool:
-    """Say what a stronger bot that is not ready for this game needs, in its own words
-    (``offer(variant, players)`` on its factory: ``perfect`` and its exact hints come
-    with ``th solve``), and with ``ask`` offer to prepare it now.  True when it was."""
-    for info in sorted(plugins().bots.values(), key=lambda info: (-info.strength, info.name)):
-        offer = getattr(info.factory, "offer", None)
-        words = offer(variant, players) if offer is not None else None
-        if not words:
-            continue
-        for line in textwrap.wrap(words, min(out.width, 80)):
-            out.print(line, markup=False, soft_wrap=True)
-        if not ask:
-            return False
-        try:
-            answer = out.input("Start it now? (y and Enter: yes; Enter: play without it) ")
-        except EOFError:
-            answer = ""
-        if answer.strip().lower() not in ("y", "yes"):
-            return False
-        prepare_bots(variant, [info.name] * players)
-        return True
-    return False
-
-
-def build_seat(kind: str, table: Any, console: Console, humans: int, index: int) -> Any:
-    if kind == HUMAN:
-        prompt = "Your move" if humans == 1 else f"Player {index + 1}, your move"
-        return HumanSeat(table, console, prompt)
-    return make_bot(plugins(), kind)
-
-
-# --------------------------------------------------------------------------
-# the session: the screen, saving, and the bots' moves
-# --------------------------------------------------------------------------
-
 
 def default_record_path(variant: str, seed: int) -> Path:
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     return Path(user_data_dir("treehouse")) / "games" / f"{stamp}-{variant}-{seed}.jsonl"
-
-
-def write_record(record: Record, path: Path) -> Path:
-    """Write the whole record, making its folder first (atomically: a crash never leaves half a file)."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise RecordError(f"cannot write the record to {path}: {error.strerror or error}") from None
-    return record.write(path)
-
-
-def drawing(hooks: Any, state: Any, console: Console, width: int, compact: bool = False) -> Any:
-    """The position drawn by the game's hooks; with ``compact`` (a steady screen), in the variant's
-    compact form (``treehouse_render_compact``) when the usual one leaves fewer than ``STORY_ROWS``
-    rows of the terminal for the story beside a page of moves."""
-    board = hooks.treehouse_render(state, width)
-    if compact and console.height - rendered_rows(console, board, width) - SCREEN_ROWS - MIN_ROWS < STORY_ROWS:
-        board = hooks.treehouse_render_compact(state, width) or board
-    if isinstance(board, Text):
-        board.rstrip()  # a drawing's closing newline would be a blank line on a full screen
-    return board
-
-
-def rendered_rows(console: Console, renderable: Any, width: int) -> int:
-    """How many rows ``renderable`` takes on ``console`` at ``width`` columns."""
-    return len(console.render_lines(renderable, console.options.update(width=width), pad=False))
-
-
-def rewound(record: Record, cut: int, live: list[Any], observer: Any) -> tuple[Game, Any]:
-    """The game of ``record`` taken back to its event ``cut`` (a person's decision), rebuilt from
-    its seed (as ``--resume`` does, so the dice and every bot's stream are exactly where they
-    were) with ``live`` seats; the moves taken back stay in the new record, marked undone."""
-    from treehouse.kernel.resume import resume_game, saved_game
-
-    kept = Record(meta=record.meta, header=record.header, events=record.events[:cut])
-    saved = saved_game(kept, plugins())
-    again = Record(meta=dict(record.meta), undone=[*record.undone, (cut, list(record.events[cut:]))])
-    return resume_game(kept, saved, live, observer=observer, new_record=again)
-
-
-class Session:
-    """One game at the terminal: draws it, saves it, rewinds it, and reports the bots' moves.
-
-    It is the :class:`~treehouse.cli.human.Table` every person's seat asks to
-    draw the screen.  With ``screen`` (a terminal, unless ``--plain``) each
-    decision clears the terminal and draws one steady screen: the step's
-    header, the board, the moves since your last decision, the roll and a
-    page of moves, fitted to the terminal's size.  Without it (pipes, screen
-    readers, tests) everything is printed one after the other, a transcript.
-    """
-
-    def __init__(
-        self,
-        console: Console,
-        *,
-        kinds: list[str],
-        rule_set: str,
-        description: str,
-        rows: list[tuple[str, Any, str]],
-        delay: float,
-        watch: bool,
-        record_path: Path,
-        screen: bool = False,
-        auto_forced: bool = True,
-        show_odds: bool = False,
-    ) -> None:
-        self.console = console
-        self.kinds = kinds
-        self.rule_set = rule_set
-        self.description = description
-        self.rows = rows
-        self.delay = delay
-        self.watch = watch
-        self.record_path = record_path
-        self.screen = screen
-        self.auto_forced = auto_forced
-        self.show_odds = show_odds
-        self.game: Game | None = None
-        self.check: Any = None  # the ResumeCheck of a resumed (or rewound) game
-        self.faces: list[str] = []
-        #: The story since a person last decided: every step and event of every seat (the steady screen shows it).
-        self.recent: list[str] = []
-        #: Everything said in this session, for the log (``g``).
-        self.log: list[str] = []
-        #: the events of the last step played (the game-over line says how the last Stack fell)
-        self.last_events: tuple = ()
-        #: Where each person's decision stands in the record's events (for takeback).
-        self.decisions: list[int] = []
-        self.forced_move: Any = None
-        #: A resumed game whose first live choice has not come yet (then the turn it was saved on is said)
-        self.resumed = False
-        self.odds: Any = None  # the perfect bot that says the winning chances (--show-odds)
-        self._extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
-        #: The bot that gives hints, per (game, seat): a takeback builds a new game, so a new key.
-        self.hint_bots: dict[tuple[int, int], Any] = {}
-
-    # -- who is who -------------------------------------------------------
-
-    @property
-    def live(self) -> bool:
-        """False while a resumed game is still re-deriving its recorded part."""
-        return self.check is None or not self.check.replaying
-
-    def who(self, seat: int) -> str:
-        kind = self.kinds[seat]
-        humans = self.kinds.count(HUMAN)
-        if kind == HUMAN:
-            return f"Player {seat + 1} (you)" if humans == 1 else f"Player {seat + 1}"
-        return f"Player {seat + 1} ({kind})"
-
-    # -- saving -------------------------------------------------------------
-
-    def save(self) -> str:
-        if self.game is None or self.game.record is None or not self.live:
-            return shown_path(str(self.record_path))
-        write_record(self.game.record, self.record_path)
-        return shown_path(str(self.record_path))
-
-    # -- drawing ------------------------------------------------------------
-
-    @property
-    def width(self) -> int:
-        return min(self.console.width, 80)
-
-    def board(self) -> None:
-        self.console.print(self._board())
-
-    def _board(self) -> Any:
-        return drawing(self.game.hooks, self.game.state, self.console, self.width, compact=self.screen)
-
-    def say(self, line: str) -> None:
-        """Print one line of what happened (a move, an announcement); the steady screen shows the last few."""
-        self.console.print(line, markup=False)
-        self.recent.append(line)
-        self.log.append(line)
-
-    def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
-        return roll_line(self.game.hooks, self.faces, step, face, menu)
-
-    def _texts(self, menu: Menu) -> list[str]:
-        return numbered([entry.words for entry in menu.entries])
-
-    def _budget(self, board_lines: int, message_lines: int, texts: list[str]) -> tuple[list[str], int]:
-        """(the story's lines to show, rows of moves) that fit the terminal's height.
-
-        The story since the person's last decision is shown in full, wrapped at
-        words, as far as it fits beside the moves (which keep half the room
-        when they need it, and never fewer than ``MIN_ROWS`` rows); its oldest
-        lines fold into one line pointing at the log."""
-        height, width = self.console.height, self.width
-        fixed = SCREEN_ROWS + board_lines  # header, board, roll, one line of message, prompt
-        free = height - fixed - max(0, message_lines - 1)  # a reply longer than a line takes story room first
-        # the moves: the rows they need in columns, up to a page of at least a few; the story has the rest
-        wanted = next((r for r in range(1, MIN_ROWS) if len(paginate(texts, width, r)) == 1), MIN_ROWS)
-        story = story_lines(self.recent, width, max(free - wanted, 0))
-        rows = max(wanted, free - len(story))
-        return story, rows
-
-    def _pages(self, menu: Menu, board_lines: int) -> list:
-        _story, rows = self._budget(board_lines, 0, self._texts(menu))
-        return paginate(self._texts(menu), self.width, rows)
-
-    def _board_lines(self, board: Any) -> int:
-        return rendered_rows(self.console, board, self.width)
-
-    def page_count(self, menu: Menu, step: Any = None, face: str | None = None) -> int:
-        if self.screen:
-            return len(self._pages(menu, self._board_lines(self._board()) + self._extra_roll_lines))
-        count = len(menu.entries)
-        return 1 if count <= LONG_LIST else -(-count // SHORT_LIST)
-
-    def show_choice(self, seat: int, step: Any, face: str | None, menu: Menu, message: str = "") -> None:
-        if not self.screen:
-            self._show_transcript(seat, step, face, menu, message)
-            return
-        console, width = self.console, self.width
-        board = self._board()
-        board_lines = self._board_lines(board)
-        message_lines = [part for line in message.splitlines() for part in (textwrap.wrap(line, width, subsequent_indent="  ") or [""])] if message else []
-        roll = textwrap.wrap(self._roll_line(step, face, menu), width) or [""]  # at words: no line starts with a stray "."
-        roll_lines = len(roll)
-        self._extra_roll_lines = roll_lines - 1
-        story, rows = self._budget(board_lines + roll_lines - 1, len(message_lines), self._texts(menu))
-        console.clear()
-        console.rule(self._header(seat, step), style="dim")
-        console.print(board)
-        for line in story:
-            console.print(line, markup=False, style="dim", soft_wrap=False)
-        for line in roll:
-            console.print(line, markup=False, soft_wrap=False)
-        texts = self._texts(menu)
-        if not message_lines:
-            message_lines = [""]  # the line a reply appears on, kept so the prompt stays put
-        pages = paginate(texts, width, rows)
-        menu.page = min(menu.page, len(pages) - 1)
-        # a reply too long even without the story hides the page's last rows for this once
-        overflow = 1 + board_lines + roll_lines + len(story) + rows + len(message_lines) + 1 - self.console.height
-        shown = max(1, rows - max(0, overflow))
-        for line in page_lines(texts, pages[menu.page], width, rows)[:shown]:
-            console.print(line, markup=False, soft_wrap=False)
-        for line in message_lines:
-            console.print(fit(line, width), markup=False, style="red" if message.startswith("✗") else None)
-
-    def _header(self, seat: int, step: Any) -> str:
-        steps = "" if step.name == "act" else f" · {step.name}"
-        return f"{when(self.game.turn)}{steps} · {self.who(seat)} to move"
-
-    def _show_transcript(self, seat: int, step: Any, face: str | None, menu: Menu, message: str) -> None:
-        console = self.console
-        if message:  # a reply to what was typed: the screen above still stands
-            for line in message.splitlines():
-                console.print(line, markup=False, style="red" if line.startswith("✗") else None)
-            return
-        console.print()
-        console.rule(self._header(seat, step), style="dim")
-        self.board()
-        console.print()
-        console.print(self._roll_line(step, face, menu), markup=False)
-        self.show_moves(menu)
-
-    def show_moves(self, menu: Menu, numbers: list[int] | None = None, every: bool = False) -> None:
-        """The numbered entries, with their notation (``numbers``: only these, 1-based; a long list a page at a time)."""
-        console = self.console
-        count = len(menu.entries)
-        if numbers is None:
-            if every or count <= LONG_LIST:
-                numbers = list(range(1, count + 1))
-            else:
-                first = menu.page * SHORT_LIST
-                numbers = list(range(first + 1, min(count, first + SHORT_LIST) + 1))
-        rows = [(f"{n}.", menu.entries[n - 1].words, menu.entries[n - 1].notation) for n in numbers]
-        width = self.width
-        widths = [max(len(cell) for cell in column) for column in zip(*rows)] if rows else [0, 0, 0]
-        if sum(widths) + 5 <= width:
-            grid = Table.grid(padding=(0, 3))
-            grid.add_column(no_wrap=True)
-            grid.add_column(style="dim", no_wrap=True)
-            number_width = len(f"{count}.")
-            for number, words, notation in rows:
-                grid.add_row(f"{number:>{number_width}} {words}", "" if words == notation else notation)
-        else:
-            grid = Table.grid(padding=(0, 1))
-            grid.add_column(justify="right", no_wrap=True)
-            grid.add_column(overflow="fold")
-            for number, words, notation in rows:
-                grid.add_row(number, Text(words) + (Text(f"  ({notation})", style="dim") if words != notation else Text("")))
-        console.print(grid, soft_wrap=False)
-        if len(numbers) < count and not every and numbers == list(range(numbers[0], numbers[-1] + 1)):
-            console.print(
-                f"Moves {numbers[0]}-{numbers[-1]} of {count}: + the next page, l lists all, /WORDS finds moves (e.g. /{_first_word(rows)}).",
-                markup=False,
-            )
-
-    def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        """Every line said this game so far, a screenful at a time; then the board again (``g``)."""
-        self.show_text(Text("\n".join(self.log) or "Nothing has happened yet."), seat, step, face, menu)
-
-    def show_all(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        """Every move with its notation (``l``); on the steady screen a screenful at a time, then the board again."""
-        if not self.screen:
-            self.show_moves(menu, every=True)
-            return
-        with self.console.capture() as captured:
-            self.show_moves(menu, every=True)
-        self.show_text(Text.from_ansi(captured.get().rstrip("\n")), seat, step, face, menu)
-
-    def find_moves(self, menu: Menu, words: str) -> str:
-        """The entries whose words or notation contain ``words`` (the ``/`` key)."""
-        wanted = words.strip().lower()
-        numbers = [n for n, entry in enumerate(menu.entries, 1) if wanted in entry.words.lower() or wanted in entry.notation.lower()]
-        if not numbers:
-            return f"✗ no move contains {words.strip()!r}: l lists them all"
-        if not self.screen:
-            self.show_moves(menu, numbers)
-            return ""
-        shown = FOUND_SHOWN
-        listed = "; ".join(f"{n}. {menu.entries[n - 1].words}" for n in numbers[:shown])  # the moves themselves, not just numbers
-        more = f"; and {len(numbers) - shown} more (l lists all)" if len(numbers) > shown else ""
-        return f"{len(numbers)} contain {words.strip()!r}: {listed}{more}"
-
-    def show_text(self, text: Any, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        """Help or the rules, then the board and moves again.  On the steady
-        screen a text taller than the terminal is shown a screenful at a time."""
-        renderable = Text(text) if isinstance(text, str) else text
-        if not self.screen:
-            self.console.print(renderable)
-            self.show_choice(seat, step, face, menu)
-            return
-        page_through(self.console, renderable)
-        self.show_choice(seat, step, face, menu)
-
-    def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        table = Table(title=f"{self.rule_set}: {self.description}", title_justify="left")
-        for column in ("rule", "in force", "setting (from)"):
-            table.add_column(column, overflow="fold")
-        fields = type(self.game.variant.rules).model_fields
-        for key, value, source in self.rows:
-            field = fields.get(key.removeprefix("rules.")) if key.startswith("rules.") else None
-            words = field.description if field is not None and field.description else key
-            where = shown_path(source) if source.endswith(".yaml") else source
-            table.add_row(_escape(words), _escape(value_words(value)), _escape(f"{key} ({where})"))
-        guide = self.game.variant.how_to_play()
-        self.show_text(Group(Text(guide), table) if guide else table, seat, step, face, menu)
-
-    # -- hints, odds and takeback -------------------------------------------
-
-    def hint(self, seat: int, state: Any, step: Any, face: str | None, menu: Menu) -> str:
-        """What the strongest ready bot would play here, and each move's value where it says."""
-        game = self.game
-        key = (id(game), seat)
-        if key not in self.hint_bots:
-            self.hint_bots[key] = hint_bot(plugins(), best_bot(game.variant, len(game.seats)), game, seat)
-        hint = advise(self.hint_bots[key], state, step, face, menu.moves)
-        variant = game.variant
-        pages = self._pages(menu, self._board_lines(self._board()) + self._extra_roll_lines) if self.screen else None
-        where, words = self._typed(menu, pages), {}
-        for entry in menu.first:
-            for move in entry.moves:
-                if len(entry.moves) == 1:
-                    words[move] = describe(variant, move)
-                else:
-                    words[move] = f"{entry.words}, then {menu.parts[menu.moves.index(move)][1]}"
-
-        def label(move: Any, short: bool = False) -> str:
-            return where.get(move, "?") if short else f"{where.get(move, '?')} ({words.get(move, '')})"
-
-        try:
-            reason = variant.hint_reason(state, step, face, hint.move, game.hooks)
-        except Exception:  # a plugin's reason failing must not end the game: the hint says less
-            reason = ""
-        return "\n".join(hint_lines(hint, menu.moves, label, variant.score_unit(), printable(reason or "")))
-
-    @staticmethod
-    def _typed(menu: Menu, pages: list | None) -> dict:
-        """For each move, what to type to play it from the question on screen:
-        ``4``, ``4 then 2`` (a WILD action, then its order), ``b, then 4 then 2``
-        from the second question, with the page it is on when it is not this one."""
-
-        def on_page(number: int) -> str:
-            if not pages or len(pages) == 1:
-                return ""
-            page = next(i for i, p in enumerate(pages) if p.start < number <= p.start + p.count)
-            return "" if page == menu.page else f" (page {page + 1})"
-
-        where = {}
-        if menu.second_question:
-            for number, entry in enumerate(menu.entries, start=1):
-                where[entry.moves[0]] = f"{number}{on_page(number)}"
-        for number, entry in enumerate(menu.first, start=1):
-            back = "b, then " if menu.second_question else ""
-            for second, move in enumerate(entry.moves, start=1):
-                if move in where:
-                    continue
-                here = "" if menu.second_question else on_page(number)
-                where[move] = f"{back}{number}{here}" if len(entry.moves) == 1 else f"{back}{number}{here} then {second}"
-        return where
-
-    def take_back(self, seat: int) -> str:
-        """Raise :class:`TakeBack` to rewind to the previous decision a person made; else say why not."""
-        now = len(self.game.record.events)
-        if not any(index < now for index in self.decisions):
-            return "✗ nothing to take back: this is the first decision a person makes in this game"
-        raise TakeBack()
-
-    def rewind(self) -> None:
-        """Take the game back to the last decision a person made before the current one.
-
-        The game is built again from its seed and the record up to that
-        decision (as ``--resume`` does, so the dice and every bot's stream
-        are exactly where they were); the moves taken back stay in the new
-        record, marked undone.
-        """
-        game = self.game
-        record = game.record
-        now = len(record.events)
-        cut = max(index for index in self.decisions if index < now)
-        humans = self.kinds.count(HUMAN)
-        live = [build_seat(kind, self, self.console, humans, i) for i, kind in enumerate(self.kinds)]
-        self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
-        self.game, self.check = rewound(record, cut, live, self)
-        taken = sum(1 for event in record.events[cut:] if event[0] == "move")
-        self.recent = [f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {record.events[cut][1]}."]
-        if not self.screen:
-            self.console.print(self.recent[0], markup=False)
-
-    def forced(self, seat: int, move: Any) -> None:
-        self.forced_move = move
-
-    def _odds_line(self, game: Game, mover: int, after: Any) -> str | None:
-        if game.hooks.treehouse_outcome(after, mover) is not None:
-            return None
-        following = game.hooks.treehouse_end_turn(after)
-        chances = [self.odds.chance(following, seat) for seat in range(len(self.kinds))]
-        return "Winning chances now: " + ", ".join(f"{self.who(s)} {100 * c:.1f}%" for s, c in enumerate(chances))
-
-    # -- the game's observer ------------------------------------------------
-
-    def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
-        if self.resumed and not self.check.pending:
-            self.say(f"Resumed where it was saved: {f'turn {game.turn}' if game.turn else 'the setup'}.")
-            self.resumed = False
-        if face is not None:
-            self.faces.append(face)
-        if self.kinds[mover] == HUMAN and moves and (len(moves) > 1 or not self.auto_forced):
-            self.decisions.append(len(game.record.events) if game.record is not None else 0)
-
-    def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
-        faces, self.faces = self.faces, []
-        forced, self.forced_move = self.forced_move, None
-        if not self.live:
-            return
-        line = step_line(game, step, self.who(mover), faces, move)
-        if forced is not None:
-            line += " (the only move, played for you)"
-        elif self.kinds[mover] == HUMAN:
-            self.recent = []  # a person decided: the story on screen starts again from this move
-        self.say(line)
-        self.last_events = events
-        for happened in event_lines(events):
-            self.say(happened)
-        if self.odds is not None:
-            odds = self._odds_line(game, mover, after)
-            if odds:
-                self.say(odds)
-        if self.delay and self.kinds[mover] != HUMAN:
-            time.sleep(self.delay)
-
-    # -- playing --------------------------------------------------------------
-
-    def run(self) -> None:
-        while not self.game.over:
-            game = self.game
-            turn_was_live = self.live
-            try:
-                game.play_turn()
-            except TakeBack:
-                self.rewind()
-                continue
-            if self.watch and self.live and turn_was_live and not game.over:
-                self.board()
-        game = self.game
-        outcome = game.outcome
-        ending = game_over_line(result_words(outcome, self.who), game.turn, outcome.reason, self.last_events)
-        board = self._board()
-        if self.screen:  # the story of the last turn, the banner, the final board and the result on one screen
-            self.console.clear()
-            below = len(textwrap.wrap(ending, self.width)) + ENDING_ROWS
-            for line in story_lines(self.recent, self.width, self.console.height - 1 - self._board_lines(board) - below):
-                self.console.print(line, markup=False, style="dim", soft_wrap=False)
-        else:
-            self.console.print()
-        self.console.rule("Game over", style="dim")
-        self.console.print(board)
-        self.console.print(Text(ending, style="bold"), soft_wrap=not self.screen)  # a screen wraps at words; a pipe keeps one line
-
-
-#: The moves a search (``/WORDS``) names on the steady screen; l lists the rest.
-FOUND_SHOWN = 3
-
-#: The rows the last screen keeps under the result: the record's line and the shell's prompt after it.
-ENDING_ROWS = 2
-
-
-def _first_word(rows: list[tuple[str, str, str]]) -> str:
-    """A word from the last move listed, to show what ``/WORDS`` does."""
-    words = [w.strip(",.:;()") for w in rows[-1][1].split()] if rows else []
-    words = [w for w in words if len(w) > 2 and w.isalpha()]
-    return words[-1] if words else "word"
-
-
-def value_words(value: Any) -> str:
-    """A setting's value for a person: ``yes``/``no``, a word, a number, a list."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (list, tuple)):
-        return ", ".join(value_words(v) for v in value) or "none"
-    if value is None:
-        return "none"
-    return str(value)
-
-
-def _escape(text: str) -> str:
-    return shown(text)
-
-
-# --------------------------------------------------------------------------
-# th play
-# --------------------------------------------------------------------------
-
 
 def play(
     variant: VariantOption = None,
@@ -692,7 +79,6 @@ def play(
         for lock in locks:
             lock.release()
 
-
 def claim_records(record: Path | None, resume: Path | None, force: bool) -> list[FileLock]:
     """Lock the records this game reads and writes against a second ``th play``,
     and refuse to overwrite an existing file unasked (``--force``)."""
@@ -709,7 +95,6 @@ def claim_records(record: Path | None, resume: Path | None, force: bool) -> list
             lock.release()
         raise
     return locks
-
 
 def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, record, resume, plain, ask_forced, show_odds) -> None:
     if resume is not None:
@@ -728,7 +113,6 @@ def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, r
         session.odds = run_guarded(_odds_bot, session)
     _run(session)
 
-
 def _odds_bot(session: Session) -> Any:
     """The perfect bot that says the winning chances, seated as an onlooker (--show-odds)."""
     from treehouse.variants.classic.perfect import SOLVE_TIME, PerfectBot
@@ -741,7 +125,6 @@ def _odds_bot(session: Session) -> Any:
     bot = PerfectBot()
     bot.seated(game, 0)
     return bot
-
 
 def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path, ask=False) -> Session:
     if variant_name is None and config is None:
@@ -768,10 +151,9 @@ def _new_session(variant_name, players, seats, bot, seed, config, overrides, del
     )
     session.save()  # an unwritable path fails now, before anyone has played
     who = ", ".join(session.who(i) for i in range(len(kinds)))
-    out.print(f"{variant.name} ({_escape(effective.name)} rules), seed {seed}: {_escape(who)}.")
+    out.print(f"{variant.name} ({shown(effective.name)} rules), seed {seed}: {shown(who)}.")
     session.say(f"Recording to {printable(shown_path(str(path)))}")  # on screen until the person's first move (plain text: no markup to escape)
     return session
-
 
 def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Session:
     from treehouse.kernel.replay import replay
@@ -805,12 +187,11 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     humans = saved.seat_kinds.count(HUMAN)
     live = [build_seat(kind, session, out, humans, i) for i, kind in enumerate(saved.seat_kinds)]
     session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta), undone=list(old.undone)))
-    out.print(f"Resuming {_escape(source)}: {saved.variant.name} ({_escape(saved.rule_set)} rules), seed {saved.seed}.")
+    out.print(f"Resuming {shown(source)}: {saved.variant.name} ({shown(saved.rule_set)} rules), seed {saved.seed}.")
     session.resumed = True  # the turn it was saved on is said at the first live choice, once the record is played back
     if path != resume:
         session.say(f"Recording to {printable(shown_path(str(path)))}")  # on screen until the person's first move (plain text: no markup to escape)
     return session
-
 
 def _run(session: Session) -> None:
     """Play to the end; q, end of input and Ctrl-C save first.  See the module docstring for exit codes."""
@@ -832,8 +213,7 @@ def _run(session: Session) -> None:
         fail(str(failure))
         raise typer.Exit(_saved(session, 2)) from None
     path = run_guarded(session.save)
-    out.print(f"Record: {_escape(path)}  (th replay {_escape(path)})", highlight=False)
-
+    out.print(f"Record: {shown(path)}  (th replay {shown(path)})", highlight=False)
 
 def _saved(session: Session, code: int) -> int:
     if not session.live:
@@ -844,6 +224,6 @@ def _saved(session: Session, code: int) -> int:
     except RecordError as error:
         fail(f"the game could not be saved: {error}")
         return 2
-    out.print(f"Game saved to {_escape(path)}", highlight=False)
-    out.print(f"Resume it with: th play --resume {_escape(path)}", highlight=False)
+    out.print(f"Game saved to {shown(path)}", highlight=False)
+    out.print(f"Resume it with: th play --resume {shown(path)}", highlight=False)
     return code

@@ -19,9 +19,9 @@ import typer
 from rich.text import Text
 
 from treehouse.cli.common import fail, out, plugins, run_guarded, shown, shown_path
-from treehouse.cli.play import drawing
+from treehouse.cli.layout import fit
+from treehouse.cli.screen import drawing, page_through
 from treehouse.cli.story import event_lines, game_over_line, story_lines, when
-from treehouse.cli.screen import fit, page_through
 from treehouse.errors import RecordError, TreehouseError, printable
 from treehouse.kernel.records import Record
 from treehouse.kernel.resume import describe, walk

@@ -19,7 +19,7 @@ from treehouse.kernel.engine import describe_event
 from treehouse.kernel.resume import describe
 
 if TYPE_CHECKING:
-    from treehouse.cli.human import Menu
+    from treehouse.cli.menu import Menu
     from treehouse.kernel.engine import Game
 
 #: How an event is set under the move that caused it.

@@ -36,8 +36,10 @@ from treehouse import __version__
 from treehouse.bots.options import bot_name, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
-from treehouse.cli.human import Menu, Mistake, TakeBack, moves_where, read_move
-from treehouse.cli.play import best_bot, default_variant, rewound, seat_kinds, write_record
+from treehouse.cli.human import Mistake, TakeBack, moves_where, read_move
+from treehouse.cli.menu import Menu
+from treehouse.cli.seats import best_bot, default_variant, seat_kinds
+from treehouse.cli.session import rewound, write_record
 from treehouse.cli.story import event_lines, game_over_line, result_words, roll_line, step_line, when
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
