@@ -504,6 +504,23 @@ def treehouse_render(state, console_width):
 
 
 @hookspec(firstresult=True)
+def treehouse_render_compact(state, console_width):
+    """Draw a position in fewer rows, for a screen short of room.
+
+    ``th play`` and ``th replay`` ask for it when the usual drawing
+    (:func:`treehouse_render`) would leave too little of an 80x24 terminal
+    for the story of the last turn and a page of moves.  Fences answers
+    with a nine-row frame whose Outside squares carry their names, the
+    Stacks told in a column beside it.
+
+    :param state: the position.
+    :param console_width: columns available (at least 40).
+    :returns: a ``rich`` renderable (a string works), or ``None`` (the
+        kernel's default: the usual drawing serves).  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_render_svg(state):
     """Draw a position as a picture, for ``th replay --html``.
 

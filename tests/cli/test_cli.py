@@ -136,9 +136,9 @@ def test_plugins_lists_distribution_version_and_hooks():
     [
         (("simulate", "--bogus"), "error: no such option '--bogus' for 'th simulate' (did you mean --jobs?); see th simulate --help"),
         (("sweep", "--gamse", "3"), "error: no such option '--gamse' for 'th sweep' (did you mean --games, --seed, --set?); see th sweep --help"),
-        (("compare",), "error: missing argument 'a' for 'th compare'; see th compare --help"),
-        (("show",), "error: missing argument 'position' for 'th show'; see th show --help"),
-        (("replay",), "error: missing argument 'file' for 'th replay'; see th replay --help"),
+        (("compare",), "error: missing argument 'A' for 'th compare'; see th compare --help"),
+        (("show",), "error: missing argument 'POSITION' for 'th show'; see th show --help"),
+        (("replay",), "error: missing argument 'FILE' for 'th replay'; see th replay --help"),
         (("bogus",), "error: no such command 'bogus'; see th --help"),
         (("--bogus",), "error: no such option '--bogus'; see th --help"),
         (("rules", "--variant"), "error: option '--variant' requires an argument; see th rules --help"),

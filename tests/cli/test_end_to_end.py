@@ -98,7 +98,7 @@ def test_th_play_bad_bot_spec_is_one_line():
     "args, line",
     [
         (("simulate", "--bogus"), "error: no such option '--bogus' for 'th simulate'"),
-        (("compare",), "error: missing argument 'a' for 'th compare'; see th compare --help"),
+        (("compare",), "error: missing argument 'A' for 'th compare'; see th compare --help"),
         (("play", "--seed", "x"), "error: invalid value for '--seed': "),
         (("sweep", "--games"), "error: option '--games' requires an argument; see th sweep --help"),
     ],

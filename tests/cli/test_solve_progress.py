@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from treehouse.cli import solving
-from treehouse.cli.play import prepare_bots
+from treehouse.cli.seats import prepare_bots
 from treehouse.variants.classic.game import Classic
 
 
@@ -25,6 +27,20 @@ def test_without_a_terminal_the_progress_is_a_line_every_ten_sweeps(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert [line.split(":")[0] for line in lines] == ["sweep 10", "sweep 20", "sweep 26"]
     assert "largest change 1.0e-11 (done below 1e-10)" in lines[-1]
+
+
+def test_the_bar_fits_80_columns_with_its_times_labelled():
+    from rich.console import Console
+    from rich.progress import Progress
+
+    console = Console(width=80, record=True, no_color=True)
+    bar = Progress(*solving.COLUMNS, console=console)
+    task = bar.add_task("solve", total=1.0, sweep=123, change="1.2e-05")
+    bar.update(task, completed=0.45)
+    console.print(bar.get_renderable())
+    line = console.export_text().rstrip("\n")
+    assert "\n" not in line and len(line) <= 80, line
+    assert " 45% sweep 123, change 1.2e-05, " in line and re.search(r"\d:\d\d:\d\d elapsed, (?:-:--:--|\d:\d\d:\d\d) left$", line), line
 
 
 def test_quiet_means_no_progress():

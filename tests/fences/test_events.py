@@ -288,7 +288,7 @@ def test_scenario_spares_stay_outside_unless_asked(fences):
 
 
 def test_the_move_list_marks_moves_that_damage_the_movers_own_stack(pos, fences):
-    from treehouse.cli.human import Menu
+    from treehouse.cli.menu import Menu
     from treehouse.plugins import game_hooks
 
     hooks = game_hooks(fences)

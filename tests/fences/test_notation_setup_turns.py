@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -221,6 +222,32 @@ def test_render_draws_every_square_a_piece_can_stand_on(fences):
     for row in board.splitlines()[1:]:
         if row.strip().endswith(("N", "S")):
             assert row.split()[0][0] in "LM" and len(row.split()) == 6  # five ring squares and the edge's letter
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_compact_drawing_names_every_outside_square_and_tells_every_stack(fences, players):
+    """treehouse_render_compact: nine rows of frame, each Outside square with its
+    name in it, the same pieces as the full drawing, the Stacks beside the frame
+    (two players) or under it (four: too many for the column), within 80 columns."""
+    stacks = "rgby,oyrg" if players == 2 else "rg,by,oy,gb"
+    seats = dict(a1="1", e5="2") if players == 2 else dict(a1="1", c3="2", e5="3", e1="4")
+    state = fences.parse_position(complete(layout(**seats, c4="Lr^", d3="Mb>", b2="Ly<", d1="Mgv"), stacks=stacks, step="act"))
+    console = Console(width=80, record=True, no_color=True, color_system=None)
+    console.print(fences.treehouse_render_compact(state, 80))
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert max(len(line) for line in lines) <= 80
+    assert len(lines) == (9 if players == 2 else 9 + 3 * players + 2)
+    text = "\n".join(lines)
+    for edge in "NSWE":
+        for n in range(1, 6):
+            assert text.count(f"{edge}{n} ") == 1, (edge, n)
+    full = Console(width=80, record=True, no_color=True, color_system=None)
+    full.print(fences.treehouse_render(state, 80))
+    pieces = lambda drawing: sorted(re.findall(r"[LMS][a-z][▲↑→↓←]|\d:[A-Z][a-z]*", drawing))  # noqa: E731
+    assert pieces(text) == pieces(full.export_text())
+    for seat in range(players):
+        assert f"Player {seat + 1} at " in text
+    assert "top first" in text
 
 
 def test_render_text_shows_a_position_string(fences):

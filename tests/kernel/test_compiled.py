@@ -83,14 +83,14 @@ def test_preparing_in_the_background_runs_in_a_daemon_thread_and_keeps_a_failure
 
 
 def test_th_play_prepares_the_core_in_the_background_when_a_bot_sits_down(monkeypatch, plugins):
-    from treehouse.cli import play
+    from treehouse.cli import seats
 
     started = []
     monkeypatch.setattr(compiled, "prepare_in_background", started.append)
     variant = plugins.variant("fences")(plugins.variant("fences").Rules())
-    play.prepare_bots(variant, ["human", "search"])
+    seats.prepare_bots(variant, ["human", "search"])
     assert started == [variant.prepare_compiled]
-    play.prepare_bots(variant, ["human", "human"])
+    seats.prepare_bots(variant, ["human", "human"])
     assert len(started) == 1  # nobody looks ahead: nothing to prepare
 
 

@@ -6,7 +6,7 @@ import pytest
 
 from treehouse.bots.lookahead import LOSS, WIN
 from treehouse.cli.advice import Hint, compared_words, hint_lines, standing_words
-from treehouse.cli.play import Session
+from treehouse.cli.session import Session
 
 SMALLS = ("small", 10.0)
 
@@ -56,14 +56,23 @@ def test_a_search_hint_has_no_raw_score():
     assert lines == ["Hint (search): 2 (b), about even.", "Next best: 1 loses the game on about 33% of the rolls, 3 loses the game on about 50% of the rolls."]
 
 
+def test_the_variants_reason_follows_the_choice():
+    moves = ("a", "b")
+    label = lambda move, short=False: {"a": "1", "b": "2"}[move] + ("" if short else f" ({move})")  # noqa: E731
+    hint = Hint("search", "a", [12.0, 2.0], "search value")
+    lines = hint_lines(hint, moves, label, SMALLS, reason="leaves the line of M(red) at a2")
+    assert lines == ["Hint (search): 1 (a), about 1 small ahead. Why: leaves the line of M(red) at a2.", "Next best: 2 loses about 1 small."]
+    assert hint_lines(Hint("random", "b", None, ""), moves, label, reason="") == ["Hint (random): 2 (b)."]  # no reason: no Why
+
+
 def test_the_number_to_type_names_the_page_and_the_second_question():
     """What the hint says to type: the entry's number, its page when that is
     not the one on screen, the second answer of a split move, and ``b`` first
     from the second question."""
     from types import SimpleNamespace
 
-    from treehouse.cli.human import Entry
-    from treehouse.cli.screen import Page
+    from treehouse.cli.layout import Page
+    from treehouse.cli.menu import Entry
 
     first = [Entry("one", "1", ["m1"]), Entry("two", "2", ["m2"]), Entry("wild", "2 ways", ["w1", "w2"]), Entry("four", "4", ["m4"])]
     menu = SimpleNamespace(first=first, entries=first, page=0, second_question=False)

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from treehouse.cli import app
 from treehouse.kernel.records import Record
-from treehouse.cli.play import best_bot
+from treehouse.cli.seats import best_bot
 from treehouse.kernel.replay import replay
 from treehouse.plugins import load_plugins
 

@@ -96,7 +96,7 @@ def test_the_page_shows_the_recorded_position_at_each_step(tmp_path, variant, se
             assert text_of(html, "roll") == (", then ".join(frame.rolls) or "-")
             assert frame.words in text_of(html, "move")
     # a step that set something off (a Hit, a loss) lists it
-    from treehouse.cli.happened import describe_event
+    from treehouse.kernel.engine import describe_event
 
     eventful = next((i for i, frame in enumerate(frames, start=1) if frame.events), None)
     if eventful is not None:
@@ -202,3 +202,18 @@ def test_the_page_writes_each_part_of_the_drawings_once(tmp_path):
     hooks = game_hooks(walked.variant)
     whole = sum(len(hooks.treehouse_render_svg(p)) for p in [walked.start, *(f.after for f in walked.frames)])
     assert len(page) < whole / 4, (len(page), whole)
+
+
+@needs_chromium
+def test_a_setup_draw_reads_as_a_draw_on_the_page(tmp_path):
+    """start: chosen draws the smalls: the page titles those steps "Setup" and labels them "Drew", not "Roll"."""
+    path = tmp_path / "chosen.jsonl"
+    result = th("play", "-v", "fences", "--set", "start=chosen", "--watch", "--bot", "random", "--seed", 4, "--delay", "0", "--record", path)
+    assert result.exit_code == 0, result.output[-2000:]
+    page = page_of(tmp_path, path)
+    html = dom(f"{page.as_uri()}#step=1", tmp_path)
+    assert text_of(html, "roll-label") == "Drew" and text_of(html, "title").startswith("Setup · place · Player 1")
+    walked = walk(Record.read(path), PLUGINS)
+    first_turn = next(i for i, frame in enumerate(walked.frames, start=1) if frame.turn == 1 and frame.rolls)
+    html = dom(f"{page.as_uri()}#step={first_turn}", tmp_path)
+    assert text_of(html, "roll-label") == "Roll" and text_of(html, "title").startswith("Turn 1")

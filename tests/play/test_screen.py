@@ -7,6 +7,7 @@ mistake, help, the rules, a hint).
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -204,9 +205,9 @@ def test_the_ending_shows_the_banner_the_final_board_and_one_turn_count(terminal
     assert any(re.fullmatch(r"─+ Game over ─+", line) for line in lines), screen
     banner = next(i for i, line in enumerate(lines) if "─ Game over ─" in line)
     assert any("┌───a" in line for line in lines[banner:]) and any("└───a" in line for line in lines[banner:])  # the whole board under it
-    drawn = int(re.search(r"Game over on turn (\d+):", screen).group(1))
     won = int(re.search(r"wins on turn (\d+):", screen).group(1))
-    assert drawn == won, screen
+    assert all(int(n) == won for n in re.findall(r"(?:Game over|out) on turn (\d+)", screen)), screen  # one turn count
+    assert any(line.startswith(f"Turn {won} ") for line in lines[:banner]), screen  # the last turn's story above the banner
     assert "(check" not in screen and re.search(r"out on turn \d+", screen)
     assert "is out: the last small went" in screen.replace("\n", " ")  # how the last Stack fell, in words
     assert all(len(line) <= 80 for line in lines)
@@ -304,3 +305,158 @@ def test_a_search_lists_the_matching_moves_themselves(terminal, tmp_path):
     screen = " ".join(" ".join(lines).split())
     assert re.search(r"contain 'swap': \d+\. swap the stack with \w\(\w+\) at \w+", screen), screen
     steady(lines, "Turn 1 · Player 1 (you) to move")
+
+
+def play_to_turn_3_of_seed_3(terminal, tmp_path) -> list[str]:
+    """Seed 3: the person's turn 1, then the bot's turn 2, whose WILD and Stack
+    step Damage its own Stack; the screen of turn 3's first decision."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "3", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    for answer in ("1", "1", "1"):
+        t.type(answer)
+        time.sleep(0.3)
+        t.wait_for(PROMPT)
+    return t.wait_for("Turn 3 · fence")
+
+
+def test_the_bots_whole_turn_with_its_hit_is_on_the_screen(terminal, tmp_path):
+    """At 80x24 the board is drawn compact (Fences' treehouse_render_compact), so
+    the story of the bot's whole turn, its Hit included, fits under it in full,
+    beside a page of moves."""
+    lines = play_to_turn_3_of_seed_3(terminal, tmp_path)
+    screen = "\n".join(lines)
+    (tmp_path / "bot-turn-screen.txt").write_text(screen)
+    steady(lines, "Turn 3 · fence · Player 1 (you) to move")
+    assert "earlier line" not in screen, screen  # nothing folded away
+    for told in (
+        "Turn 1 (stack) · Player 1 (you): move the stack north",
+        "Turn 2 (fence) · Player 2 (random): move fence",
+        "Turn 2 · Player 2 (random) rolled WILD:",
+        "Turn 2 (stack) · Player 2 (random): move the stack west",
+        "  Player 2 loses red (moved onto M(yellow) at d5)",
+    ):
+        assert any(line.startswith(told) for line in lines), (told, screen)
+    assert any(re.match(r"\s*1\. move fence", line) for line in lines)
+    board = [line for line in lines if "│" in line]
+    assert len(board) == 5 and all(" W" in line and " E" in line for line in board)  # the Outside squares named in the frame
+    assert any("Player 2 at e5, 3 high" in line for line in lines)  # the Stacks beside it
+
+
+def test_l_lists_every_move_a_screenful_at_a_time(terminal, tmp_path):
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    lines = t.wait_for("Choose the action")
+    count = int(re.search(r"\(move 1-(\d+),", "\n".join(lines)).group(1))
+    t.type("l")
+    lines = t.wait_for("Page 1/", settled="Enter for more")
+    assert lines[0].lstrip().startswith("1. "), "\n".join(lines)  # from the first move: nothing scrolled away
+    assert all(len(line) <= 80 for line in lines)
+    seen = {int(n) for line in lines for n in re.findall(r"^\s*(\d+)\. ", line)}
+    while not any("Press Enter to go back to the board." in line for line in t.screen()):
+        t.type("")
+        time.sleep(0.3)
+        lines = t.wait_for("", settled="to go back to the board")
+        seen |= {int(n) for line in lines for n in re.findall(r"^\s*(\d+)\. ", line)}
+    assert seen == set(range(1, count + 1))
+    t.type("")
+    steady(t.wait_for("Choose the action"), "Turn 1 · Player 1 (you) to move")
+
+
+def test_a_hint_on_page_2_says_what_to_type_there_and_why(terminal, tmp_path):
+    """Asked on the second page of WILD's actions, the hint names the number to
+    type on this question (and its page when it is another), in words, with the
+    variant's one-line reason (Variant.hint_reason)."""
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    t.wait_for("Choose the action")
+    t.type("+")
+    t.wait_for("page 2/")
+    t.type("h")
+    lines = t.wait_for("Hint (search): ", timeout=120)
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    assert any("page 2/" in line for line in lines)
+    screen = " ".join(" ".join(lines).split())
+    (tmp_path / "hint-page-2.txt").write_text("\n".join(lines))
+    assert re.search(r"Why: [a-z][^.]+\.", screen), screen  # the reason, in words
+    number, page = re.search(r"Hint \(search\): (\d+)(?: \(page (\d+)\))? then \d+ \(", screen).groups()
+    if page is None:  # on this page: its line is on screen now
+        assert any(re.match(rf"\s*{number}\. ", line) for line in lines), screen
+    else:
+        assert page != "2"
+
+
+def test_a_setup_placement_refused_states_the_setup_rule(terminal, tmp_path):
+    """The seed's setup draws, it does not roll: a placement off the rule says
+    the rule (the variant's words, treehouse_explain_illegal), never "with this roll"."""
+    t = terminal(["play", "-v", "fences", "--set", "start=chosen", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    lines = t.wait_for("Drew red")
+    steady(lines, "Setup · place · Player 1 (you) to move")
+    t.type("place r c3")
+    lines = t.wait_for("✗ place r c3: ")
+    screen = " ".join(" ".join(lines).split())
+    assert "with two players the first Stack starts on a corner: a1, a5, e1 or e5" in screen, screen
+    t.type("place b a1")
+    lines = t.wait_for("✗ place b a1: ")
+    screen = " ".join(" ".join(lines).split())
+    assert "you drew red: the setup places the small just drawn, e.g. 'place r a1'" in screen, screen
+    assert "roll" not in screen.replace("Drew red", "")
+    steady(lines, "Setup · place · Player 1 (you) to move")
+
+
+def test_classic_without_a_table_says_what_th_solve_brings_and_offers_it(terminal, tmp_path):
+    """No solved table (a private cache): the first screen says the perfect bot and
+    exact hints come with th solve and offers to start it; Enter plays on with search."""
+    record = tmp_path / "g.jsonl"
+    t = terminal(["play", "-v", "classic", "--seed", "5", "--delay", "0", "--record", str(record)])
+    lines = t.wait_for("Start it now?", settled="Start it now?")
+    screen = " ".join(" ".join(lines).split())
+    assert "The perfect bot and exact hints (each move's winning chance) come with the solved table: th solve makes it (about a minute, once)." in screen, screen
+    assert all(len(line) <= 80 for line in lines)  # and wrapped at words: the sentence above reads whole
+    t.type("")  # play without it
+    lines = t.wait_for(PROMPT)
+    steady(lines, "Turn 1 · Player 1 (you) to move")
+    t.type("h")
+    t.wait_for("Hint (search")  # the strongest ready bot hints meanwhile
+    t.type("q")
+    t.wait_for("th play --resume", settled="th play --resume")
+    meta = json.loads(record.read_text().splitlines()[0])
+    assert meta["seats"] == ["human", "search"], meta
+    assert not list((tmp_path / "cache").glob("classic-*"))  # nothing was solved unasked
+
+
+def test_replay_draws_one_steady_screen_per_step_with_the_takebacks_aside(terminal, tmp_path):
+    """th replay on a terminal: each step redrawn in place from the first line,
+    the moves taken back at step 0 folded into one line (t lists them) so the
+    board stays whole, and a setup draw worded as a draw."""
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+
+    record = tmp_path / "tb.jsonl"
+    takebacks = "1\n1\nu\nu\n2\n1\nu\nu\n3\n1\n2\nu\nu\nu\n1\n1\n1\nq\n"  # the placement taken back three times
+    played = CliRunner().invoke(app, ["play", "-v", "fences", "--set", "start=chosen", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", str(record)], input=takebacks)
+    assert played.exit_code == 0, played.output[-2000:]
+    t = terminal(["replay", str(record)])
+    lines = t.wait_for("Start · step 0 of", settled="replay>")
+    screen = "\n".join(lines)
+    assert "Start · step 0 of" in lines[0], screen
+    assert any("┌───a" in line for line in lines) and any("└───a" in line for line in lines), screen  # the whole board
+    assert any(line.startswith("Moves were taken back here (t lists them).") for line in lines), screen
+    assert all(len(line) <= 80 for line in lines)
+    t.type("t")
+    lines = t.wait_for("Taken back here: Setup · Player 1 (human): place the red small", settled="to go back to the board.")
+    t.type("")
+    t.wait_for("Start · step 0 of", settled="replay>")
+    t.type("")
+    t.type("")
+    lines = t.wait_for("step 2 of", settled="replay>")
+    screen = " ".join(" ".join(lines).split())
+    assert "Setup · place · step 2 of" in lines[0], screen  # redrawn from the top: nothing scrolled
+    assert "Start · step 0" not in screen
+    assert "Player 2 (random) drew blue: place the blue small drawn on e5" in screen, screen
+    assert "rolled" not in screen
+    t.type("e")
+    lines = t.wait_for("The record stops here", settled="replay>")
+    assert "step 9 of 9" in lines[0] and any("┌───a" in line for line in lines)

@@ -15,8 +15,8 @@ import pytest
 from typer.testing import CliRunner
 
 from treehouse.cli import app
-from treehouse.cli.human import Menu
-from treehouse.cli.screen import page_lines, paginate, text_pages
+from treehouse.cli.layout import page_lines, paginate, text_pages
+from treehouse.cli.menu import Menu
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
@@ -340,3 +340,15 @@ def test_the_rules_screen_says_each_setting_in_words_and_classic_how_to_play(tmp
     # the setting in words, its value as a word, and its name for --set, on one row of the table
     assert re.search(r"│ A lying piece may Dig by\s+│ yes\s+│ rules\.dig_in_place", out), out[-3000:]
     assert '"pass"' not in out and re.search(r"│ When the roll fits only the\s+│ pass\s+│ rules\.house_decline", out)
+
+
+def test_classic_without_a_table_says_what_th_solve_brings_and_asks_nothing_through_a_pipe(tmp_path, monkeypatch):
+    monkeypatch.setenv("TREEHOUSE_CACHE_DIR", str(tmp_path / "cache"))  # no table
+    result = th("play", "-v", "classic", "--seed", "5", "--delay", "0", "--record", tmp_path / "g.jsonl", input="q\n")
+    assert result.exit_code == 0, result.output[-2000:]
+    said = " ".join(result.stdout.split())
+    assert "The perfect bot and exact hints (each move's winning chance) come with the solved table: th solve makes it" in said
+    assert "Start it now?" not in said  # a pipe is not asked: its input is the game's
+    assert "Player 2 (search)" in said
+    result = th("play", "-v", "classic", "--seat", "random", "--seat", "random", "--watch", "--seed", "5", "--delay", "0", "--record", tmp_path / "w.jsonl")
+    assert "th solve makes it" not in result.stdout  # every seat given, nobody to hint: nothing to offer

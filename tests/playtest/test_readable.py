@@ -29,7 +29,7 @@ def test_a_two_parameter_sweep_is_one_row_per_point_within_80_columns_with_a_key
     rows = [line.split() for line in lines if line.split() and line.split()[0] in ("new", "every_check")]
     assert [row[:2] for row in rows] == [["new", "random"], ["new", "distinct"], ["every_check", "random"], ["every_check", "distinct"]]
     assert "…" not in result.stdout  # no value is cut
-    assert "Key: P1 win: seat 1's win rate [95% interval]; draw: draws;" in result.stdout
+    assert "Key: P1 win: seat 1's (random) win rate [95% interval]; draw: draws;" in result.stdout
 
 
 def test_a_wide_sweep_is_a_block_per_point_naming_every_parameter():
@@ -84,3 +84,35 @@ def test_a_long_bot_spec_wraps_in_the_outcomes_table_rather_than_being_cut():
     assert "…" not in table
     cells = "".join(line.split("│")[2].strip() for line in table.splitlines() if line.count("│") > 2)
     assert "mcts(simulations=2)" in cells
+
+
+def test_the_simulate_report_defines_every_metric_it_shows():
+    result = th("simulate", "-v", "classic", "--games", 40, "--seat", "random", "--seat", "greedy")
+    out = result.stdout
+    assert "seat 1 random, seat 2 greedy" in out  # each seat with its bot
+    defined = out.split("What each row measures:")[1]
+    for name in ("AdvantageP1", "Balance", "Completion", "Drawishness", "Timeouts", "Duration", "DecisionMoves", "LeadChange", "Decisiveness", "OtherTurnWins", "DecisionsPerGame"):
+        assert re.search(rf"^  {name} +\S", defined, re.M), name
+    assert all(len(line) <= 80 for line in defined.splitlines())
+
+
+def test_the_compare_table_fits_80_columns_with_tiny_p_values_as_less_than():
+    result = th("compare", "classic", "--set-b", "dig_in_place=false", "--games", 300, *SEATS)
+    lines = result.stdout.splitlines()
+    assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines if len(line) > 80]
+    row = next(line for line in lines if line.startswith("DecisionMoves"))
+    assert row.split()[-3:] == ["<", "0.001", "*"], row  # the one significant change, its p below what three decimals show
+    assert not re.search(r"\b0\.0000\b", result.stdout)
+    assert any(line.startswith("win rate seat 1 (random) ") for line in lines)  # the seat named with its bot
+    defined = result.stdout.split("What each row measures:")[1]
+    for name in ("win rate seat 2", "AdvantageP1", "LeadChange", "passes per game"):
+        assert re.search(rf"^  {name} +\S", defined, re.M), name
+
+
+@pytest.mark.parametrize("command", [("simulate", "-v", "classic"), ("compare", "classic", "--set-b", "dig_in_place=false"), ("sweep", "-v", "classic", "--param", "rules.dig_in_place=true,false")])
+def test_report_file_writes_exactly_file(tmp_path, command):
+    target = tmp_path / "my report.txt"
+    result = th(*command, "--games", 10, *SEATS, "--report", target)
+    assert f"Wrote the report to {target}" in result.stderr
+    assert target.read_text().startswith("<!doctype html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my report.txt"]  # no FILE.html beside it

@@ -1,5 +1,9 @@
 """Hints and winning chances for ``th play``: what the strongest ready bot would play, and why.
 
+The why has two parts: the bot's values in words (below), and the
+variant's one-line reason for the move it chose
+(:meth:`~treehouse.kernel.variant.Variant.hint_reason`).
+
 A bot may explain itself with ``advise(state, step, face, moves)``, the value
 of every move as it weighs them, and ``measure``, what those numbers are
 (``"winning chance"``: exact probabilities, as the ``perfect`` bot's table
@@ -112,11 +116,14 @@ def compared_words(value: float, best: float, unit: tuple[str, float] | None) ->
     return f"loses about {_amount(gap / unit[1], unit[0])}"
 
 
-def hint_lines(hint: Hint, moves: tuple, label: Any, unit: tuple[str, float] | None = None) -> list[str]:
+def hint_lines(hint: Hint, moves: tuple, label: Any, unit: tuple[str, float] | None = None, reason: str = "") -> list[str]:
     """Two lines at most: the choice (``label(move)`` says what to type now and
-    names it as the menu does), then the runners-up, each compared with it in words."""
+    names it as the menu does) and why (``reason``: the variant's
+    :meth:`~treehouse.kernel.variant.Variant.hint_reason`), then the
+    runners-up, each compared with it in words."""
+    why = f" Why: {reason}." if reason else ""
     if hint.values is None:
-        return [f"Hint ({hint.bot}): {label(hint.move)}."]
+        return [f"Hint ({hint.bot}): {label(hint.move)}.{why}"]
     best = moves.index(hint.move)
     value = hint.values[best]
     if hint.measure == "winning chance":
@@ -128,7 +135,7 @@ def hint_lines(hint: Hint, moves: tuple, label: Any, unit: tuple[str, float] | N
         words = lambda i: compared_words(hint.values[i], value, unit)  # noqa: E731
     order = sorted((i for i in range(len(moves)) if i != best), key=lambda i: -hint.values[i])
     if not order:
-        return [first + " (the only move)."]
+        return [first + f" (the only move).{why}"]
     others = ", ".join(f"{label(moves[i], short=True)} {words(i)}" for i in order[:OTHERS])
     more = f" (and {len(order) - OTHERS} more)" if len(order) > OTHERS else ""
-    return [first + ".", f"Next best: {others}{more}."]
+    return [first + f".{why}", f"Next best: {others}{more}."]

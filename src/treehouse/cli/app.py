@@ -9,7 +9,7 @@ from typing import Optional
 import typer
 
 from treehouse import __version__
-from treehouse.cli import authoring, catalog, play, playtest, positions
+from treehouse.cli import authoring, catalog, compare, play, positions, replay, simulate, sweep
 from treehouse.cli.common import DEBUG_ENV, fail, plugins
 from treehouse.plugins import PLUGINS_DIR_ENV
 from treehouse.cli.usage import OneLineErrors
@@ -29,12 +29,12 @@ app.command("rules")(catalog.rules)
 app.command("plugins")(catalog.plugins_command)
 app.command("show")(positions.show)
 app.command("moves")(positions.moves)
-app.command("simulate")(playtest.simulate)
-app.command("compare")(playtest.compare)
-app.command("sweep")(playtest.sweep)
+app.command("simulate")(simulate.simulate)
+app.command("compare")(compare.compare)
+app.command("sweep")(sweep.sweep)
 app.command("tune")(__import__("treehouse.cli.tune", fromlist=["tune"]).tune)
 app.command("play")(play.play)
-app.command("replay")(play.replay)
+app.command("replay")(replay.replay)
 app.command("serve")(__import__("treehouse.cli.serve", fromlist=["serve"]).serve)
 app.command("solve")(__import__("treehouse.cli.solve", fromlist=["solve"]).solve)
 app.command("new-variant")(authoring.new_variant)

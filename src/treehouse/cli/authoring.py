@@ -20,6 +20,8 @@ def new_variant(
 
     The plugin module's hooks are stubs raising NotImplementedError with what
     each must do; with --example it is a small working game instead.
+
+    Example: th new-variant my-game --example
     """
     target = directory or Path(run_guarded(names, name)["distribution"])
     try:

@@ -16,7 +16,10 @@ from treehouse.config import shipped_rulesets, read_ruleset_file
 def variants(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array instead of a table.")] = False,
 ) -> None:
-    """List the installed variants and the shipped rule sets."""
+    """List the installed variants and the shipped rule sets.
+
+    Example: th variants --json
+    """
     loaded = plugins()
     rows = []
     for key, cls in sorted(loaded.variants.items()):
@@ -58,7 +61,10 @@ def rules(
     overrides: SetOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON object instead of a table.")] = False,
 ) -> None:
-    """Show the rules in force after `extends:` and `--set`, and where each value came from."""
+    """Show the rules in force after `extends:` and `--set`, and where each value came from.
+
+    Example: th rules -v fences --set line_hits=every_check
+    """
     effective = run_guarded(effective_rules, variant, config, overrides)
     fields = effective.variant_class.Rules.model_fields
     if as_json:
@@ -100,7 +106,10 @@ def rules(
 def plugins_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print one JSON array instead of a table.")] = False,
 ) -> None:
-    """List every loaded plugin: its distribution, version, the hooks it implements and what it provides."""
+    """List every loaded plugin: its distribution, version, the hooks it implements and what it provides.
+
+    Example: th plugins --json
+    """
     loaded = plugins()
     rows = [
         {"name": info.name, "distribution": info.distribution, "version": info.version, "hooks": info.hooks, "provides": info.provides}

@@ -2,15 +2,15 @@
 
 :class:`HumanSeat` implements the :class:`~treehouse.kernel.seats.Seat`
 protocol.  Asked to choose, it has the table (``th play``'s session, see
-:mod:`treehouse.cli.play`) draw the position, the roll and the numbered moves,
+:mod:`treehouse.cli.session`) draw the position, the roll and the numbered moves,
 then reads a line:
 
 * a number from the list, or a move typed in the variant's notation;
 * ``u`` take back to your previous decision, ``h`` a hint from the strongest bot;
 * ``?`` help, ``r`` the rules in force, ``s`` save, ``q`` save and quit;
 * ``g`` the game so far (every step and event, paged);
-* ``+`` / ``-`` the next or previous page of moves, ``l`` every move,
-  ``/WORDS`` the moves containing WORDS.
+* ``+`` / ``-`` the next or previous page of moves, ``l`` every move with
+  its notation (a screenful at a time), ``/WORDS`` the moves containing WORDS.
 
 Moves a variant splits into two questions (Fences' WILD: the action, then the
 reorder; :meth:`~treehouse.kernel.variant.Variant.split_choice`) are asked as
@@ -28,14 +28,13 @@ as usual (the session saves and exits).
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from rich.console import Console
 
+from treehouse.cli.menu import Menu
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import Control, format_move, parse_move
-from treehouse.kernel.resume import describe
 
 HELP_KEYS = ("?", "help")
 HINT_KEYS = ("h", "hint")
@@ -53,7 +52,7 @@ HELP = """\
 Pick a move by its number, or type it in notation (l shows the notation).
   u   take back: go back to your previous decision
   h   hint: what the strongest bot would play, and why
-  + - the next / previous page of moves     l  every move, with notation
+  + - the next / previous page of moves     l  every move, with notation, paged
   g   the game so far: every step and event, a screenful at a time
   /W  the moves whose words or notation contain W, e.g. /hop
   b   back to the first question (after choosing a WILD action)
@@ -82,83 +81,6 @@ class TakeBack(BaseException):
     """
 
 
-# --------------------------------------------------------------------------
-# the menu of moves: one question, or two (WILD: the action, then the reorder)
-# --------------------------------------------------------------------------
-
-
-@dataclass
-class Entry:
-    """One numbered line of the menu: its words, its notation, and the moves it stands for."""
-
-    words: str
-    notation: str
-    moves: list = field(default_factory=list)
-
-
-class Menu:
-    """The numbered choices on screen for one decision.
-
-    The first question lists every move, except that moves the variant splits
-    (:meth:`Variant.split_choice`) are grouped by their first part; choosing a
-    group of several opens the second question, listing the group's moves by
-    their second part.  ``page`` is the page of the list being shown.
-    """
-
-    def __init__(self, variant: Any, state: Any, moves: tuple, notes: dict | None = None) -> None:
-        self.variant = variant
-        self.moves = moves
-        #: the variant's warnings beside some moves (Variant.move_notes: what a move costs the mover)
-        self.notes = notes or {}
-        split = getattr(variant, "split_choice", None)
-        self.parts = [split(state, move) if split is not None and not isinstance(move, Control) else None for move in moves]
-        groups: dict[str, Entry] = {}
-        entries: list[Entry] = []
-        for move, parts in zip(moves, self.parts):
-            if parts is None:
-                entries.append(Entry(self._noted(describe(variant, move), [move]), format_move(variant, move), [move]))
-                continue
-            entry = groups.get(parts[0])
-            if entry is None:
-                entry = groups[parts[0]] = Entry(parts[0], "", [])
-                entries.append(entry)
-            entry.moves.append(move)
-        for entry in groups.values():
-            if len(entry.moves) == 1:
-                entry.words = describe(variant, entry.moves[0])
-                entry.notation = format_move(variant, entry.moves[0])
-            else:
-                entry.notation = f"{len(entry.moves)} ways"
-            entry.words = self._noted(entry.words, entry.moves)
-        self.first = entries
-        self.entries = entries
-        self.opened: Entry | None = None
-        self.page = 0
-
-    @property
-    def second_question(self) -> bool:
-        return self.opened is not None
-
-    def open(self, entry: Entry) -> None:
-        """Ask the second question: the moves of ``entry``, by their second part."""
-        by_move = dict(zip(self.moves, self.parts))
-        self.opened = entry
-        self.entries = [Entry(self._noted(by_move[m][1], [m]), format_move(self.variant, m), [m]) for m in entry.moves]
-        self.page = 0
-
-    def _noted(self, words: str, moves: list) -> str:
-        """``words`` with the note its moves share; moves with different notes say "depends"."""
-        notes = {self.notes.get(move, "") for move in moves}
-        if notes == {""}:
-            return words
-        if len(notes) == 1:
-            return f"{words} {notes.pop()}"
-        return f"{words} ⚠ depends on the choice"
-
-    def back(self) -> None:
-        self.opened, self.entries, self.page = None, self.first, 0
-
-
 class Table(Protocol):
     """What a human seat needs from the game session around it."""
 
@@ -171,7 +93,7 @@ class Table(Protocol):
 
     def show_rules(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
-    def show_all(self, menu: Menu) -> None: ...
+    def show_all(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
     def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None: ...
 
@@ -204,9 +126,10 @@ def read_number(text: str, count: int) -> int | None:
     raise Mistake(f"there is no move {number}: type a number from 1 to {count}, a move, or ? for help")
 
 
-def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled: bool = True) -> Any:
+def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, where: str = "with this roll") -> Any:
     """The legal move ``text`` names in the variant's notation, or raise :class:`Mistake`
-    (one line; ``explain(move)`` says which rule an illegal move breaks, or ``None``)."""
+    (one line; ``explain(move)`` says which rule an illegal move breaks, or ``None``;
+    ``where`` says which moves these are when it cannot: "with this roll", "in this step")."""
     text = text.strip()
     try:
         move = parse_move(variant, text)
@@ -223,8 +146,15 @@ def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled
         reason = explain(move) if explain is not None else None
         if reason:
             raise Mistake(f"{notation}: {reason}")
-        raise Mistake(f"{notation!r} is not one of your moves {'with this roll' if rolled else 'in this step'}")
+        raise Mistake(f"{notation!r} is not one of your moves {where}")
     return moves[moves.index(move)]  # the legal move itself, with its own words and notation
+
+
+def moves_where(step: Any, face: str | None) -> str:
+    """Which moves a decision offers, for the line refusing one: a setup step draws, it does not roll."""
+    if getattr(step, "setup", False):
+        return "with this draw" if face is not None else "in the setup"
+    return "with this roll" if face is not None else "in this step"
 
 
 class HumanSeat:
@@ -289,7 +219,7 @@ class HumanSeat:
             elif key in LOG_KEYS:
                 table.show_log(self.index, step, face, menu)
             elif key in LIST_KEYS:
-                table.show_all(menu)
+                table.show_all(self.index, step, face, menu)
             elif key in NEXT_PAGE_KEYS or key in PREVIOUS_PAGE_KEYS:
                 step_by = 1 if key in NEXT_PAGE_KEYS else -1
                 menu.page = (menu.page + step_by) % pages
@@ -303,7 +233,7 @@ class HumanSeat:
                 try:
                     number = read_number(answer, len(menu.entries))
                     if number is None:
-                        return read_move(answer, variant, moves, explain, face is not None)
+                        return read_move(answer, variant, moves, explain, moves_where(step, face))
                 except Mistake as mistake:
                     show(f"✗ {mistake}")
                     continue

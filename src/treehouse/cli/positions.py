@@ -17,7 +17,10 @@ PositionArgument = Annotated[str, typer.Argument(help="A position in the variant
 
 
 def show(position: PositionArgument, variant: VariantOption = "classic", config: ConfigOption = None, overrides: SetOption = None) -> None:
-    """Draw a position (for classic, a trio such as 'L^/M^/S^', or a whole game position)."""
+    """Draw a position (for classic, a trio such as 'L^/M^/S^', or a whole game position).
+
+    Example: th show -v classic 'L< S^ M>'
+    """
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule may draw the position
@@ -36,7 +39,10 @@ def moves(
     overrides: SetOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the canonical positions sorted (Fences: one object per move).")] = False,
 ) -> None:
-    """List where a position can go: the distinct positions one roll of ACTION leads to; for Fences, every move of the step the position is at."""
+    """List where a position can go: the distinct positions one roll of ACTION leads to; for Fences, every move of the step the position is at.
+
+    Example: th moves -v classic 'L^/M^/S^' --action tip
+    """
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule's die decides which faces can come up

@@ -30,7 +30,8 @@ from typing import Any, Callable
 
 from rich.console import Console
 
-from treehouse.cli.happened import describe_event
+from treehouse.cli.story import when
+from treehouse.kernel.engine import describe_event
 from treehouse.kernel.records import Record
 
 GRAPH_WIDTH, GRAPH_HEIGHT, GRAPH_LEFT, GRAPH_BOTTOM = 640, 180, 56, 36
@@ -102,8 +103,9 @@ def steps_data(
         step = "" if frame.step == "act" else f" · {frame.step}"
         steps.append(
             {
-                "title": f"Turn {frame.turn}{step} · {who(frame.seat)}",
+                "title": f"{when(frame.turn)}{step} · {who(frame.seat)}",
                 "roll": ", then ".join(frame.rolls),
+                "draw": frame.turn == 0,  # a setup step draws (Fences: a small from the bag), it does not roll
                 "move": frame.words,
                 "notation": frame.notation,
                 "events": _events(frame),
@@ -186,6 +188,7 @@ function show(index) {
   slider.value = current;
   put('counter', 'step ' + current + ' of ' + (steps.length - 1));
   put('title', s.title);
+  put('roll-label', s.draw ? 'Drew' : 'Roll');
   put('roll', s.roll || '-');
   put('move', s.move ? (s.notation && s.notation !== s.move ? s.move + '  (' + s.notation + ')' : s.move) : '-');
   list('events', s.events);
@@ -255,7 +258,7 @@ def replay_page(title: str, steps: list[dict], chances: list[float] | None, shar
 <span id="counter"></span>
 </div>
 <h2 id="title"></h2>
-<div><span class="label">Roll</span><span id="roll"></span></div>
+<div><span class="label" id="roll-label">Roll</span><span id="roll"></span></div>
 <div><span class="label">Move</span><span id="move"></span></div>
 <ul id="events"></ul>
 <ul id="taken-back"></ul>

@@ -48,6 +48,8 @@ def serve(
     and one for spectators; the lobby at the printed address lists the
     tables and starts new ones.  Each table is recorded like th play's, and
     unfinished tables in --records are resumed at the step they reached.
+
+    Example: th serve -v fences --seat human --seat search
     """
     try:
         import uvicorn  # noqa: F401

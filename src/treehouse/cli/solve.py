@@ -25,6 +25,8 @@ def solve(
 
     The variant solves it (its exact solver); classic's table (every own trio x opponent trio x House) is saved in the user's
     cache directory, keyed by the rules; a later run, and the perfect bot, reuse it.
+
+    Example: th solve --set mirror_matches=true
     """
     if variant is None and config is None:
         variant = "classic"

@@ -25,6 +25,20 @@ def toward(first: float, change: float, tolerance: float) -> float:
     return min(1.0, math.log(first / change) / math.log(first / tolerance))
 
 
+#: The bar's columns: one line within 80 columns, the times labelled
+#: (``solving ━━━━━━━━  45% sweep 12, change 1.2e-05, 0:00:12 elapsed, 0:00:20 left``).
+COLUMNS = (
+    TextColumn("solving"),
+    BarColumn(bar_width=8),
+    TaskProgressColumn(),
+    TextColumn("sweep {task.fields[sweep]}, change {task.fields[change]},"),
+    TimeElapsedColumn(),
+    TextColumn("elapsed,"),
+    TimeRemainingColumn(),
+    TextColumn("left"),
+)
+
+
 @contextmanager
 def solve_progress(tolerance: float, quiet: bool = False) -> Iterator[Report | None]:
     """A ``progress(iteration, change)`` for the solver: a bar toward ``tolerance``
@@ -40,21 +54,13 @@ def solve_progress(tolerance: float, quiet: bool = False) -> Iterator[Report | N
 
         yield lines
         return
-    columns = (
-        TextColumn("solving"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("sweep {task.fields[sweep]}, largest change {task.fields[change]} (done below {task.fields[tolerance]})"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    bar = Progress(*columns, console=err, transient=True)
+    bar = Progress(*COLUMNS, console=err, transient=True)
     first: list[float] = []  # the first sweep's change; the bar appears with it (no solve, no bar)
 
     def update(iteration: int, change: float) -> None:
         if not first:
             first.append(change)
-            bar.add_task("solve", total=1.0, sweep=0, change="-", tolerance=f"{tolerance:.0e}")
+            bar.add_task("solve", total=1.0, sweep=0, change="-")
             bar.start()
         bar.update(bar.task_ids[0], completed=toward(first[0], change, tolerance), sweep=iteration, change=f"{change:.1e}")
 

@@ -20,7 +20,7 @@ from rich.table import Table
 
 from treehouse.cli.common import err, out, plugins, run_guarded, shown, shown_path
 from treehouse.cli.playtest import (
-    MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, TlsCaOption, TlsCertOption, TlsKeyOption, WorkerTimeoutOption, _check_counts, chunk_pool,
+    MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, TlsCaOption, TlsCertOption, TlsKeyOption, WorkerTimeoutOption, check_counts, chunk_pool,
 )
 from treehouse.errors import ConfigError
 from treehouse.playtest import html
@@ -48,7 +48,10 @@ def tune(
     tls_key: TlsKeyOption = None,
     worker_timeout: WorkerTimeoutOption = 60.0,
 ) -> None:
-    """Search rule values toward targets (Optuna TPE, successive halving, common seeds); write the best rule sets."""
+    """Search rule values toward targets (Optuna TPE, successive halving, common seeds); write the best rule sets.
+
+    Example: th tune docs/fences-tune.yaml --out tuned
+    """
     where = RunOptions(games=1, seed=seed, jobs=jobs, cluster=cluster, tls_ca_file=tls_ca_file, tls_cert=tls_cert, tls_key=tls_key, worker_timeout=worker_timeout)
     code = run_guarded(_tune, spec, out_dir, budget_games, budget_seconds, seed, jobs, where, best, overwrite, as_json)
     if code:
@@ -73,7 +76,7 @@ def _check_out(out_dir: Path, best: int, overwrite: bool) -> None:
 
 
 @contextmanager
-def _progress(total: int) -> Iterator[Callable[[tuning.Search], None]]:
+def progress_bar(total: int) -> Iterator[Callable[[tuning.Search], None]]:
     if not err.is_terminal:
         yield lambda search: None
         return
@@ -90,7 +93,7 @@ def _progress(total: int) -> Iterator[Callable[[tuning.Search], None]]:
 
 
 def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: RunOptions, best, overwrite, as_json) -> int:
-    _check_counts(1, jobs)
+    check_counts(1, jobs)
     if not 1 <= budget_games <= MAX_GAMES:
         raise ConfigError(f"--budget-games must be from 1 to {MAX_GAMES}, not {budget_games}")
     if budget_seconds is not None and not budget_seconds > 0:
@@ -100,7 +103,7 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: R
     spec = tuning.load_spec(spec_path, plugins())
     _check_out(out_dir, best, overwrite)
 
-    with chunk_pool(where) as pool, _progress(budget_games) as progress:
+    with chunk_pool(where) as pool, progress_bar(budget_games) as progress:
 
         def play_games(batch, games: int, first: int) -> Any:
             return play(batch, games, jobs, plugins=plugins(), chunk=spec.chunk, pool=pool, first=first).sides[0]
@@ -108,7 +111,7 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: R
         search = tuning.run_search(spec, seed, budget_games, play_games, budget_seconds, progress)
     if not search.trials:
         if search.exit_code:
-            err.print(f"{_why(search)} before any trial was played; nothing written", markup=False)
+            err.print(f"{why_stopped(search)} before any trial was played; nothing written", markup=False)
             return search.exit_code
         raise ConfigError("no trial was played to the end of its first rung; nothing to write")
     result = tuning.result_json(search, best)
@@ -124,12 +127,12 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: R
     # Where the files went, on standard error (standard output may be a table or JSON in a pipe), as the other commands say it.
     err.print(f"Wrote {len(written)} files to {shown_path(str(out_dir))}: {', '.join(p.name for p in written)}", markup=False, highlight=False)
     if search.exit_code:
-        err.print(f"{_why(search)}: the results of the trials played so far are written", markup=False)
+        err.print(f"{why_stopped(search)}: the results of the trials played so far are written", markup=False)
         return search.exit_code
     return 0
 
 
-def _why(search: tuning.Search) -> str:
+def why_stopped(search: tuning.Search) -> str:
     """``interrupted`` (Ctrl-C or a signal), or why the search stopped itself (a cluster with no live worker)."""
     return "interrupted" if search.stopped_by == "Ctrl-C" else f"stopped, {search.stopped_by}"
 

@@ -64,8 +64,49 @@ def usage_line(error: click.ClickException, path: str = "") -> str:
 _COMMAND = "treehouse.command"  # where the group notes, in its context, the command being read
 
 
+#: Placeholders in ``--help`` that say what to type, where the type alone would not
+#: (``SEAT``, ``KEY=VALUE``, ``SECONDS``; not ``<list[str]>`` or ``<float range>``).
+METAVARS = {
+    "--set": "KEY=VALUE", "--set-b": "KEY=VALUE", "--param": "rules.KEY=V1,V2", "--variant": "NAME", "--skill-bots": "BOT,BOT",
+    "--delay": "SECONDS", "--budget-seconds": "SECONDS", "--sprt-alpha": "RATE", "--sprt-beta": "RATE",
+    "--sprt-delta": "CHANGE", "--sprt-delta0": "CHANGE", "--port": "PORT",
+    "--config": "FILE", "--csv": "FILE", "--html": "FILE", "--record": "FILE", "--report": "FILE", "--resume": "FILE", "--out": "FILE",
+    "--dir": "DIR", "--records": "DIR", "--plugins-dir": "DIR",
+}
+def name_metavars(command: Any) -> None:
+    """Give every option and argument of ``command`` a conventional placeholder
+    (an explicit ``metavar=`` stays): a flag none, a count ``N``, a word its own
+    name in capitals (``--seat SEAT``), and the few in :data:`METAVARS`; an
+    argument its name in capitals, with no type beside it."""
+    help_option = command.get_help_option(typer.Context(command))  # made once and kept: --help's flag too
+    for param in [*command.params, *([help_option] if help_option is not None else [])]:
+        if param.param_type_name == "argument":
+            param.metavar = param.metavar or param.name.upper()
+            param.display_type_rich = lambda ctx: None  # its name (FILE, A) says it; not "<str>" beside it
+            continue
+        if param.metavar is not None:
+            continue
+        option = next((opt for opt in param.opts if opt.startswith("--")), param.opts[0])
+        if param.is_flag:
+            param.metavar = ""
+        elif option in METAVARS:
+            param.metavar = METAVARS[option]
+        elif param.bare_type() == "int":
+            param.metavar = "N"
+        elif param.bare_type() == "float":
+            param.metavar = "NUMBER"
+        else:
+            param.metavar = option.lstrip("-").upper()
+
+
 class OneLineErrors(TyperGroup):
-    """The ``th`` group: Click's usage errors become one line and exit status 2."""
+    """The ``th`` group: Click's usage errors become one line and exit status 2;
+    every option's placeholder in ``--help`` is a conventional one (:func:`name_metavars`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        for command in (self, *self.commands.values()):
+            name_metavars(command)
 
     def make_context(self, info_name: str | None, args: list[str], parent: typer.Context | None = None, **extra: Any) -> typer.Context:
         try:

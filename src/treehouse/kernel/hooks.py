@@ -254,6 +254,10 @@ class KernelDefaults:
         return None  # no reason known: th play says the move is not legal here
 
     @hookimpl(trylast=True)
+    def treehouse_render_compact(self, state, console_width):
+        return None  # no smaller drawing: the screen shows treehouse_render's
+
+    @hookimpl(trylast=True)
     def treehouse_render_svg(self, state):
         return None  # no picture: th replay --html shows the terminal drawing as text
 

@@ -164,6 +164,15 @@ class Variant:
         it in the background while the first screen is shown, so no prompt
         waits for a compile.  Default: nothing (a variant with no core)."""
 
+    def hint_reason(self, state, step, face, move, hooks) -> str:
+        """Why ``move`` is worth playing, in one short line for ``th play``'s
+        hint (no full stop), worked out through the game's ``hooks`` (house
+        rules included): Fences says what the move changes for the mover's
+        Stack ("leaves the line of M(red) at a2", "keeps yellow on top, facing
+        L(yellow) at c3"), classic how far each trio is from the House after
+        it.  Default ``""``: the hint gives no reason."""
+        return ""
+
     def picture_legend(self) -> str:
         """What the symbols of the picture (``treehouse_render_svg``) mean, for
         the replay page (plain text).  Default: nothing."""

@@ -8,5 +8,7 @@
 * :mod:`treehouse.playtest.sweep` -- rule-value grids;
 * :mod:`treehouse.playtest.html` -- the self-contained HTML report.
 
-The commands are in :mod:`treehouse.cli.playtest`; the guide is ``docs/playtesting.md``.
+The commands are in :mod:`treehouse.cli.simulate`, :mod:`~treehouse.cli.compare`,
+:mod:`~treehouse.cli.sweep` and :mod:`~treehouse.cli.tune` (what they share:
+:mod:`treehouse.cli.playtest`); the guide is ``docs/playtesting.md``.
 """

@@ -11,6 +11,9 @@ import math
 import json
 from typing import Any, Sequence
 
+from treehouse.playtest.metrics import definition
+from treehouse.playtest.stats import p_text
+
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#eeca3b", "#9d755d")
 FACE_PARTS = (("forced", "#f58518"), ("impossible", "#e45756"), ("rerolled", "#b279a2"), ("passed", "#eeca3b"))
 
@@ -175,7 +178,7 @@ def simulate_sections(result: dict) -> list[str]:
         face_bars(result["faces"]),
         table(["face", "rolled", "forced", "impossible", "rerolled", "passed"], [[f["face"], f["rolled"], f["forced"], f["impossible"], f["rerolled"], f["passed"]] for f in result["faces"]]),
         "<h2>Metrics</h2>",
-        table(["metric", "value", "low", "high"], [[k, v["value"], v["low"], v["high"]] for k, v in result["metrics"].items()]),
+        table(["metric", "value", "low", "high", "what it measures"], [[k, v["value"], v["low"], v["high"], definition(k)] for k, v in result["metrics"].items()]),
     ]
     if result["variant_statistics"]:
         sections += [
@@ -213,7 +216,11 @@ def compare_report(result: dict) -> str:
     sections = [
         f"<p>A = {esc(a['rule_set'])}, B = {esc(b['rule_set'])}; {result['games']} paired games (common random numbers), seed {esc(result['seed'])}.</p>",
         "<h2>Differences B - A (95% intervals; highlighted: significant after Holm's correction)</h2>",
-        table(["metric", "A", "B", "B - A", "low", "high", "p"], [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], r["p_value"]] for r in rows], [r["significant"] for r in rows]),
+        table(
+            ["metric", "A", "B", "B - A", "low", "high", "p", "what it measures"],
+            [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], p_text(r["p_value"]), definition(r["name"])] for r in rows],
+            [r["significant"] for r in rows],
+        ),
         "<h2>Win rates (95% Wilson intervals)</h2>",
         interval_bars(seat_rows, colors=colors, reference=_even(a["seats"])),
         "<h2>Game length (turns)</h2>",

@@ -40,18 +40,32 @@ def _balance(m: Means, players: int) -> float:
 
 
 METRICS: tuple[Metric, ...] = (
-    Metric("AdvantageP1", "first seat's score: 1 a win, 1/k a k-way tie", lambda m, p: m("score0")),
-    Metric("Balance", "1 - (highest seat score - lowest seat score)", _balance),
-    Metric("Completion", "share of games with a winner (or tied winners)", lambda m, p: m("won")),
-    Metric("Drawishness", "share of games drawn before the turn cap", lambda m, p: m("draw")),
+    Metric("AdvantageP1", "seat 1's mean score (win 1, k-way tie 1/k); fair for two: 0.5", lambda m, p: m("score0")),
+    Metric("Balance", "1 - (best seat's mean score - worst seat's); 1: all alike", _balance),
+    Metric("Completion", "share of games won (alone or tied): no draw, no turn cap", lambda m, p: m("won")),
+    Metric("Drawishness", "share of games ending with no winner before the turn cap", lambda m, p: m("draw")),
     Metric("Timeouts", "share of games stopped by the turn cap", lambda m, p: m("timeout")),
     Metric("Duration", "mean game length, in turns", lambda m, p: m("turns"), bounds=(0.0, math.inf)),
     Metric("DecisionMoves", "share of decisions with more than one legal move", lambda m, p: _ratio(m("multi"), m("decisions"))),
-    Metric("LeadChange", "mean share of evaluated steps where the sole leader changed", lambda m, p: m("lead_change"), True),
-    Metric("Decisiveness", "mean share of a won game played after the winner led for good", lambda m, p: _ratio(m("decided"), m("decisive")), True),
+    Metric("LeadChange", "mean share of a game's steps where the sole leader changed", lambda m, p: m("lead_change"), True),
+    Metric("Decisiveness", "share of a won game played after the winner led for good", lambda m, p: _ratio(m("decided"), m("decisive")), True),
     Metric("OtherTurnWins", "share of won games won on another player's turn", lambda m, p: _ratio(m("other_turn_win"), m("won"))),
-    Metric("DecisionsPerGame", "mean decisions per game (choices among >= 1 legal moves)", lambda m, p: m("decisions"), bounds=(0.0, math.inf)),
+    Metric("DecisionsPerGame", "mean decisions per game (choices among 1 or more moves)", lambda m, p: m("decisions"), bounds=(0.0, math.inf)),
 )
+
+_DEFINED = {metric.name: metric.description for metric in METRICS}
+
+
+def definition(name: str) -> str:
+    """What a row of a report measures, in one short line: a metric, a seat's
+    win rate (``win rate seat 2``) or a variant's counter (``passes per game``)."""
+    if name in _DEFINED:
+        return _DEFINED[name]
+    if name.startswith("win rate seat "):
+        return f"seat {name.removeprefix('win rate seat ').split()[0]}'s mean score (win 1, k-way tie 1/k)"
+    if name.endswith(" per game"):
+        return f"the variant's count of {name.removesuffix(' per game')}, per game"
+    return ""
 
 
 def _lookup(names: Sequence[str], means: Sequence[float], prefix: str = "") -> Means:

@@ -233,3 +233,14 @@ class SPRT:
         if llr <= self.lower:
             return "H0"
         return None
+
+
+#: The smallest p-value printed as a number; below it, ``< 0.001``.
+SMALLEST_P = 0.001
+
+
+def p_text(p: float | None) -> str:
+    """A p-value for people: three decimals, or ``< 0.001`` (never ``0.0000``)."""
+    if p is None:
+        return "n/a"
+    return f"< {SMALLEST_P:g}" if p < SMALLEST_P else f"{p:.3f}"

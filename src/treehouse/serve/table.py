@@ -36,9 +36,11 @@ from treehouse import __version__
 from treehouse.bots.options import bot_name, make_bot
 from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
-from treehouse.cli.happened import event_lines, game_over_line
-from treehouse.cli.human import Menu, Mistake, TakeBack, read_move
-from treehouse.cli.play import best_bot, default_variant, result_words, rewound, roll_line, seat_kinds, step_line, when, write_record
+from treehouse.cli.human import Mistake, TakeBack, moves_where, read_move
+from treehouse.cli.menu import Menu
+from treehouse.cli.seats import best_bot, default_variant, seat_kinds
+from treehouse.cli.session import rewound, write_record
+from treehouse.cli.story import event_lines, game_over_line, result_words, roll_line, step_line, when
 from treehouse.cli.replay_page import _text_drawing
 from treehouse.errors import RecordError, TreehouseError
 from treehouse.kernel.engine import Game, format_move
@@ -339,7 +341,7 @@ class Table:
                     raise Mistake(f"there is no move {index}: the moves are numbered from 0 to {len(decision.moves) - 1}")
                 move = decision.moves[index]
             else:
-                move = read_move(notation or "", self.game.variant, decision.moves, decision.explain, decision.face is not None)
+                move = read_move(notation or "", self.game.variant, decision.moves, decision.explain, moves_where(decision.step, decision.face))
             self._answer(decision, move)
 
     def _decision_for(self, seat: int, ply: int) -> Decision:

@@ -23,6 +23,7 @@ from pydantic import Field
 from treehouse.errors import IllegalPositionError, NotationError, unknown
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
+from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.distance import distances_to
@@ -411,6 +412,24 @@ class Classic(Variant):
                 "  The first trio to match the House wins, even on another player's turn.",
             ]
         )
+
+    def hint_reason(self, state, step, face, move, hooks):
+        """How many actions the mover's trio is from the House after the move,
+        against the nearest opponent's (the bots' measure, ``treehouse_evaluate``)."""
+        if not isinstance(move, ClassicMove):
+            return ""
+        after = hooks.treehouse_apply_move(state, step, move)
+        after = after.state if type(after) is Applied else after
+        seat = state.to_move
+        was, now = self._distances(state), self._distances(after)
+        if now[seat] == 0:
+            return "your trio matches the House: you win"
+        rivals = [now[s] for s in range(len(now)) if s != seat]
+        if min(rivals) == 0:
+            return "an opponent's trio matches the House"
+        actions = lambda n: f"{n} action{'s' if n != 1 else ''}"  # noqa: E731
+        nearest = min(was[s] for s in range(len(was)) if s != seat)
+        return f"leaves you {actions(now[seat])} from the House ({was[seat]} before), the nearest opponent {min(rivals)} ({nearest} before)"
 
     def score_unit(self):
         """The evaluation counts actions to the House (one each), so hints speak in actions."""

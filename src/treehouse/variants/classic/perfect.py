@@ -6,7 +6,7 @@ a result that matches the House wins outright; declining by ``pass`` is
 worth what the position is worth to the opponent, taken from 1; declining by
 ``reroll`` is worth the position itself.  The table is the one
 ``th solve`` saves for the rules in force; if it is not cached yet, the bot
-solves it first (about half a minute of CPU, once) and says so on standard error.
+solves it first (about a minute of CPU, once) and says so on standard error.
 
 There is no table for other games (Fences, or classic with more than two
 players): there the bot plays as the ``search`` bot with its default options,
@@ -24,6 +24,8 @@ from treehouse.errors import TreehouseError
 
 #: Values closer than this are the same (the table is exact to about 1e-10).
 TIE = 1e-9
+#: How long the first solve takes (55 s of one core measured on a shared two-core machine; 30 s on a quiet one).
+SOLVE_TIME = "about a minute, once"
 
 
 class PerfectBot:
@@ -79,7 +81,7 @@ class PerfectBot:
         solution = load_cached(game.variant.rules)
         if solution is None:
             print(
-                f"perfect: solving classic for these rules (once; about half a minute of CPU), saving to {table_path(game.variant.rules)}",
+                f"perfect: solving classic for these rules ({SOLVE_TIME}), saving to {table_path(game.variant.rules)}",
                 file=sys.stderr,
             )
             solution = solve_classic(game.variant.rules)

@@ -41,6 +41,18 @@ def _perfect_prepare(variant, players, announce, progress=None) -> None:
     solve_classic(variant.rules, progress=progress)
 
 
+def _perfect_offer(variant, players) -> str | None:
+    """What th play's first screen says when this game has a table to make and it is not made yet."""
+    from treehouse.variants.classic.perfect import SOLVE_TIME, PerfectBot
+
+    if not PerfectBot.solvable(variant, players) or PerfectBot.ready(variant, players):
+        return None
+    return (
+        "The perfect bot and exact hints (each move's winning chance) come with the solved table:"
+        f" th solve makes it ({SOLVE_TIME}). Until then the search bot plays and hints."
+    )
+
+
 def _tolerance() -> float:
     from treehouse.variants.classic.solver import DEFAULT_TOLERANCE
 
@@ -49,6 +61,7 @@ def _tolerance() -> float:
 
 perfect.ready = _perfect_ready  # th play seats it by default only when its table is cached
 perfect.prepare = _perfect_prepare  # th play runs it first, with the solve's progress on screen
+perfect.offer = _perfect_offer  # th play's first screen says what solving brings, and offers to start it
 _perfect_prepare.tolerance = _tolerance  # what the solve's progress bar counts down to
 
 

@@ -14,6 +14,7 @@ from collections import Counter
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, direction_between, inward, same_line
 from treehouse.variants.fences.moves import LONG, FencesMove, format_move, piece_key
+from treehouse.variants.fences.rules import OPPOSITE
 
 UP = Direction.UP
 #: The rolled action each kind of move is.
@@ -66,7 +67,7 @@ def why_illegal(state, step, face, move, legal: tuple, rules, restores_any: bool
     stack = move.order if move.order is not None else state.stacks[seat]
     kind = move.kind
     if kind == "place":
-        return _why_not_place(state, seat, move.arg)
+        return _why_not_place(state, seat, move.square, move.arg, face, example)
     if kind == "step":
         target = NEIGHBOUR[square][move.arg]
         if not rules.outside_attempts and target not in INSIDE:
@@ -176,12 +177,15 @@ def _why_not_dig(stack, destroyed, restore, restores_any) -> str | None:
     return None
 
 
-def _why_not_place(state, seat, target) -> str | None:
+def _why_not_place(state, seat, target, colour, drawn, example) -> str | None:
+    """Why a setup placement is not allowed: the setup's rule, in words (nothing was rolled)."""
+    if drawn is not None and colour != drawn:
+        return f"you drew {drawn}: the setup places the small just drawn, e.g. {example}"
     if state.board[target] is not None:
-        return f"{NAMES[target]} is occupied"
+        return f"{NAMES[target]} is occupied: a Stack starts on an empty Inside square"
     if state.players == 2:
         other = state.square_of(1 - seat)
         if other is None:
-            return "with two players the first Stack goes on a corner: a1, a5, e1 or e5"
-        return "with two players the second Stack goes on the corner opposite the first"
+            return "with two players the first Stack starts on a corner: a1, a5, e1 or e5"
+        return f"with two players the second Stack starts on the corner opposite the first: {NAMES[OPPOSITE[other]]}"
     return None

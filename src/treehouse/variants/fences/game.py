@@ -329,6 +329,12 @@ class Fences(Variant):
                 notes[move] = f"⚠ you lose {lost} small{'s' if lost != 1 else ''}" + (", and are out" if out else "")
         return notes
 
+    def hint_reason(self, state, step, face, move, hooks):
+        """What the move changes for the mover's Stack and the others' (variants/fences/reason.py)."""
+        from treehouse.variants.fences.reason import hint_reason
+
+        return hint_reason(state, step, move, hooks)
+
     @hookimpl
     def treehouse_outcome(self, state, mover):
         return outcome(state, self.rules)
@@ -387,6 +393,13 @@ class Fences(Variant):
         if self.rules.sets != "two-rainbow":
             return None
         return FencesObservation(players, self.rules.height(players))
+
+    @hookimpl
+    def treehouse_render_compact(self, state, console_width):
+        from treehouse.variants.fences.render import render_compact
+
+        outcome = self.treehouse_outcome(state, state.to_move)
+        return render_compact(state, console_width, None if outcome is None else outcome.reason)
 
     @hookimpl
     def treehouse_render_svg(self, state):

@@ -113,3 +113,80 @@ def render_position(state: FencesPosition, console_width: int = 80, over: str | 
     doing = f"to play step {state.phase + 1} ({STEP_NAMES[state.phase]})"
     text.append(f"Turn {state.turn + 1}, Player {state.to_move + 1} {doing}; set aside: {aside}\n", style="dim")
     return text
+
+
+def _ring_cell(state: FencesPosition, square: int) -> Text:
+    """An Outside square with its name in it (``N1 Lg▲``, ``W4  ·``), so the
+    compact drawing needs no rows or columns of names."""
+    text = Text(NAMES[square] + " ", style="dim")
+    piece = _cell(state, square)
+    return text + (Text(" ") + piece + Text(" ") if piece.plain == "·" else piece)
+
+
+def _seat_lines(state: FencesPosition, seat: int, over: str | None) -> list[Text]:
+    """One seat in three short lines: where, its colours top first, what it lost."""
+    stack = state.stacks[seat]
+    marker = "*" if seat == state.to_move and over is None else " "
+    head = Text(f"{marker} Player {seat + 1}", style="bold")
+    if not stack:
+        head.append("  " + ("no Stack yet" if state.setting_up else f"out on turn {turn_of_check(state.out[seat])}"), style="dim")
+        colours = Text("")
+    else:
+        head.append(f" at {NAMES[state.square_of(seat)]}, {len(stack)} high")
+        colours = Text("  ")
+        for depth, colour in enumerate(reversed(stack)):
+            colours.append((colour.upper() if depth == 0 else colour) + " ", style=STYLE[colour])
+        colours.rstrip()
+    lost = Text(f"  destroyed: {''.join(LETTER[c] for c in state.destroyed[seat]) or '-'}", style="dim")
+    return [head, colours, lost] if stack else [head, lost]
+
+
+def render_compact(state: FencesPosition, console_width: int = 80, over: str | None = None) -> Text:
+    """The position in nine rows where it can (for ``th play``'s steady screen
+    at 80x24, so the story of the last turn fits under it): the Outside
+    squares carry their names, and the Stacks are told in a column beside the
+    frame.  Whose turn and step it is the screen's header says, and how a
+    finished game ended the line under it (``over`` only hides the marker of
+    the seat to move)."""
+    rows: list[Text] = []
+    margin = " " * (CELL + 1)  # the west ring (its squares name the ranks: W5 is beside rank 5)
+    files = "".join(f"{f:─^{CELL}}" for f in FILES)
+    north = Text(margin + " ")
+    for x in range(1, 6):
+        north.append_text(_padded(_ring_cell(state, at(x, 6))))
+    rows.append(north)
+    rows.append(Text(margin + "┌" + files + "┐"))  # the files in the box's borders
+    for y in range(5, 0, -1):
+        line = _padded(_ring_cell(state, at(0, y)), CELL + 1)
+        line.append("│")
+        for x in range(1, 6):
+            line.append_text(_padded(_cell(state, at(x, y))))
+        line.append("│")
+        line.append_text(_padded(_ring_cell(state, at(6, y)), CELL + 1))
+        rows.append(line)
+    rows.append(Text(margin + "└" + files + "┘"))
+    south = Text(margin + " ")
+    for x in range(1, 6):
+        south.append_text(_padded(_ring_cell(state, at(x, 0))))
+    rows.append(south)
+    aside = "".join(LETTER[c] for c in state.aside) or "-"
+    panel = [line for seat in range(len(state.stacks)) for line in _seat_lines(state, seat, over)]
+    panel.append(Text(f"  {'in the bag' if state.setting_up else 'set aside'}: {aside}", style="dim"))
+    panel.append(Text("  (colours top first)", style="dim"))
+    for row in rows:
+        row.rstrip()
+    board_width = max(row.cell_len for row in rows)
+    beside = console_width - board_width - 1
+    text = Text()
+    if len(panel) <= len(rows) and all(line.cell_len <= beside for line in panel):
+        for index, row in enumerate(rows):
+            text.append_text(row)
+            if index < len(panel):
+                text.append(" " * (board_width - row.cell_len + 1))
+                text.append_text(panel[index])
+            text.append("\n")
+    else:  # too many seats (or too tall a Stack) for the column: the seats under the frame
+        for row in [*rows, *panel]:
+            text.append_text(row)
+            text.append("\n")
+    return text

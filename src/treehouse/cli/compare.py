@@ -1,0 +1,152 @@
+"""``th compare``: two rule sets on the same seeds, every difference with its interval, and an optional SPRT."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import Annotated, Any, Optional
+
+import typer
+from rich.table import Table
+
+from treehouse.cli.common import SetOption, err, out, run_guarded, shown
+from treehouse.cli.playtest import (
+    PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, interval, num, play_batch,
+    print_definitions, progress_bar, rule_set_named, run_options, save_outputs, seats_and_batch, seats_text, simulate_result,
+)
+from treehouse.config import parse_override
+from treehouse.errors import ConfigError
+from treehouse.playtest import html
+from treehouse.playtest.metrics import differences, first_seat_differences
+from treehouse.playtest.stats import SPRT, p_text
+from treehouse.playtest.work import RuleSpec
+
+
+@run_options(games=2000)
+def compare(
+    a: Annotated[str, typer.Argument(help="Rule set A: a YAML file, a variant or a shipped rule set name.")],
+    b: Annotated[Optional[str], typer.Argument(help="Rule set B (default: A again, changed by --set-b).")] = None,
+    overrides: SetOption = None,
+    overrides_b: Annotated[Optional[list[str]], typer.Option("--set-b", help="Change one setting of B only: key=value (repeatable).")] = None,
+    sprt: Annotated[bool, typer.Option("--sprt", help="Stop as soon as the SPRT on the first seat's win rate decides (--games is then the most played).")] = False,
+    sprt_delta: Annotated[float, typer.Option("--sprt-delta", help="H1: the first seat's win rate differs by this much (B - A).")] = 0.05,
+    sprt_delta0: Annotated[float, typer.Option("--sprt-delta0", help="H0: the difference is this (usually 0).")] = 0.0,
+    sprt_alpha: Annotated[float, typer.Option("--sprt-alpha", help="False-positive rate of the SPRT.")] = 0.05,
+    sprt_beta: Annotated[float, typer.Option("--sprt-beta", help="False-negative rate of the SPRT.")] = 0.05,
+    *,
+    run: RunOptions,
+) -> None:
+    """Play two rule sets on the same seeds and report every difference with its interval.
+
+    Example: th compare classic --set-b dig_in_place=false -n 5000 --sprt
+    """
+    run_guarded(_compare, a, b, overrides or [], overrides_b or [], (sprt_delta, sprt_delta0, sprt_alpha, sprt_beta) if sprt else None, run)
+
+
+def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
+    check_counts(run.games, run.jobs)
+    check_outputs(run, [a, b])
+    if b is None and not overrides_b:
+        raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
+    for text in overrides_b:
+        parse_override(text, "--set-b")  # a malformed one is named as --set-b, not --set
+    rules_a = rule_set_named(a, overrides)
+    rules_b = rule_set_named(b if b is not None else a, [*overrides, *overrides_b])
+    name_b = rules_b.name if b is not None else rules_a.name
+    if overrides_b:
+        name_b += " with " + " ".join(overrides_b)
+    spec_a = RuleSpec.from_effective(rules_a)
+    spec_b = dataclasses.replace(RuleSpec.from_effective(rules_b), name=name_b)
+    if spec_b.name == spec_a.name:
+        spec_b = dataclasses.replace(spec_b, name=spec_b.name + " (B)")
+    if rules_a.variant_class is not rules_b.variant_class:
+        err.print(
+            f"warning: A plays {rules_a.variant_class.name} and B plays {rules_b.variant_class.name}: "
+            "the same seeds give unrelated games, so the comparison is unpaired in effect (valid, but wider)",
+            markup=False,
+        )
+    kinds, batch = seats_and_batch(run, [rules_a, rules_b], (spec_a, spec_b))
+    games, seed = run.games, run.seed
+
+    test: SPRT | None = None
+    if sprt_args is not None:
+        delta1, delta0, alpha, beta = sprt_args
+        for option, delta in (("--sprt-delta", delta1), ("--sprt-delta0", delta0)):
+            if not -1 <= delta <= 1:  # also refuses nan
+                raise ConfigError(f"{option} is a change in the first seat's win rate, from -1 to 1, not {delta}")
+        try:
+            test = SPRT(delta1, delta0, alpha, beta)
+        except ValueError as error:
+            raise ConfigError(f"--sprt: {error}") from None
+
+    def stop(total) -> bool:
+        return test is not None and test.update_sums(*first_seat_differences(total.paired)) is not None
+
+    began = time.perf_counter()
+    with chunk_pool(run) as pool, progress_bar(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
+        total, stopped = play_batch(batch, games, run, progress, pool, stop)
+    seconds = time.perf_counter() - began
+    side_a = simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
+    side_b = simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
+    side_a["rule_set"], side_b["rule_set"] = spec_a.name, spec_b.name
+    rows = [
+        {"name": d.name, "a": d.a, "b": d.b, "diff": d.diff.value, "low": d.diff.low, "high": d.diff.high, "p_value": d.p_value, "significant": d.significant}
+        for d in differences(total.sides[0], total.sides[1], total.paired)
+    ]
+    result: dict[str, Any] = {
+        "games": total.sides[0].games,
+        "seed": seed,
+        "seat_kinds": list(kinds),
+        "seats_rotated": batch.rotate,
+        "a": side_a,
+        "b": side_b,
+        "differences": rows,
+        "significant": [r["name"] for r in rows if r["significant"]],
+        "sprt": None,
+        "seconds": round(seconds, 3),
+    }
+    if test is not None:
+        decision = test.decision()
+        verdict = {
+            "H1": f"H1 accepted: the first seat's win rate changes by {test.delta1:+g} (B - A)",
+            "H0": f"H0 accepted: a change of {test.delta1:+g} is ruled out (consistent with {test.delta0:+g})",
+            None: "inconclusive: interrupted before the test decided" if stopped else "inconclusive: --games ran out before the test decided",
+        }[decision]
+        result["sprt"] = {
+            "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
+            "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
+        }
+    compare_csv = ["metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows]
+    save_outputs(run, result, stopped, lambda: compare_csv, html.compare_report)
+    if run.as_json:
+        emit_json(result)
+        end_interrupted(stopped, result["games"], games)
+        return
+    if stopped is not None:
+        out.print(f"{PARTIAL}the first {result['games']} of {games} pairs of games")
+    out.print(
+        f"[bold]A[/bold] = {shown(spec_a.name)}, [bold]B[/bold] = {shown(spec_b.name)}: {result['games']} paired games on the same seeds, "
+        f"{shown(seats_text(kinds, batch.rotate))}, seed {seed}, {seconds:.1f} s"
+    )
+    width = min(out.width, 80)
+    out.print("B - A with 95% intervals; * significant after Holm's correction over all rows", style="bold", width=width)
+    table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column("metric", justify="left", overflow="fold")
+    for column in ("A", "B", "B - A", "95% interval", "p", ""):
+        table.add_column(column, justify="right", no_wrap=True)
+
+    def label(name: str) -> str:  # a seat's row names its bot, where one bot keeps the seat
+        if name.startswith("win rate seat ") and not batch.rotate:
+            return f"{name} ({kinds[int(name.rsplit(' ', 1)[1]) - 1]})"
+        return name
+
+    for r in rows:
+        table.add_row(shown(label(r["name"])), num(r["a"]), num(r["b"]), num(r["diff"]), interval(r["low"], r["high"]), p_text(r["p_value"]), "*" if r["significant"] else "")
+    out.print(table, width=width)
+    flagged = result["significant"]
+    out.print(f"significant: {', '.join(flagged)}" if flagged else "no significant difference")
+    print_definitions([r["name"] for r in rows])
+    if result["sprt"]:
+        s = result["sprt"]
+        out.print(f"SPRT: {s['verdict']} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)")
+    end_interrupted(stopped, result["games"], games)

@@ -1,0 +1,176 @@
+"""``th sweep``: every combination of rule values, one row of key metrics per point."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import time
+from typing import Annotated, Optional
+
+import typer
+from rich.table import Table
+
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, warned
+from treehouse.cli.playtest import (
+    PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, num, progress_bar, run_options,
+    save_outputs, seats_and_batch, seats_text, simulate_result, why_stopped,
+)
+from treehouse.config import resolve
+from treehouse.playtest import html, metrics
+from treehouse.playtest.sweep import grid, overrides as point_overrides
+from treehouse.playtest.work import Interrupted, RuleSpec
+from treehouse.playtest.work import run as play
+
+
+CHART_METRICS = ("AdvantageP1", "Balance", "Duration", "DecisionMoves", "Timeouts", "OtherTurnWins")
+
+
+@run_options(games=1000)
+def sweep(
+    variant: VariantOption = None,
+    config: ConfigOption = None,
+    overrides: SetOption = None,
+    param: Annotated[Optional[list[str]], typer.Option("--param", help="A rule and its values: rules.KEY=v1,v2,... (repeatable: a grid).")] = None,
+    *,
+    run: RunOptions,
+) -> None:
+    """Play every combination of rule values and print one row of key metrics per point.
+
+    Example: th sweep -v classic --param rules.dig_in_place=true,false -n 500
+    """
+    run_guarded(_sweep, variant, config, overrides or [], param or [], run)
+
+
+def point_folder(point: dict[str, str]) -> str:
+    """The folder of a sweep point's records under --records: ``dig_in_place=true,house_decline=pass``."""
+    return re.sub(r"[^\w.=,+-]", "_", ",".join(f"{key.removeprefix('rules.')}={value}" for key, value in point.items()))
+
+
+def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
+    check_counts(run.games, run.jobs)
+    check_outputs(run, [config])
+    games, seed = run.games, run.seed
+    points = grid(params)
+    resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
+    if resolved:
+        warned(resolved[0])  # the house rules are the same at every point: say it once
+    batches = []
+    for point, effective in zip(points, resolved):
+        spec = RuleSpec.from_effective(effective)
+        spec = dataclasses.replace(spec, name=f"{spec.name} with {point_folder(point).replace(',', ' ')}")
+        records = run.records / point_folder(point) if run.records is not None else None
+        kinds, batch = seats_and_batch(run, [effective], (spec,), records)
+        batches.append(batch)
+    began = time.perf_counter()
+    rows = []
+    stopped: Interrupted | None = None
+    with chunk_pool(run) as pool, progress_bar(games * len(points), "sweep") as progress:
+        for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
+            try:
+                total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
+            except Interrupted as interruption:
+                stopped, total = interruption, interruption.partial
+            if total is not None:
+                data = simulate_result(effective, kinds, seed, total.sides[0], 0.0)
+                rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
+                if stopped is not None:
+                    rows[-1]["partial"] = True
+            if stopped is not None:
+                break
+    if not rows:
+        err.print(f"{why_stopped(stopped) if stopped is not None else 'interrupted'} before any game finished", markup=False)
+        raise typer.Exit(stopped.exit_code if stopped is not None else 2)
+    seconds = time.perf_counter() - began
+    result = {
+        "variant": resolved[0].variant_class.name,
+        "rule_set": resolved[0].name,
+        "seed": seed,
+        "games": games,
+        "seat_kinds": list(kinds),
+        "points": rows,
+        "chart_metrics": list(CHART_METRICS),
+        "seconds": round(seconds, 3),
+    }
+    keys = list(points[0])
+    header = [*keys, "games", *(f"seat{s + 1}_win_rate" for s in range(len(kinds))), "p1_low", "p1_high", "draws", "timeouts", "mean_length", "median_length", "p90_length"]
+    header += [f"{m}{suffix}" for m in CHART_METRICS for suffix in ("", "_low", "_high")]
+    table_rows = []
+    for r in rows:
+        line = [*(r["values"][k] for k in keys), r["games"], *(s["rate"] for s in r["seats"]), r["seats"][0]["low"], r["seats"][0]["high"], r["draws"], r["timeouts"]]
+        line += [r["length"]["mean"], r["length"]["median"], r["length"]["p90"]]
+        for m in CHART_METRICS:
+            line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
+        table_rows.append(line)
+    played = sum(r["games"] for r in rows)
+    save_outputs(run, result, stopped, lambda: (header, table_rows), html.sweep_report)
+    if run.as_json:
+        emit_json(result)
+        end_interrupted(stopped, played, games * len(points))
+        return
+    if stopped is not None:
+        out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
+    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), {shown(seats_text(kinds))}, seed {seed}, {seconds:.1f} s")
+    _print_sweep(keys, rows, kinds)
+    end_interrupted(stopped, played, games * len(points))
+
+
+#: The sweep table's short column names and what they mean (printed as its key).
+SWEEP_KEY = (
+    ("P1 win", "seat 1's ({bot}) win rate [95% interval]"),
+    ("draw", "draws"),
+    ("cap", "games stopped by the turn cap"),
+    ("turns", "game length in turns: mean/median/90th percentile"),
+    ("DM", "DecisionMoves: " + metrics.definition("DecisionMoves")),
+    ("Bal", "Balance [95%]: " + metrics.definition("Balance")),
+)
+
+
+def _short(value: float | None) -> str:
+    """``0.57`` as ``.57`` (the interval's bounds, to keep the table narrow);
+    ``n/a`` for a bound that does not exist (a metric no game could measure)."""
+    if value is None:
+        return "n/a"
+    text = f"{value:.2f}"
+    return text[1:] if text.startswith("0.") else text
+
+
+def _sweep_cells(r: dict) -> list[str]:
+    s1, balance = r["seats"][0], r["metrics"]["Balance"]
+    return [
+        f"{s1['rate']:.3f} [{_short(s1['low'])},{_short(s1['high'])}]",
+        str(r["draws"]),
+        str(r["timeouts"]),
+        f"{r['length']['mean']:.0f}/{r['length']['median']}/{r['length']['p90']}",
+        num(r["metrics"]["DecisionMoves"]["value"]),
+        f"{num(balance['value'], 2)} [{_short(balance['low'])},{_short(balance['high'])}]" if balance["value"] is not None else "n/a",
+    ]
+
+
+def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str, ...]) -> None:
+    """One row per point when it fits 80 columns (values never cut), else one block per point; a key either way."""
+    names = [k.removeprefix("rules.") for k in keys]
+    headers = [*names, *(short for short, _ in SWEEP_KEY)]
+    lines = [[*(str(r["values"][k]) for k in keys), *_sweep_cells(r)] for r in rows]
+    widths = [max(len(h), *(len(line[i]) for line in lines)) for i, h in enumerate(headers)]
+    width = min(out.width, 80)
+    if sum(widths) + len(widths) - 1 <= width:
+        table = Table(box=None, padding=(0, 1, 0, 0), pad_edge=False, show_edge=False, header_style="bold")
+        for i, header in enumerate(headers):
+            table.add_column(header, justify="left" if i < len(names) else "right", no_wrap=True, min_width=widths[i])
+        for line in lines:
+            table.add_row(*(shown(cell) for cell in line))
+        out.print(table)
+    else:  # too many parameters for one row each: two lines per point, the values never cut
+        for number, (r, line) in enumerate(zip(rows, lines), start=1):
+            out.print(f"[bold]#{number}[/bold] " + shown(", ".join(f"{n}={r['values'][k]}" for n, k in zip(names, keys))))
+            facts, current = [], ""
+            for (short, _), cell in zip(SWEEP_KEY, line[len(names):]):
+                fact = f"{short} {cell}"
+                if current and len(current) + 3 + len(fact) > width - 3:
+                    facts.append(current)
+                    current = fact
+                else:
+                    current = f"{current} · {fact}" if current else fact
+            for text in [*facts, current]:
+                out.print("   " + shown(text))
+    out.print("Key: " + "; ".join(f"{short}: {meaning.format(bot=kinds[0])}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))

@@ -1,0 +1,33 @@
+"""Fences' one-line reason for a hinted move (Variant.hint_reason): what the move changes for the mover's Stack."""
+
+from __future__ import annotations
+
+from treehouse.kernel.variant import legal_moves
+from treehouse.variants.fences.scenario import complete, layout
+
+
+def reason_for(fences, position: str, step_name: str, words: str, face: str | None = None) -> str:
+    state = fences.parse_position(position)
+    hooks = fences.hooks
+    step = next(step for step in hooks.treehouse_turn_steps(state) if step.name == step_name)
+    move = next(move for move in legal_moves(hooks, state, step, face) if fences.describe_move(move) == words)
+    return fences.hint_reason(state, step, face, move, hooks)
+
+
+def test_stepping_out_of_a_line_says_so(fences):
+    # M(red) at c5 points south at Player 1's Stack on c3 (top yellow): stepping east leaves its line
+    position = complete(layout(c3="1", e5="2", c5="Mrv"), stacks="rgby,oygb", seat=1, step="stack")
+    assert "leaves the line of M(red) at c5" in reason_for(fences, position, "stack", "move the stack east")
+
+
+def test_a_shield_of_the_top_colour_is_named(fences):
+    # L(yellow) at a3 points east along rank 3: with yellow on top the Stack may stand in its line
+    position = complete(layout(c3="1", e5="2", a3="Ly>"), stacks="rgby,oygb", seat=1, step="stack")
+    reason = reason_for(fences, position, "stack", "move the stack west")
+    assert "keeps yellow on top, facing L(yellow) at a3" in reason, reason
+    assert reason.count(";") <= 1 and not reason.endswith(".")  # one line, at most two reasons
+
+
+def test_a_move_that_changes_nothing_worth_saying_gives_no_reason(fences):
+    position = complete(layout(c3="1", e5="2"), stacks="rgby,oygb", seat=1, step="stack")
+    assert reason_for(fences, position, "stack", "move the stack north") == ""
