@@ -29,7 +29,7 @@ def test_each_example_runs(index, capsys):
         assert capsys.readouterr().out.strip() == "[1.0, -1.0]"
 
 
-@pytest.mark.parametrize("players, ids, observed", [(2, 40682, 864), (3, 11558, 925), (4, 5086, 976)])
+@pytest.mark.parametrize("players, ids, observed", [(2, 40682, 867), (3, 11558, 929), (4, 5086, 981)])
 def test_the_fences_sizes_in_the_doc_are_the_codes(plugins, players, ids, observed):
     from treehouse.interop.actions import Actions, Observation
     from treehouse.interop.flow import GameFlow

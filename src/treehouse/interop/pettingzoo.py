@@ -41,8 +41,9 @@ from treehouse.interop.rules import house_rule_list
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
 from treehouse.plugins import Plugins, load_plugins
 
-#: The largest number an observation holds (counts of smalls by colour are the largest).
-OBSERVATION_HIGH = 255.0
+#: The largest number an observation may hold: counts (turns, checks) are unbounded,
+#: so the bound is float32's largest, finite (an infinite bound makes Gymnasium warn).
+OBSERVATION_HIGH = float(np.finfo(np.float32).max)
 
 
 def _overrides(rules: dict[str, Any]) -> list[str]:
