@@ -273,11 +273,15 @@ class Observation:
         """The position in the variant's notation, and what is pending."""
         if node.position is None:
             return "setup: the layout is drawn"
-        position = self.flow.variant.format_position(node.position)
+        return f"{self.flow.variant.format_position(node.position)} {self.pending(node)}"
+
+    def pending(self, node: Node) -> str:
+        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[fence: roll]``, ``[over: ...]``."""
+        if node.position is None:
+            return "[setup: the layout is drawn]"
         if node.kind == DECISION:
             face = f" rolled {node.face}" if node.face is not None else ""
-            return f"{position} [{node.steps[0].name}{face}]"
+            return f"[{node.steps[0].name}{face}]"
         if node.kind == TERMINAL:
-            return f"{position} [over: {node.outcome.reason}]"
-        return f"{position} [{node.steps[0].name}: roll]"
-
+            return f"[over: {node.outcome.reason}]"
+        return f"[{node.steps[0].name}: roll]"
