@@ -41,6 +41,10 @@ CONTROLS = len(CONTROL_IDS)
 DEFAULT_MAX_MOVES = 256
 #: Ids kept, after every encoding's, for house-rule moves no encoding numbers.
 DEFAULT_OVERFLOW = 32
+#: The largest number an observation may hold, for the environments' spaces:
+#: counts (turns, checks) are unbounded, so float32's largest (finite: an
+#: infinite bound makes Gymnasium warn).  Every number is 0 or more.
+OBSERVATION_HIGH = float(np.finfo(np.float32).max)
 #: What a variant's encoding raises for a move it does not know (a house rule's, say).
 _NOT_ITS_MOVE = (AttributeError, KeyError, TypeError, ValueError, IndexError, PluginError)
 

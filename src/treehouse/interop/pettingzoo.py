@@ -42,15 +42,12 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("PettingZoo is not installed: pip install 'treehouse[pettingzoo]'") from error
 
 from treehouse.errors import TreehouseError
-from treehouse.interop.actions import Actions, Observation
+from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
 from treehouse.interop.rules import configured
 from treehouse.plugins import Plugins, load_plugins
 
-#: The largest number an observation may hold: counts (turns, checks) are unbounded,
-#: so the bound is float32's largest, finite (an infinite bound makes Gymnasium warn).
-OBSERVATION_HIGH = float(np.finfo(np.float32).max)
 
 
 class TreehouseEnv(AECEnv):

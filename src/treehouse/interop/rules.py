@@ -103,5 +103,23 @@ def configured(who: str, variant: str, players: int | None, house_rules: Any, ru
     return effective, players
 
 
+def installed_games(plugins: Any) -> dict[str, Any]:
+    """Name -> effective rules for every game the adapters register: each
+    shipped rule set whose variant is installed, then each installed variant
+    without a rule set of its own name (a plugin's, such as ``race``)."""
+    from treehouse.config import resolve, shipped_rulesets
+    from treehouse.errors import TreehouseError
+
+    names = list(shipped_rulesets())
+    names += [name for name in plugins.variants if name not in names]
+    found = {}
+    for name in names:
+        try:
+            found[name] = resolve(plugins, variant=name)
+        except TreehouseError:
+            continue  # e.g. a rule set for a variant whose plugin is not installed
+    return found
+
+
 #: Which keyword argument an error of the rule set's resolution is about, by its words.
 _ARGUMENT_OF = {"unknown variant": "variant: ", "house rule": "house_rules: "}
