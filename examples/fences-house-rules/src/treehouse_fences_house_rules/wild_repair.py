@@ -109,6 +109,17 @@ class WildRepair:
             return f"{self.variant.describe_face(face)}; or take back a destroyed small (wild-repair, {self.max} a game)"
         return None
 
+    @hookimpl(wrapper=True)
+    def treehouse_render(self, state, console_width):
+        """The board as Fences draws it, then a line with each seat's repairs:
+        a rule's state is drawn by wrapping the drawing (docs/fences-api.md)."""
+        drawing = yield
+        from rich.console import Group
+        from rich.text import Text
+
+        counts = ", ".join(f"Player {seat + 1} {count}" for seat, count in enumerate(state.tally(TALLY)))
+        return Group(drawing, Text(f"Repairs (wild-repair, {self.max} a game): {counts}", style="dim"))
+
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover, face):
         return {"repairs": 1} if isinstance(move, Repair) else None
