@@ -211,9 +211,10 @@ def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled
     try:
         move = parse_move(variant, text)
     except TreehouseError as error:
-        # the parser's message often quotes the whole move again; once is enough on one line
-        words = str(error).replace(f" in move {text!r}", "").replace(f"move {text!r}: ", "").replace(f" in {text!r}", "")
-        raise Mistake(f"cannot read {text!r}: {words}") from None
+        # the variant's words reach the person as written; a message that quotes
+        # the move already needs no "cannot read 'zzz'" before it
+        words = str(error)
+        raise Mistake(words if repr(text) in words else f"cannot read {text!r}: {words}") from None
     except Exception as error:  # a variant's parser that raises something else is still a typo to the user
         raise Mistake(f"cannot read {text!r}: {type(error).__name__}: {error}") from None
     if move not in moves:
