@@ -98,8 +98,8 @@ def test_a_house_rules_tally_is_in_the_observation(plugins):
         node = flow.roll(node, flow.draw(node, random.Random(0))) if node.kind == CHANCE else flow.play(node, node.moves[0])
     repaired = node._replace(position=node.position.counted("wild-repair", 1))
     mine, theirs = observation.encode(repaired, 0), observation.encode(repaired, 1)
-    faces = len(flow.faces)
-    assert list(mine[-faces - 2 : -faces]) == [0, 1] and list(theirs[-faces - 2 : -faces]) == [1, 0]  # the observer's count first
+    end = observation.size - len(flow.faces) - 1  # the rule's numbers come before the turn count and the face
+    assert list(mine[end - 2 : end]) == [0, 1] and list(theirs[end - 2 : end]) == [1, 0]  # the observer's count first
 
 
 def test_classic_observes_every_trio_and_the_mover(plugins):

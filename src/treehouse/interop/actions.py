@@ -19,7 +19,8 @@ Likewise ``observation(players)``, returning an object with ``size`` and
 ``encode(position, seat) -> numpy array``, gives the numbers a seat sees;
 a house rule's plugin object may define one too (a rule that keeps a count
 in the position: its counts), appended after the variant's by rule name;
-the adapter then appends the face just rolled (one-hot over the die's faces, all
+the adapter then appends the turns started (the engine's count, which the
+turn cap reads) and the face just rolled (one-hot over the die's faces, all
 zero when no face is pending).  Without it a seat sees the generic
 observation, :class:`FieldObservation`: the position's fields as numbers
 (:func:`position_numbers`) and the seat to move.
@@ -246,7 +247,12 @@ def field_observation(variant: Any, players: int) -> FieldObservation:
 class Observation:
     """What a seat sees, as numbers: the variant's vector (its own or the
     generic one), each house rule's (those that define ``observation``, by
-    name), then the face pending."""
+    name), the turns started so far, then the face pending.
+
+    The turn count is the engine's, not the position's: under a turn cap a
+    position's value depends on how many turns are left, so a learner that
+    cannot see it sees two states as one (OpenSpiel's observation of a
+    perfect-information game is the whole state)."""
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
@@ -257,7 +263,7 @@ class Observation:
         #: ``(owner, table)``: the variant's first, then the house rules'
         self.tables = [(f"variant {flow.variant.name}", own)] + [(f"house rule {name}", table) for name, table in rule_tables(flow, "observation")]
         self.faces = len(flow.faces)
-        self.size = sum(table.size for _owner, table in self.tables) + self.faces
+        self.size = sum(table.size for _owner, table in self.tables) + 1 + self.faces
 
     def encode(self, node: Node, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
@@ -269,6 +275,8 @@ class Observation:
                     raise PluginError(f"{owner}: its observation gave {len(numbers)} numbers, not its size {table.size}")
                 out[at : at + table.size] = numbers
             at += table.size
+        out[at] = node.turn
+        at += 1
         if node.kind == DECISION and node.face in self.flow.face_ids:
             out[at + self.flow.face_ids[node.face]] = 1
         return out
