@@ -23,6 +23,13 @@ can reach, walked once: no sampling).  The last line is the best a policy
 can do against random (the exact optimum, by the same walk).  All
 randomness comes from ``--seed``: numpy's global stream (the learner's
 exploration and tie-breaks, the random agent) and the chance sampler's.
+
+Measured (docs/interop.md, "Learning through the adapter", 5,000
+evaluation games per row): untrained 0.111 exact, as random; after 1,000
+episodes 0.134 / 0.187 / 0.133 for seeds 0 / 1 / 2, each clear of the
+untrained row's 95% interval; after 30,000, 0.208 / 0.184 / 0.170 (mean
+0.187, +7.6 points); the best policy 0.231.  About 5 minutes a seed on the
+shared 2-core machine.
 """
 
 from __future__ import annotations
