@@ -211,10 +211,9 @@ def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, rolled
     try:
         move = parse_move(variant, text)
     except TreehouseError as error:
-        # the variant's words reach the person as written; a message that quotes
-        # the move already needs no "cannot read 'zzz'" before it
-        words = str(error)
-        raise Mistake(words if repr(text) in words else f"cannot read {text!r}: {words}") from None
+        # the variant's words reach the person whole, as it wrote them (even where
+        # they quote the move again): cutting them could cut what they explain
+        raise Mistake(f"cannot read {text!r}: {error}") from None
     except Exception as error:  # a variant's parser that raises something else is still a typo to the user
         raise Mistake(f"cannot read {text!r}: {type(error).__name__}: {error}") from None
     if move not in moves:
