@@ -389,3 +389,103 @@ def _check_metadata(cls: type) -> None:
     assert cls.Rules.model_config.get("extra") == "forbid", f"{where}: its Rules model must forbid unknown keys"
     total = sum(p for _, p in cls.die.outcomes())
     assert total == 1, f"{where}: the die's probabilities sum to {total}, not 1"
+
+
+@dataclass(frozen=True)
+class MovePlayed:
+    """What :func:`play_one_move` played: the positions before and after,
+    the step, the face, the move, the legal moves it was one of, and the
+    events the step reported (with their words, as ``th play`` prints them)."""
+
+    before: Any
+    after: Any
+    step: Step
+    face: str | None
+    move: Any
+    legal: tuple
+    events: tuple
+    #: the position after, in the variant's notation (what ``th moves`` lists)
+    text: str
+    #: each event's one line of words
+    words: tuple[str, ...]
+    #: the game's hooks (house rules included): ``played.hooks.treehouse_end_turn(played.after)``
+    #: passes the turn on, as the engine does once a turn's steps are played
+    hooks: Any = field(default=None, compare=False, repr=False)
+
+
+def play_one_move(
+    variant: str,
+    position: Any,
+    move: Any,
+    face: str | None = None,
+    *,
+    house_rules: Iterable[Any] = (),
+    overrides: Iterable[str] = (),
+    plugins: Plugins | None = None,
+) -> MovePlayed:
+    """Play one move from a given position and face, through the game's hooks
+    with ``house_rules`` in force, as the engine plays it (applied and
+    resolved; a setup step applied only): a unit test of a rule in one call::
+
+        from treehouse.testing import play_one_move
+
+        played = play_one_move("fences", "…position… 1 act 4", "repair +b", "WILD", house_rules=["wild-repair(max=1)"])
+        assert played.after.tally("wild-repair") == (1, 0)
+
+    ``variant`` is a variant or rule set name; ``position`` its notation (or a
+    position value); ``move`` its notation, read through the notation hooks
+    (a house rule's moves too), or a move value; ``face`` the outcome rolled
+    for a step that rolls (``None`` for one that does not).  The step is the
+    one the position is at (its setup step, else the first of its turn's
+    steps, as ``th moves`` takes it).  ``house_rules`` are specs of installed
+    rules (``"wild-repair(max=1)"``) or :class:`~treehouse.kernel.hooks.HouseRule`
+    values (``HouseRule("my-rule", MyRule)``: a rule not registered yet).
+
+    It also checks, in one line each (``AssertionError``), what the kit checks
+    of a move: the face is one of the step's outcomes, the move is legal
+    there (the line lists the legal ones), the hooks answer the same when
+    asked twice, and the position after round-trips through the notation.
+    A mistake in the arguments (a bad name, notation) raises the usual one-line
+    error."""
+    from treehouse.kernel.engine import Applied
+    from treehouse.kernel.hooks import HouseRule, game_hooks
+    from treehouse.kernel.variant import chance_outcome, legal_moves
+
+    plugins = plugins or load_plugins()
+    rules = list(house_rules)
+    specs = [rule for rule in rules if not isinstance(rule, HouseRule)]
+    extra = [f"house_rules=[{', '.join(specs)}]"] if specs else []
+    effective = resolve(plugins, variant=variant, overrides=[*extra, *overrides])
+    unregistered = [rule for rule in rules if isinstance(rule, HouseRule)]
+    hooks = game_hooks(effective.variant(), [*effective.house_rule_plugins(plugins), *unregistered])
+    game_variant = hooks.variant  # the object answering in the game's manager: its notation includes the house rules'
+    name = game_variant.name
+    state = game_variant.parse_position(position) if isinstance(position, str) else position
+    setup = hooks.treehouse_setup_step(state)
+    steps = (setup,) if setup is not None else tuple(hooks.treehouse_turn_steps(state))
+    if not steps:
+        raise AssertionError(f"{name}: the position {game_variant.format_position(state)!r} has no step to play")
+    step = steps[0]
+    if step.rolls:
+        if face is None:
+            raise AssertionError(f"{name}: step {step.name!r} rolls: name the face, e.g. face={hooks.treehouse_chance(state, step)[0][0]!r}")
+        face = chance_outcome(hooks.treehouse_chance(state, step), face)
+    elif face is not None:
+        raise AssertionError(f"{name}: step {step.name!r} does not roll, so no face (got {face!r})")
+    legal = legal_moves(hooks, state, step, face)
+    if isinstance(move, str):
+        move = parse_move(game_variant, move)
+    if move not in legal:
+        offered = ", ".join(format_move(game_variant, m) if not isinstance(m, Control) else m.value for m in legal)
+        raise AssertionError(f"{name}: {format_move(game_variant, move)!r} is not legal at step {step.name!r} with {face!r}; legal: {offered}")
+    if step.setup:
+        after = hooks.treehouse_apply_move(state, step, move)
+        after, events = (after.state if type(after) is Applied else after), ()
+    else:
+        after, events = play_move(hooks, state, step, move)
+        if play_move(hooks, state, step, move) != (after, events):
+            raise AssertionError(f"{name}: playing {format_move(game_variant, move)!r} twice from the same position gave different results: hooks must be pure")
+    text = game_variant.format_position(after)
+    if game_variant.parse_position(text) != after:
+        raise AssertionError(f"{name}: the position after, {text!r}, does not round-trip through parse_position")
+    return MovePlayed(state, after, step, face, move, legal, tuple(events), text, tuple(describe_event(e) for e in events), hooks)

@@ -395,9 +395,9 @@ PROMPT_MISTAKES = {
     ],
     "fences": [
         ("²", "✗ cannot read '²'"),
-        ("move Mr@N3", "✗ cannot read 'move Mr@N3': 'move' takes 2 argument(s), not 1"),
-        ("move Mr@z9 N4", "✗ cannot read 'move Mr@z9 N4': bad square 'z9'"),
-        ("wild:zz dig", "✗ cannot read 'wild:zz dig': bad reorder 'wild:zz'"),
+        ("move Mr@N3", "✗ cannot read 'move Mr@N3': move 'move Mr@N3': 'move' takes 2 argument(s), not 1"),  # the variant's words whole
+        ("move Mr@z9 N4", "✗ cannot read 'move Mr@z9 N4': bad square 'z9' in move 'move Mr@z9 N4': expected a1..e5"),
+        ("wild:zz dig", "✗ cannot read 'wild:zz dig': bad reorder 'wild:zz' in move 'wild:zz dig': expected 'wild:'"),
         ("step n", "✗ step n: step 1 moves a Fence one space, e.g. 'move Lb@S2 b1'"),
         ("move Lb@N1 N2", "✗ move Lb@N1 N2: the Fence at N1 is Lg (L(green)), not Lb"),
         ("move Lb@S2 S1", "✗ move Lb@S2 S1: S1 is occupied"),

@@ -276,3 +276,15 @@ def test_every_option_is_documented(fences_class):
     text = (ROOT / "docs" / "rules" / "fences.md").read_text()
     missing = [key for key in fences_class.Rules.model_fields if f"`{key}`" not in text]
     assert missing == []
+
+
+def test_tallies_count_reset_and_leave_the_notation_when_all_zero(fences):
+    text = "Lg*Lg*Mg*.Mb*/Lr*...Lb*2My*/Lo*....My^Mo*/Mb*.....Lr*/Mr*.....Lo*/.1Ly*...Lb*/Mg*Mo*Mr*Ly*. byb,yg g,oo rr 1 act 2"
+    state = fences.parse_position(text)
+    counted = state.counted("my-rule", 1, 2).counted("a-rule", 0)
+    assert counted.tally("my-rule") == (0, 2) and fences.format_position(counted).endswith(" a-rule:1,0;my-rule:0,2")
+    assert fences.parse_position(fences.format_position(counted)) == counted
+    assert counted.reset_tally("my-rule", 0) == counted  # seat 1 had nothing to forget
+    assert counted.reset_tally("my-rule", 1).tallies == (("a-rule", (1, 0)),)
+    assert counted.reset_tally("my-rule").reset_tally("a-rule") == state and fences.format_position(state) == text
+    assert state.counted("my-rule", 0).counted("my-rule", 0, -1) == state  # counting back to zero is no tally either

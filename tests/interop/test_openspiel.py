@@ -107,8 +107,9 @@ def test_observations_for_classic_and_fences():
     classic = pyspiel.load_game("treehouse_classic", {"players": 2})
     state = classic.new_initial_state().child(5)  # WILD rolled
     tensor = np.array(state.observation_tensor(1))
-    assert tensor.shape == (3 * 204 + 2 + 6,)
+    assert tensor.shape == (3 * 204 + 2 + 1 + 6,)  # the trios, the mover, the turn count, the face
     assert tensor[:204].sum() == 1 and tensor[-6:].tolist() == [0, 0, 0, 0, 0, 1]
+    assert tensor[-7] == 1  # the first turn has started
     assert tensor[3 * 204 + 1] == 1  # seat 1 sees that the seat to move is the next one round
     assert state.observation_string(0) == "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1 [act rolled WILD]"
     fences = pyspiel.load_game("treehouse_fences", {"players": 4})

@@ -78,13 +78,75 @@ def test_rule_options_and_rule_sets_reach_the_game():
         ({"variant": "classic", "house_decline": "maybe"}, "house_decline"),
         ({"variant": "classic", "colour": "red"}, "colour"),
         ({"variant": "classic", "players": 9}, "2 to 4 players"),
-        ({"variant": "classic", "render_mode": "human"}, "render_mode"),
+        ({"variant": "classic", "render_mode": "rgb_array"}, "render_mode 'rgb_array' is not offered"),
+        ({"variant": "fences", "house_rules": "wild-repair(times=2)"}, "house_rules: house rule 'wild-repair' has no option 'times'"),
+        ({"variant": "fences", "house_rules": "zzz"}, "house_rules: unknown house rule 'zzz'"),
+        ({"variant": "fences", "house_rules": "wild-repair(max=1"}, "house_rules: unbalanced parentheses"),
+        ({"variant": "fences", "house_rules": 3}, "house_rules must be a list"),
     ],
 )
-def test_bad_arguments_are_one_line(kwargs, words):
-    with pytest.raises(TreehouseError, match=words) as error:
+def test_bad_arguments_are_one_line_naming_the_argument(kwargs, words):
+    with pytest.raises(TreehouseError, match=words.replace("(", r"\(")) as error:
         env(**kwargs)
-    assert "\n" not in str(error.value)
+    assert "\n" not in str(error.value) and "--set" not in str(error.value)
+
+
+def test_house_rules_as_one_text_as_everywhere():
+    pytest.importorskip("treehouse_fences_house_rules")
+    game = raw_env(variant="fences", house_rules="[wild-repair(max=2), large-fences-only]")
+    assert [rule.spec for rule in game.flow.hooks.house_rules] == ["wild-repair(max=2)", "large-fences-only"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env(variant="fences", house_rules="wild-repair(max=2)"), num_cycles=200)
+
+
+@pytest.mark.parametrize("variant, players", [("classic", 2), ("fences", 3), ("race", 2)])
+def test_pettingzoos_render_test_passes_for_the_modes_offered(variant, players, capsys):
+    from pettingzoo.test import render_test
+
+    assert env(variant=variant).metadata["render_modes"] == ["human", "ansi"]
+    render_test(lambda render_mode=None: env(variant=variant, players=players, render_mode=render_mode))
+    assert capsys.readouterr().out.count("[") >= 5  # human mode printed a board and a pending line each time
+
+
+def test_the_drawing_is_the_one_th_play_draws():
+    """ansi returns the game's treehouse_render drawing (what th play prints), then what is pending."""
+    import re
+
+    from rich.console import Console
+
+    game = raw_env(variant="fences", players=2, render_mode="ansi")
+    game.reset(seed=4)
+    text = game.render()
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+    console = Console(width=80, record=True, file=__import__("io").StringIO())
+    console.print(game.flow.hooks.treehouse_render(game.node.position, 80))
+    assert plain.startswith(console.export_text()) and "\x1b[" in text
+    assert plain.rstrip().endswith("]") and "┌───a" in plain
+
+
+def test_a_seat_that_is_out_leaves_agents_at_once():
+    """Three-player Fences: the first Stack emptied takes its agent out of
+    agents while the other two play on, with a loss's reward (-1/2)."""
+    for seed in range(30):
+        game = env(variant="fences", players=3)
+        game.reset(seed=seed)
+        left: dict[str, tuple] = {}
+        for agent in game.agent_iter():
+            observation, reward, termination, truncation, info = game.last()
+            if termination or truncation:
+                if info.get("outcome") == "out":
+                    left[agent] = (reward, len(game.agents))
+                game.step(None)
+                if info.get("outcome") == "out":
+                    assert agent not in game.agents
+                continue
+            game.step(game.action_space(agent).sample(observation["action_mask"]))
+        early = [entry for entry in left.values() if entry[1] == 3]
+        if early:
+            assert early[0][0] == -0.5
+            return
+    raise AssertionError("no Stack was emptied while three were in")
 
 
 def test_an_illegal_action_is_refused_in_one_line():

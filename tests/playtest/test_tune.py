@@ -289,6 +289,9 @@ def test_the_report_draws_the_search_and_each_option(spec_file, tmp_path):
     for name in ("stack_height_2p", "line_hits", "loss by line_hits", "first_seat_win_rate by stack_height_2p"):
         assert name in page
     assert page.count("<circle") >= 10
+    options = {o["name"]: o for o in json.loads((tmp_path / "out" / "tune.json").read_text())["options"]}
+    assert options["line_hits"]["choices"] == ["new", "every_check"] and options["uniform_dig"]["choices"] == ["hit", "reroll"]
+    assert "choices" not in options["stack_height_2p"]  # a range: its axis is numbers
 
 
 def test_load_spec_reports_the_file(tmp_path, plugins):

@@ -134,9 +134,9 @@ def read_move(text: str, variant: Any, moves: tuple, explain: Any = None, where:
     try:
         move = parse_move(variant, text)
     except TreehouseError as error:
-        # the parser's message often quotes the whole move again; once is enough on one line
-        words = str(error).replace(f" in move {text!r}", "").replace(f"move {text!r}: ", "").replace(f" in {text!r}", "")
-        raise Mistake(f"cannot read {text!r}: {words}") from None
+        # the variant's words reach the person whole, as it wrote them (even where
+        # they quote the move again): cutting them could cut what they explain
+        raise Mistake(f"cannot read {text!r}: {error}") from None
     except Exception as error:  # a variant's parser that raises something else is still a typo to the user
         raise Mistake(f"cannot read {text!r}: {type(error).__name__}: {error}") from None
     if move not in moves:

@@ -38,16 +38,21 @@ REPLAY_ROWS = 4
 
 
 def replay(
-    file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play.", dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A game record (JSON lines), as written by th play; with --check, a folder of them.")],
     turn: Annotated[Optional[int], typer.Option("--turn", "-t", help="Start at this turn.")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Print every step, one after another, and exit.")] = False,
     html: Annotated[Optional[Path], typer.Option("--html", help="Write the game as one self-contained web page (board, slider, step buttons) to FILE (exactly that name), and exit.", dir_okay=False)] = None,
     force: Annotated[bool, typer.Option("--force", help="Let --html replace a file that exists.")] = False,
+    check: Annotated[bool, typer.Option("--check", help="Replay and check every record (*.jsonl) in the folder FILE in one process: a line per bad record, a summary, exit 1 if any is bad.")] = False,
 ) -> None:
     """Step through a recorded game: next, previous, jump to a turn; each step shows the roll, the move and the position.
 
     Example: th replay game.jsonl --html game.html
     """
+    if check:
+        from treehouse.cli.check_records import check_folder
+
+        return check_folder(file)
     if html is not None:  # before the record is read: never write over it, nor over any file unasked
         run_guarded(refuse_existing, html, force, RecordError, "--html", [file])
     record = run_guarded(Record.read, file)

@@ -1,4 +1,4 @@
-"""Treehouse games for other frameworks: OpenSpiel and PettingZoo (docs/interop.md).
+"""Treehouse games for other frameworks: OpenSpiel, PettingZoo and Gymnasium (docs/interop.md).
 
 This layer sits above the kernel and the variants and uses them only through
 their public values, notation and game hooks; nothing below it imports it.
@@ -12,5 +12,12 @@ their public values, notation and game hooks; nothing below it imports it.
   rule set as an OpenSpiel game (needs the ``openspiel`` extra).
 * :mod:`treehouse.interop.pettingzoo`: an AEC environment (needs the
   ``pettingzoo`` extra).
+* :mod:`treehouse.interop.gymnasium`: one seat against built-in bots as a
+  Gymnasium environment per game, ``treehouse/Fences-v0`` (needs the
+  ``gymnasium`` extra).
+* :mod:`treehouse.interop.rules`: house-rule specs in one spelling, the
+  environments' keyword arguments, the games the adapters register.
+* :mod:`treehouse.interop.drawing`: the board as ``th play`` draws it, for
+  the environments' ``human`` and ``ansi`` render modes.
 * :mod:`treehouse.interop.mcts`: OpenSpiel's MCTS as a treehouse seat.
 """

@@ -17,7 +17,10 @@ one move everywhere; enough for search and for masked learning.
 
 Likewise ``observation(players)``, returning an object with ``size`` and
 ``encode(position, seat) -> numpy array``, gives the numbers a seat sees;
-the adapter appends the face just rolled (one-hot over the die's faces, all
+a house rule's plugin object may define one too (a rule that keeps a count
+in the position: its counts), appended after the variant's by rule name;
+the adapter then appends the turns started (the engine's count, which the
+turn cap reads) and the face just rolled (one-hot over the die's faces, all
 zero when no face is pending).  Without it a seat sees the generic
 observation, :class:`FieldObservation`: the position's fields as numbers
 (:func:`position_numbers`) and the seat to move.
@@ -39,6 +42,10 @@ CONTROLS = len(CONTROL_IDS)
 DEFAULT_MAX_MOVES = 256
 #: Ids kept, after every encoding's, for house-rule moves no encoding numbers.
 DEFAULT_OVERFLOW = 32
+#: The largest number an observation may hold, for the environments' spaces:
+#: counts (turns, checks) are unbounded, so float32's largest (finite: an
+#: infinite bound makes Gymnasium warn).  Every number is 0 or more.
+OBSERVATION_HIGH = float(np.finfo(np.float32).max)
 #: What a variant's encoding raises for a move it does not know (a house rule's, say).
 _NOT_ITS_MOVE = (AttributeError, KeyError, TypeError, ValueError, IndexError, PluginError)
 
@@ -52,19 +59,25 @@ class Block(NamedTuple):
     table: Any
 
 
-def rule_encodings(flow: GameFlow) -> list[tuple[str, Any]]:
+def rule_tables(flow: GameFlow, method: str) -> list[tuple[str, Any]]:
     """``(name, table)`` for each house rule in force whose plugin object
-    defines ``action_encoding(players)``, by name (so a rule's ids do not
-    depend on the order the rules were named in)."""
+    defines ``method(players)`` (``action_encoding`` or ``observation``)
+    returning a table, by name (so a rule's ids and numbers do not depend
+    on the order the rules were named in)."""
     found = []
     for rule in getattr(flow.hooks, "house_rules", ()):
         plugin = flow.hooks.manager.get_plugin(rule.name)
-        provided = getattr(plugin, "action_encoding", None)
+        provided = getattr(plugin, method, None)
         if callable(provided):
             table = provided(flow.players)
             if table is not None:
                 found.append((rule.name, table))
     return sorted(found, key=lambda item: item[0])
+
+
+def rule_encodings(flow: GameFlow) -> list[tuple[str, Any]]:
+    """The action encodings of the house rules in force (:func:`rule_tables`)."""
+    return rule_tables(flow, "action_encoding")
 
 
 class Actions:
@@ -232,35 +245,55 @@ def field_observation(variant: Any, players: int) -> FieldObservation:
 
 
 class Observation:
-    """What a seat sees, as numbers: the variant's vector (if it has one), the face pending, the seat to move."""
+    """What a seat sees, as numbers: the variant's vector (its own or the
+    generic one), each house rule's (those that define ``observation``, by
+    name), the turns started so far, then the face pending.
+
+    The turn count is the engine's, not the position's: under a turn cap a
+    position's value depends on how many turns are left, so a learner that
+    cannot see it sees two states as one (OpenSpiel's observation of a
+    perfect-information game is the whole state)."""
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
         provided = getattr(flow.variant, "observation", None)
-        self.table = provided(flow.players) if callable(provided) else None
-        if self.table is None:  # the generic one, from the position's fields
-            self.table = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
+        own = provided(flow.players) if callable(provided) else None
+        if own is None:  # the generic one, from the position's fields
+            own = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
+        #: ``(owner, table)``: the variant's first, then the house rules'
+        self.tables = [(f"variant {flow.variant.name}", own)] + [(f"house rule {name}", table) for name, table in rule_tables(flow, "observation")]
         self.faces = len(flow.faces)
-        self.size = self.table.size + self.faces
+        self.size = sum(table.size for _owner, table in self.tables) + 1 + self.faces
 
     def encode(self, node: Node, seat: int) -> np.ndarray:
         out = np.zeros(self.size, np.float32)
-        own = self.size - self.faces
-        if node.position is not None:
-            out[:own] = self.table.encode(node.position, seat)
+        at = 0
+        for owner, table in self.tables:
+            if node.position is not None:
+                numbers = table.encode(node.position, seat)
+                if len(numbers) != table.size:
+                    raise PluginError(f"{owner}: its observation gave {len(numbers)} numbers, not its size {table.size}")
+                out[at : at + table.size] = numbers
+            at += table.size
+        out[at] = node.turn
+        at += 1
         if node.kind == DECISION and node.face in self.flow.face_ids:
-            out[own + self.flow.face_ids[node.face]] = 1
+            out[at + self.flow.face_ids[node.face]] = 1
         return out
 
     def text(self, node: Node) -> str:
         """The position in the variant's notation, and what is pending."""
         if node.position is None:
             return "setup: the layout is drawn"
-        position = self.flow.variant.format_position(node.position)
+        return f"{self.flow.variant.format_position(node.position)} {self.pending(node)}"
+
+    def pending(self, node: Node) -> str:
+        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[fence: roll]``, ``[over: ...]``."""
+        if node.position is None:
+            return "[setup: the layout is drawn]"
         if node.kind == DECISION:
             face = f" rolled {node.face}" if node.face is not None else ""
-            return f"{position} [{node.steps[0].name}{face}]"
+            return f"[{node.steps[0].name}{face}]"
         if node.kind == TERMINAL:
-            return f"{position} [over: {node.outcome.reason}]"
-        return f"{position} [{node.steps[0].name}: roll]"
-
+            return f"[over: {node.outcome.reason}]"
+        return f"[{node.steps[0].name}: roll]"

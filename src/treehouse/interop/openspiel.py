@@ -39,13 +39,12 @@ except ImportError as error:  # pragma: no cover - the message is the point
 import numpy as np
 from pydantic import ValidationError
 
-from treehouse.config import resolve, shipped_rulesets
 from treehouse.errors import ConfigError, PluginError, TreehouseError
 from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation
 from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, MAX_OUTCOMES, SETUP, TERMINAL, GameFlow, Node, returns
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import Plugins, load_plugins
-from treehouse.interop.rules import game_string_value, house_rule_list
+from treehouse.interop.rules import game_string_value, house_rule_list, installed_games
 
 PREFIX = "treehouse_"
 PARAMETER_TYPES = (bool, int, float, str)
@@ -106,14 +105,8 @@ def catalogue(plugins: Plugins | None = None) -> dict[str, Entry]:
     without a rule set of its own name.  A rule set whose variant is not
     installed is left out."""
     plugins = plugins or load_plugins()
-    names = list(shipped_rulesets())
-    names += [name for name in plugins.variants if name not in names]
     entries: dict[str, Entry] = {}
-    for name in names:
-        try:
-            effective = resolve(plugins, variant=name)
-        except TreehouseError:
-            continue  # e.g. a rule set for a variant whose plugin is not installed
+    for name, effective in installed_games(plugins).items():
         rules = {
             key: value
             for key, value in effective.rules.model_dump().items()

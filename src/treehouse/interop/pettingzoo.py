@@ -18,7 +18,14 @@ all 0 for an agent not to move).  Chance (the setup's deal, every roll) is
 drawn inside ``reset`` and ``step`` from one ``random.Random`` seeded by
 ``reset(seed=...)``, as the engine draws it.  Rewards come at the end:
 :func:`treehouse.interop.flow.returns` (a lone win 1, a loss ``-1/(n-1)``);
-a game reaching the rule set's turn cap is truncated with rewards 0.
+a game reaching the rule set's turn cap is truncated with rewards 0.  An
+agent whose seat is out (``Variant.seats_out``: Fences' emptied Stack)
+terminates at once with a loss's reward and leaves ``agents`` when stepped
+with ``None``.  ``house_rules`` is a list of specs or one text of them,
+``"wild-repair(max=1), large-fences-only"``; a bad argument is one
+:class:`~treehouse.errors.ConfigError` line naming it.  Render modes:
+``human`` prints the board as ``th play`` draws it, ``ansi`` returns it
+(:mod:`treehouse.interop.drawing`).
 """
 
 from __future__ import annotations
@@ -34,28 +41,19 @@ try:
 except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("PettingZoo is not installed: pip install 'treehouse[pettingzoo]'") from error
 
-from treehouse.config import resolve
 from treehouse.errors import TreehouseError
-from treehouse.interop.actions import Actions, Observation
-from treehouse.interop.rules import house_rule_list
+from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
+from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
+from treehouse.interop.rules import configured
 from treehouse.plugins import Plugins, load_plugins
 
-#: The largest number an observation holds (counts of smalls by colour are the largest).
-OBSERVATION_HIGH = 255.0
-
-
-def _overrides(rules: dict[str, Any]) -> list[str]:
-    """Rule options as ``--set`` texts (values read back as YAML, as on the command line)."""
-    import yaml
-
-    return [f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}" for key, value in rules.items()]
 
 
 class TreehouseEnv(AECEnv):
     """One treehouse game as an AEC environment (see the module's docstring)."""
 
-    metadata = {"name": "treehouse_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "treehouse_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
     def __init__(
         self,
@@ -63,20 +61,14 @@ class TreehouseEnv(AECEnv):
         players: int | None = None,
         render_mode: str | None = None,
         plugins: Plugins | None = None,
+        house_rules: Any = None,
         **rules: Any,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise TreehouseError(f"render_mode {render_mode!r} is not offered; the one offered is 'ansi'")
+        check_render_mode("env(...)", render_mode)
         plugins = plugins or load_plugins()
-        if "house_rules" in rules:  # a list, or one text as everywhere: "wild-repair(max=1), large-fences-only"
-            rules["house_rules"] = house_rule_list(rules["house_rules"])
-        try:
-            effective = resolve(plugins, variant=variant, overrides=_overrides(rules))
-        except TreehouseError as error:  # name the keyword argument, not the command line's --set
-            raise type(error)(f"env(...): {str(error).replace('--set: rules.', '').replace('--set: ', '').replace('--set', 'argument')}") from None
+        effective, players = configured("env(...)", variant, players, house_rules, rules, plugins)
         variant_object = effective.variant()
-        players = players if players is not None else variant_object.default_players
         self.flow = GameFlow(variant_object, players, effective.house_rule_plugins(plugins), turn_cap=effective.turn_cap)
         self.actions = Actions(self.flow)
         self.observer = Observation(self.flow)
@@ -120,6 +112,8 @@ class TreehouseEnv(AECEnv):
         self.truncations = {agent: False for agent in self.agents}
         self.infos = {agent: {} for agent in self.agents}
         self._set_node(self._advance(self.flow.initial(self._rng)))
+        if self.render_mode == "human":
+            self.render()
 
     def _set_node(self, node: Node) -> None:
         self.node = node
@@ -135,6 +129,15 @@ class TreehouseEnv(AECEnv):
             return
         self._legal = self.actions.legal(node)
         self.agent_selection = self.possible_agents[node.mover]
+        # A seat that is out (Fences' emptied Stack) can no longer win: it leaves
+        # with a loss's reward (what returns() gives every loser).
+        for seat in self.flow.variant.seats_out(node.position):
+            agent = self.possible_agents[seat]
+            if agent in self.agents and not self.terminations[agent]:
+                self.terminations[agent] = True
+                self.rewards[agent] = -1.0 / (self.flow.players - 1)
+                self.infos[agent] = {"outcome": "out"}
+                self._newly_out = True
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -147,10 +150,15 @@ class TreehouseEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         for other in self.agents:
             self.rewards[other] = 0.0
+        self._newly_out = False
         self._set_node(self._advance(self.flow.play(self.node, move)))
         if self.node.kind == TERMINAL:
             self.agent_selection = self.agents[(self.agents.index(agent) + 1) % len(self.agents)]
         self._accumulate_rewards()
+        if self._newly_out and self.node.kind != TERMINAL:
+            self._deads_step_first()  # the agents out step (with None) and leave first
+        if self.render_mode == "human":
+            self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
@@ -160,9 +168,11 @@ class TreehouseEnv(AECEnv):
         return {"observation": self.observer.encode(self.node, seat), "action_mask": mask}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
+        """The board as ``th play`` draws it and what is pending: printed
+        (``human``) or returned as text (``ansi``; treehouse.interop.drawing)."""
+        if self.render_mode is None or self.node is None:
             return None
-        return self.observer.text(self.node)
+        return draw(self.flow, self.node, self.observer.pending(self.node), self.render_mode)
 
     def close(self) -> None:
         pass

@@ -62,3 +62,64 @@ def house_rule_list(value: Any, argument: str = "house_rules") -> list[str]:
 def game_string_value(specs: list[str]) -> str:
     """``specs`` as one ``house_rules`` value a game string can carry (percent-escaped)."""
     return quote(",".join(specs), safe="".join(chr(c) for c in range(33, 127) if chr(c) not in _RESERVED))
+
+
+def configured(who: str, variant: str, players: int | None, house_rules: Any, rules: dict[str, Any], plugins: Any) -> tuple[Any, int]:
+    """The effective rules and player count for an environment's keyword
+    arguments (PettingZoo's ``env(...)``, Gymnasium's ``make(...)``):
+    ``variant`` a rule set or variant name, ``house_rules`` a list or one text,
+    ``rules`` the variant's options.  A mistake is one
+    :class:`~treehouse.errors.ConfigError` line naming ``who`` and the argument."""
+    import yaml
+
+    from treehouse.config import resolve
+    from treehouse.errors import TreehouseError
+
+    if not isinstance(variant, str):
+        raise ConfigError(f"{who}: variant must be the name of a variant or rule set, e.g. 'fences', not {type(variant).__name__}")
+    overrides = []
+    if house_rules is not None:
+        try:
+            specs = house_rule_list(house_rules)
+        except ConfigError as error:
+            raise ConfigError(f"{who}: {error}") from None
+        overrides.append(f"house_rules={yaml.safe_dump(specs, default_flow_style=True).strip()}")
+    # rule options as --set texts (values read back as YAML, as on the command line)
+    overrides += [f"{key}={yaml.safe_dump(value, default_flow_style=True).strip().removesuffix('...').strip()}" for key, value in rules.items()]
+    try:
+        effective = resolve(plugins, variant=variant, overrides=overrides)
+    except TreehouseError as error:  # name the keyword argument, not the command line's --set
+        text = str(error).replace("--set: rules.", "").replace("--set: ", "").replace("unknown option", "unknown argument")
+        argument = next((name for words, name in _ARGUMENT_OF.items() if words in text and not text.startswith(name)), "")
+        raise ConfigError(f"{who}: {argument}{text}") from None
+    try:
+        effective.house_rule_plugins(plugins)
+    except TreehouseError as error:
+        raise ConfigError(f"{who}: house_rules: {error}") from None
+    low, high = effective.variant().player_range()
+    players = effective.variant_class.default_players if players is None else players
+    if isinstance(players, bool) or not isinstance(players, int) or not low <= players <= high:
+        raise ConfigError(f"{who}: players: {effective.name} is played by {low} to {high} players, not {players!r}")
+    return effective, players
+
+
+def installed_games(plugins: Any) -> dict[str, Any]:
+    """Name -> effective rules for every game the adapters register: each
+    shipped rule set whose variant is installed, then each installed variant
+    without a rule set of its own name (a plugin's, such as ``race``)."""
+    from treehouse.config import resolve, shipped_rulesets
+    from treehouse.errors import TreehouseError
+
+    names = list(shipped_rulesets())
+    names += [name for name in plugins.variants if name not in names]
+    found = {}
+    for name in names:
+        try:
+            found[name] = resolve(plugins, variant=name)
+        except TreehouseError:
+            continue  # e.g. a rule set for a variant whose plugin is not installed
+    return found
+
+
+#: Which keyword argument an error of the rule set's resolution is about, by its words.
+_ARGUMENT_OF = {"unknown variant": "variant: ", "house rule": "house_rules: "}

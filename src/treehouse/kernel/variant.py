@@ -185,6 +185,12 @@ class Variant:
         per player.  Default: nothing."""
         return []
 
+    def seats_out(self, state) -> tuple[int, ...]:
+        """The seats that are out of the game in ``state``: they will not move
+        again and cannot win (Fences: a Stack emptied).  PettingZoo's
+        environment lets such an agent leave at once.  Default: none."""
+        return ()
+
     def how_to_play(self) -> str:
         """A short how-to-play with this object's rule options in force, for
         ``th play``'s ``r`` above the table of settings.  Default: nothing."""

@@ -330,10 +330,13 @@ def scatter(
     categories: Sequence[Any] | None = None,
     width: int = 440,
     height: int = 220,
+    x_label: str = "",
+    y_label: str = "",
 ) -> str:
     """Points ``(x, y, tooltip, colour)``; ``band`` shades a target's range,
-    ``line`` draws a step line (the best so far); with ``categories`` the x
-    values are choices, spread evenly."""
+    ``line`` draws a step line (the best so far); with ``categories`` (the
+    ``repr`` of each choice, in the order they are drawn) the x values are
+    choices, spread evenly.  ``x_label`` and ``y_label`` name the axes."""
     shown = [(x, y, tip, c) for x, y, tip, c in points if y is not None and math.isfinite(y)]
     if not shown:
         return f"<p class=note>{esc(title)}: nothing measured</p>"
@@ -348,7 +351,7 @@ def scatter(
     ymin, ymax = min(ys), max(ys)
     if ymax - ymin < 1e-12:
         ymin, ymax = ymin - 0.5, ymax + 0.5
-    left, bottom, top = 56, 34, 22
+    left, bottom, top = 64, 44, 22
     w, h = width - left - 14, height - bottom - top
     X = lambda v: left + (v - xmin) / (xmax - xmin) * w  # noqa: E731
     Y = lambda v: top + h - (min(max(v, ymin), ymax) - ymin) / (ymax - ymin) * h  # noqa: E731
@@ -367,12 +370,17 @@ def scatter(
         parts.append(f'<path d="{path}" fill="none" stroke="#222" stroke-width="1.5"/>')
     for (x, y, tip, colour), px in zip(shown, xs):
         parts.append(f'<circle cx="{X(px):.1f}" cy="{Y(y):.1f}" r="3.5" fill="{colour}" fill-opacity="0.8"><title>{esc(tip)}</title></circle>')
+    tick_y = top + h + 14
     if categories is not None:
         for label, i in position.items():
-            parts.append(f'<text x="{X(i):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{esc(label.strip(chr(39)))}</text>')
+            parts.append(f'<text x="{X(i):.1f}" y="{tick_y}" font-size="10" text-anchor="middle">{esc(label.strip(chr(39)))}</text>')
     else:
         for tick in (xmin, (xmin + xmax) / 2, xmax):
-            parts.append(f'<text x="{X(tick):.1f}" y="{height - 14}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
+            parts.append(f'<text x="{X(tick):.1f}" y="{tick_y}" font-size="10" text-anchor="middle">{tick:.3g}</text>')
+    if x_label:
+        parts.append(f'<text class="axis" x="{left + w / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">{esc(x_label)}</text>')
+    if y_label:
+        parts.append(f'<text class="axis" transform="rotate(-90)" x="{-(top + h / 2):.1f}" y="12" font-size="11" text-anchor="middle">{esc(y_label)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -410,7 +418,7 @@ def tune_report(result: dict) -> str:
     points = [(t["trial"], t["loss"], f"trial {t['trial']}: loss {t['loss']:.4f} after {t['games']} games", colour[t["rung"]]) for t in ordered]
     sections.append(
         "<h2>Progress of the search</h2>"
-        + scatter("loss of each trial (lower is better)", points, line=best_line, width=900, height=260)
+        + scatter("loss of each trial (lower is better)", points, line=best_line, width=900, height=260, x_label="trial", y_label="loss")
         + legend([(f"stopped after {games_of[r]} games" if r < max(rungs) else f"{games_of[r]} games (the last rung)", colour[r]) for r in rungs])
         + "<p class=note>The line is the best loss so far among trials that reached the last rung.  "
         "Trials are asked from a seeded TPE sampler; each plays the same seeds; the best third of every bracket plays more games.</p>"
@@ -420,8 +428,10 @@ def tune_report(result: dict) -> str:
         name = option["name"]
         categories = None
         if option["kind"] == "choice":
-            categories = list(dict.fromkeys(repr(t["params"][name]) for t in ordered))
-        charts = [scatter(f"loss by {name}", [(t["params"][name], t["loss"], f"trial {t['trial']}", colour[t["rung"]]) for t in ordered], categories=categories)]
+            # the declared order (a report written before it was kept: the order the trials met them)
+            declared = option.get("choices") or [t["params"][name] for t in ordered]
+            categories = list(dict.fromkeys(repr(choice) for choice in declared))
+        charts = [scatter(f"loss by {name}", [(t["params"][name], t["loss"], f"trial {t['trial']}", colour[t["rung"]]) for t in ordered], categories=categories, x_label=name, y_label="loss")]
         for target in targets:
             tn = target["name"]
             charts.append(
@@ -430,6 +440,8 @@ def tune_report(result: dict) -> str:
                     [(t["params"][name], t["values"][tn]["value"], f"trial {t['trial']}: {tn} {t['values'][tn]['value']}", colour[t["rung"]]) for t in ordered],
                     band=(target["low"], target["high"]),
                     categories=categories,
+                    x_label=name,
+                    y_label=tn,
                 )
             )
         effects.append(f"<h3>{esc(name)} ({esc(option['range'])})</h3>" + "".join(charts))

@@ -666,7 +666,8 @@ def result_json(search: Search, best: int = 3) -> dict:
         "games_played": search.games_played,
         "stopped_by": search.stopped_by or "the search ran to its end",
         "schedule": {"first": spec.schedule.first, "factor": spec.schedule.factor, "rungs": spec.schedule.rungs},
-        "options": [{"name": o.name, "kind": o.kind, "range": o.describe()} for o in spec.options],
+        # a choice option's values in their declared order: the report's axis follows it
+        "options": [{"name": o.name, "kind": o.kind, "range": o.describe(), **({"choices": list(o.choices)} if o.kind == "choice" else {})} for o in spec.options],
         "targets": [{"name": t.name, "target": t.text, "low": t.low if math.isfinite(t.low) else None, "high": t.high if math.isfinite(t.high) else None, "weight": t.weight, "scale": t.scale} for t in spec.targets],
         "trials": [
             {

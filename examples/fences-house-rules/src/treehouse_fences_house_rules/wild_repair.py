@@ -7,7 +7,8 @@ count lives in the position (``FencesPosition.counted``), so a record replays
 and a saved game resumes exactly.  Notation and words come through the
 notation hooks, so the move records, replays and shows in ``th play``; its
 action ids come from :meth:`WildRepair.action_encoding`, so it plays in
-OpenSpiel, PettingZoo and the ``mcts`` seat with ids that mean one move.
+OpenSpiel, PettingZoo and the ``mcts`` seat with ids that mean one move,
+and its count is in the observation (:meth:`WildRepair.observation`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import NamedTuple
 
 from treehouse.errors import NotationError
 from treehouse.hookspecs import hookimpl
+from treehouse.variants.fences.encoding import TallyObservation
 from treehouse.variants.fences.rules import advance
 
 #: The name of the count in the position's tallies.
@@ -51,6 +53,11 @@ class WildRepair:
         """Stable action ids for Repair moves in OpenSpiel, PettingZoo and the
         mcts seat (docs/interop.md, "Moves a house rule adds"): one per colour."""
         return RepairActions()
+
+    def observation(self, players):
+        """The repairs each seat has made, for learners (docs/interop.md,
+        "What an observation holds"): the count is part of the position."""
+        return TallyObservation(players, TALLY)
 
     def repairs(self, state, face) -> tuple:
         seat = state.to_move
@@ -101,6 +108,17 @@ class WildRepair:
         if face == "WILD":
             return f"{self.variant.describe_face(face)}; or take back a destroyed small (wild-repair, {self.max} a game)"
         return None
+
+    @hookimpl(wrapper=True)
+    def treehouse_render(self, state, console_width):
+        """The board as Fences draws it, then a line with each seat's repairs:
+        a rule's state is drawn by wrapping the drawing (docs/fences-api.md)."""
+        drawing = yield
+        from rich.console import Group
+        from rich.text import Text
+
+        counts = ", ".join(f"Player {seat + 1} {count}" for seat, count in enumerate(state.tally(TALLY)))
+        return Group(drawing, Text(f"Repairs (wild-repair, {self.max} a game): {counts}", style="dim"))
 
     @hookimpl
     def treehouse_step_statistics(self, before, after, step, move, mover, face):

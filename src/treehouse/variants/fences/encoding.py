@@ -39,10 +39,14 @@ a Large Fence, a Medium Fence, its orientation (5, one-hot), its colour (5,
 one-hot), the square is off the board (a corner), the square is Inside, and
 the Stack of each seat (counted from the observer); then for each seat from
 the observer on, its Stack bottom to top (h x 5 colours one-hot, h the height
-at setup), its destroyed smalls by colour (5 counts) and whether it is out
-(1); then the smalls set aside by colour (5 counts), the step to play next
-(``fence act stack place draw``, one-hot), and the seat to move counted from the
-observer (one-hot).
+at setup), its destroyed smalls by colour (5 counts), whether it is out (1)
+and the check it went out at (a count, 0 while in: who went out last decides a
+tie); then the smalls set aside by colour (5 counts), the step to play next
+(``fence act stack place draw``, one-hot), the seat to move counted from the
+observer (one-hot) and the completed turns (a count: the turn limit and the
+turn cap read it).  That is the whole position but a house rule's tallies;
+a rule that keeps one adds them with an ``observation`` of its own
+(:class:`TallyObservation`; docs/interop.md, "What an observation holds").
 """
 
 from __future__ import annotations
@@ -198,8 +202,8 @@ class FencesObservation:
     def __init__(self, players: int, height: int) -> None:
         self.players, self.height = players, height
         self.cell = CELL_FIXED + players
-        self.seat_size = height * len(COLOURS) + len(COLOURS) + 1
-        self.size = 49 * self.cell + players * self.seat_size + len(COLOURS) + len(STEP_NAMES) + players
+        self.seat_size = height * len(COLOURS) + len(COLOURS) + 2
+        self.size = 49 * self.cell + players * self.seat_size + len(COLOURS) + len(STEP_NAMES) + players + 1
 
     def encode(self, position, seat: int) -> np.ndarray:
         players, cell_size = self.players, self.cell
@@ -230,7 +234,8 @@ class FencesObservation:
                 block[level * len(COLOURS) + COLOUR_INDEX[colour]] = 1
             for colour in position.destroyed[other]:
                 block[self.height * len(COLOURS) + COLOUR_INDEX[colour]] += 1
-            block[-1] = 1 if not position.stacks[other] else 0
+            block[-2] = 1 if not position.stacks[other] else 0
+            block[-1] = position.out[other]
             at += self.seat_size
         for colour in position.aside:
             out[at + COLOUR_INDEX[colour]] += 1
@@ -238,4 +243,23 @@ class FencesObservation:
         out[at + position.phase] = 1
         at += len(STEP_NAMES)
         out[at + (position.to_move - seat) % players] = 1
+        out[at + players] = position.turn
+        return out
+
+
+class TallyObservation:
+    """A house rule's per-seat counts (``FencesPosition.tally``) as numbers,
+    for the rule's ``observation(players)`` (docs/interop.md): for each name,
+    one count per seat, the observer's first and then round the table."""
+
+    def __init__(self, players: int, *names: str) -> None:
+        self.players, self.names = players, names
+        self.size = players * len(names)
+
+    def encode(self, position, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        for k, name in enumerate(self.names):
+            counts = position.tally(name)
+            for offset in range(self.players):
+                out[k * self.players + offset] = counts[(seat + offset) % self.players]
         return out

@@ -309,6 +309,10 @@ class Fences(Variant):
 
         return seat_panel(state, seat)
 
+    def seats_out(self, state):
+        """The seats whose Stack was emptied (``out`` records the check)."""
+        return tuple(seat for seat, check in enumerate(state.out) if check)
+
     def how_to_play(self):
         from treehouse.variants.fences.guide import how_to_play
 

@@ -149,9 +149,21 @@ class FencesPosition(NamedTuple):
         repairs), in the position itself, so replay and resume rebuild it."""
         counts = list(self.tally(name))
         counts[seat] += add
+        return self._with_tally(name, tuple(counts))
+
+    def reset_tally(self, name: str, seat: int | None = None) -> FencesPosition:
+        """The position with ``seat``'s count ``name`` back to 0 (every seat's
+        when ``seat`` is ``None``): how a rule forgets, e.g. a memory that
+        lasts until the seat's next turn (docs/fences-api.md)."""
+        counts = [0 if seat is None or other == seat else count for other, count in enumerate(self.tally(name))]
+        return self._with_tally(name, tuple(counts))
+
+    def _with_tally(self, name: str, counts: tuple[int, ...]) -> FencesPosition:
+        # a count of all zeros is no tally: the notation leaves it out, so the position leaves it out too
         tallies = dict(self.tallies)
-        tallies[name] = tuple(counts)
-        return self._replace(tallies=tuple(sorted(tallies.items())))
+        tallies[name] = counts
+        kept = tuple(sorted((key, value) for key, value in tallies.items() if any(value)))
+        return self if kept == self.tallies else self._replace(tallies=kept)
 
 
 def sort_colours(colours) -> tuple[str, ...]:
