@@ -28,6 +28,6 @@ def test_a_shield_of_the_top_colour_is_named(fences):
     assert reason.count(";") <= 1 and not reason.endswith(".")  # one line, at most two reasons
 
 
-def test_a_move_that_changes_nothing_worth_saying_gives_no_reason(fences):
+def test_a_move_that_changes_nothing_worth_saying_is_called_quiet(fences):
     position = complete(layout(c3="1", e5="2"), stacks="rgby,oygb", seat=1, step="stack")
-    assert reason_for(fences, position, "stack", "move the stack north") == ""
+    assert reason_for(fences, position, "stack", "move the stack north") == "a quiet move: no Fence's line at a Stack, no small and no room to step changes"

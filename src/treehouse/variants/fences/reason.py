@@ -103,7 +103,14 @@ def hint_reason(state: FencesPosition, step: Any, move: Any, hooks: Any) -> str:
         worse.append("leaves your Stack no square to step onto unharmed")
     elif room_after > room_before:
         reasons.append(f"gives your Stack {room_after} square{'s' if room_after != 1 else ''} to step onto unharmed (had {room_before})")
-    return "; ".join([*reasons, *worse][:MOST])
+    found = [*reasons, *worse]
+    if not found:  # still an answer to "why": nothing it changes is worth more than another move's
+        return QUIET
+    return "; ".join(found[:MOST])
+
+
+#: The reason of a move that changes no line, small or room to step.
+QUIET = "a quiet move: no Fence's line at a Stack, no small and no room to step changes"
 
 
 def room(state: FencesPosition, seat: int, hooks: Any) -> int:
