@@ -19,7 +19,7 @@ from treehouse.kernel import compiled
 from treehouse.kernel.engine import REROLL, Control, Game
 from treehouse.kernel.hooks import TRACE_ENV, game_hooks
 from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
-from treehouse.variants.classic.core import ClassicCore
+from treehouse.variants.classic.core import ClassicCore, core_for
 from treehouse.variants.classic.game import ClassicPosition, ClassicRules
 from treehouse.variants.classic.trio import HOUSE, TREE, all_trios, mirror, parse_trio
 
@@ -56,7 +56,7 @@ def assert_same_looks(hooks, state, step, face, moves, seat) -> int:
     so an outcome's index is checked too); the number of moves that end the game."""
     core = hooks.variant.treehouse_look_moves(state, step, face, moves, seat)
     assert core is not None, "the core answers while classic alone answers the hooks"
-    assert isinstance(hooks.variant._core, ClassicCore)
+    assert isinstance(core_for(hooks.variant), ClassicCore)
     reference = look_moves(hooks, state, step, moves, seat)
     assert bits(core.values) == bits(reference.values)
     assert dict(core.outcomes) == dict(reference.outcomes)

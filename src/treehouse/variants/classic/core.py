@@ -223,14 +223,13 @@ def prepare() -> None:
 def _compile() -> Any:
     """The kernel, compiled (or loaded from numba's cache) and warmed, once a process."""
     global _kernel
-    if _kernel is not None:
-        return _kernel
-    kernel = compiled.numba().njit(cache=True)(_look)
+    if _kernel is None:
+        _kernel = compiled.numba().njit(cache=True)(_look)
+    kernel = _kernel
     away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
     image = np.zeros(TRIOS, dtype=np.int64)
     warm, out = np.array([0, 0, 0, 2, 1, 2, 3, TRIOS + 4], dtype=np.int64), np.zeros(4)
-    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(warm, out, away, image, False))
-    _kernel = kernel
+    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(warm, out, away, image, False))  # once a process
     return kernel
 
 

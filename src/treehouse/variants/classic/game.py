@@ -26,6 +26,7 @@ from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.core import core_for
 from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
@@ -239,10 +240,6 @@ class Classic(Variant):
     def treehouse_setup(self, variant, players, rng):
         return ClassicPosition(HOUSE, (TREE,) * players, 0)
 
-    def __init__(self, rules=None) -> None:
-        super().__init__(rules)
-        self._core = None  # what answers this game's looks (core.core_for), once asked
-
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
         """Own trio first; else the House or a decline; else nothing (reroll).
@@ -356,13 +353,11 @@ class Classic(Variant):
         return None if core is None else core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
 
     def _compiled_core(self):
-        """What answers this game's looks (core.core_for), asked once; ``None`` (the
-        hooks answer) while the core is still being prepared in the background."""
-        if self._core is None:
-            from treehouse.variants.classic.core import core_for
-
-            self._core = core_for(self)
-        return self._core
+        """What answers this game's looks (core.core_for: the core of these rules, or
+        Unused); ``None`` (the hooks answer) while the core is still being
+        prepared in the background.  Asked each time, not kept on the variant
+        (a variant object may serve several games)."""
+        return core_for(self)
 
     def _distances(self, state):
         house, trios, _ = state
