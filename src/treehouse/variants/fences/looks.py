@@ -39,7 +39,7 @@ KIND_CODE = {
 CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
 STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
 #: About how long a cold compile of the kernels takes (the line on first use says it).
-COMPILE_SECONDS = 20
+COMPILE_SECONDS = 30
 UNIFORM_CODE = {"noop": core.UNIFORM_NOOP, "hit": core.UNIFORM_HIT, "reroll": core.UNIFORM_REROLL}
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
 FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": core.F_DIG, "AIM": core.F_AIM, "WILD": core.F_WILD}
