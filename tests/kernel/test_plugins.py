@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import sys
 import types
 from importlib.metadata import EntryPoint
 

@@ -8,7 +8,6 @@ mistake, help, the rules, a hint).
 from __future__ import annotations
 
 import json
-import os
 import re
 import shlex
 import shutil

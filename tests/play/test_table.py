@@ -20,7 +20,6 @@ from treehouse.cli.menu import Menu
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
-from treehouse.kernel.resume import walk
 from treehouse.plugins import game_hooks, load_plugins
 
 runner = CliRunner()
