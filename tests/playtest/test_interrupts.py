@@ -198,3 +198,29 @@ def test_an_error_in_a_worker_ends_the_others(plugins, monkeypatch):
     with pytest.raises(Exception):
         run(Batch(batch(plugins).rule_sets, ("random", "no-such-bot")), 400, jobs=2)
     assert not alive(descendants(os.getpid()) - before)
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=lambda signum: signum.name)
+def test_a_signal_while_waiting_for_the_workers_is_raised_after_the_wait_not_inside_it(plugins, monkeypatch, signum):
+    """Raised inside ``concurrent.futures.wait`` while it takes the futures'
+    locks, a KeyboardInterrupt can leave one held, and the pool's manager
+    thread then blocks on it for ever: the run hung after Ctrl-C under load.
+    So the signal is noted there and raised once the wait is over."""
+    import treehouse.playtest.work as work
+
+    real_wait, waits_finished = work.wait, []
+
+    def wait(*args, **kwargs):
+        os.kill(os.getpid(), signum)  # its handler runs here, in this frame, at once
+        done = real_wait(*args, **kwargs)
+        waits_finished.append(True)
+        return done
+
+    monkeypatch.setattr(work, "wait", wait)
+    before = descendants(os.getpid())
+    with pytest.raises(Interrupted) as caught:
+        run(batch(plugins), 400, jobs=2, plugins=plugins)
+    assert waits_finished, "the signal was raised inside the wait"
+    assert caught.value.exit_code == 128 + signum
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    assert not alive(descendants(os.getpid()) - before)

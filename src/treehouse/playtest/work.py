@@ -431,19 +431,22 @@ def run_chunks(
     with _worker_pool(jobs) as (pool, finished_games):
         pending: list[Future] = []
         queue = iter(work)
-        for start, stop in queue:
-            pending.append(pool.submit(play_chunk, batch, start, stop))
-            if len(pending) >= window:
-                break
+        with _signals_deferred():
+            for start, stop in queue:
+                pending.append(pool.submit(play_chunk, batch, start, stop))
+                if len(pending) >= window:
+                    break
         while pending:
-            while not pending[0].done():  # report each game as the workers finish it
-                wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+            with _signals_deferred() as raise_if_signalled:
+                while not pending[0].done():  # report each game as the workers finish it
+                    wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                    raise_if_signalled()
+                    _drain(finished_games, on_game)
+                result = pending.pop(0).result()
                 _drain(finished_games, on_game)
-            result = pending.pop(0).result()
-            _drain(finished_games, on_game)
-            nxt = next(queue, None)
-            if nxt is not None:
-                pending.append(pool.submit(play_chunk, batch, *nxt))
+                nxt = next(queue, None)
+                if nxt is not None:
+                    pending.append(pool.submit(play_chunk, batch, *nxt))
             yield result
 
 
@@ -554,6 +557,37 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
     manager = getattr(pool, "_executor_manager_thread", None)
     if manager is not None:
         manager.join(timeout=MANAGER_SECONDS)
+
+
+@contextmanager
+def _signals_deferred() -> Iterator[Callable[[], None]]:
+    """While the parent hands out chunks and waits for them, Ctrl-C, SIGTERM
+    and SIGHUP are noted and raised (as :class:`Interrupted`) at the next
+    check, or on leaving, rather than wherever they land: raised inside
+    ``concurrent.futures.wait`` while it takes the futures' locks one by one,
+    a KeyboardInterrupt leaves some of them held, and the pool's manager
+    thread then blocks on one for ever (the Ctrl-C hang seen under load).
+    In the main thread only, where signals are handled."""
+    if threading.current_thread() is not threading.main_thread():
+        yield lambda: None
+        return
+    noted: list[int] = []
+
+    def note(signum: int, frame: Any) -> None:
+        noted.append(signum)
+
+    def raise_if_signalled() -> None:
+        if noted:
+            raise Interrupted(None, noted[0])
+
+    watched = [signum for signum in (signal.SIGINT, *ENDING_SIGNALS) if signal.getsignal(signum) is not signal.SIG_IGN]
+    previous = {signum: signal.signal(signum, note) for signum in watched}
+    try:
+        yield raise_if_signalled
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+    raise_if_signalled()
 
 
 @contextmanager
