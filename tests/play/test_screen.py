@@ -31,22 +31,27 @@ PROMPT = "Your move ("
 
 
 class Terminal:
-    """th play in a detached tmux session of 80x24."""
+    """th play in a detached tmux session of 80x24, on a tmux server of its
+    own: on the shared default server, a session started just as another
+    test's last one closed (and the server with it) failed to start now and
+    then, the more so with a second suite running beside."""
 
     def __init__(self, args: list[str], home: Path, width: int = 80, height: int = 24) -> None:
         self.name = f"th-{uuid.uuid4().hex[:8]}"
+        self.tmux = [TMUX, "-S", str(home / f"{self.name}.sock")]  # the server's socket, in the test's folder
         env = {"XDG_DATA_HOME": str(home / "data"), "NO_COLOR": "1", "TERM": "xterm", "TREEHOUSE_CACHE_DIR": str(home / "cache")}
         command = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items()) + " " + shlex.join([TH, *args]) + "; sleep 30"
-        subprocess.run([TMUX, "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command], check=True, cwd=home)
+        started = subprocess.run([*self.tmux, "-f", "/dev/null", "new-session", "-d", "-s", self.name, "-x", str(width), "-y", str(height), command], capture_output=True, text=True, cwd=home)
+        assert started.returncode == 0, f"tmux new-session failed: {started.stderr}"
         self.width, self.height = width, height
 
     def screen(self) -> list[str]:
-        out = subprocess.run([TMUX, "capture-pane", "-p", "-t", self.name], check=True, capture_output=True, text=True).stdout
+        out = subprocess.run([*self.tmux, "capture-pane", "-p", "-t", self.name], check=True, capture_output=True, text=True).stdout
         return out.split("\n")[: self.height]
 
     def history(self) -> str:
         """Everything the terminal printed, scrolled-off lines included."""
-        return subprocess.run([TMUX, "capture-pane", "-p", "-S", "-2000", "-t", self.name], check=True, capture_output=True, text=True).stdout
+        return subprocess.run([*self.tmux, "capture-pane", "-p", "-S", "-2000", "-t", self.name], check=True, capture_output=True, text=True).stdout
 
     def wait_for(self, text: str, timeout: float = 60, settled: str = PROMPT) -> list[str]:
         """The screen once ``text`` is on it and it has settled: ``settled`` (the prompt) is
@@ -62,11 +67,11 @@ class Terminal:
         raise AssertionError(f"{text!r} never appeared; the screen:\n" + "\n".join(self.screen()))
 
     def type(self, text: str) -> None:
-        subprocess.run([TMUX, "send-keys", "-t", self.name, "-l", text], check=True)
-        subprocess.run([TMUX, "send-keys", "-t", self.name, "Enter"], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, "-l", text], check=True)
+        subprocess.run([*self.tmux, "send-keys", "-t", self.name, "Enter"], check=True)
 
     def close(self) -> None:
-        subprocess.run([TMUX, "kill-session", "-t", self.name], check=False, capture_output=True)
+        subprocess.run([*self.tmux, "kill-server"], check=False, capture_output=True)
 
 
 @pytest.fixture
