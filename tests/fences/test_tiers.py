@@ -14,7 +14,10 @@ for value (floats bit for bit), outcome for outcome and move for move:
 * and ``th simulate`` gives the same JSON with the core on and off.
 
 A house rule that answers one of the hooks a look stands for sends the look
-back to the hooks (the variant answers ``None``).
+back to the hooks (the variant answers ``None``), except house rules that
+judge Hits by their source alone (``hits.JudgedBySource``: large-fences-only,
+no-colour-immunity), whose verdicts the core reads: those games are compared
+step by step too.
 """
 
 from __future__ import annotations
@@ -32,11 +35,13 @@ from hypothesis import strategies as st
 from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.bots.search import SearchBot
-from treehouse.config import resolve
 from treehouse.kernel import compiled
 from treehouse.kernel.engine import Game
+from treehouse.kernel.hooks import HouseRule
+from treehouse.kernel.pieces import Size
 from treehouse.kernel.turn import Control, Looks, look_moves
 from treehouse.plugins import game_hooks
+from treehouse.hookspecs import hookimpl
 from treehouse.variants.fences import looks
 from treehouse.variants.fences.position import format_position
 
@@ -80,14 +85,14 @@ def compare(variant, state, step) -> int:
     looked = 0
     players = len(state.stacks)
     judged = variant.treehouse_evaluate_seats(state, players)  # the playtest's lead tracking, on the core
-    if hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
+    if variant.core_verdicts("treehouse_evaluate", "treehouse_fences_hits") is not None:
         assert [v.hex() for v in judged] == [float(hooks.treehouse_evaluate(state, seat)).hex() for seat in range(players)]
     else:
         assert judged is None
     listed = {face: hooks.treehouse_legal_moves(state, step, face) for face in faces}
     # a seat that is out passes, and a house rule may change the legal moves: then the hooks answer
     by_hooks = any(isinstance(m, Control) for moves in listed.values() for m in moves)
-    by_hooks = by_hooks or not hooks.variant_alone("treehouse_legal_moves", *variant.LOOK_HOOKS)
+    by_hooks = by_hooks or variant.core_verdicts("treehouse_legal_moves", *variant.LOOK_HOOKS) is None
     for seat in range(len(state.stacks)):
         at_once = variant.treehouse_look_all_moves(state, step, tuple(faces), seat)
         where = f"{format_position(state)} step {step.name} seat {seat + 1}"
@@ -115,11 +120,12 @@ def compare(variant, state, step) -> int:
     return looked
 
 
-def fences(plugins, **options):
+def fences(plugins, house_rules=(), **options):
     cls = plugins.variant("fences")
     variant = cls(cls.Rules(**options))
     variant.prepare_compiled()  # evaluate_seats takes the core once it is loaded
-    return game_hooks(variant).variant  # the variant object bound to its game's hooks
+    rules = tuple(rule if isinstance(rule, HouseRule) else plugins.house_rule(rule, cls) for rule in house_rules)
+    return game_hooks(variant, rules).variant  # the variant object bound to its game's hooks
 
 
 def test_lead_tracking_alone_does_not_load_the_core(plugins):
@@ -186,6 +192,7 @@ SETTINGS = {
     "sets": st.sampled_from(["two-rainbow", "rainbow-xeno"]),
     "start": st.sampled_from(["chosen", "corners", "random"]),
     "draft": st.sampled_from(["random", "distinct"]),
+    "house_rules": st.sampled_from([(), ("large-fences-only",), ("no-colour-immunity",), ("large-fences-only", "no-colour-immunity")]),
 }
 
 
@@ -201,25 +208,74 @@ def test_reachable_positions_look_the_same_through_both_tiers_with_every_face(pl
         compare(variant, state, step)
 
 
+class MediumFencesHitNot:
+    """large-fences-only written as a plain wrapper of treehouse_fences_hits
+    (as it was before JudgedBySource): the core cannot know what it does."""
+
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(hit for hit in standing if hit.source is None or hit.source.seat is not None or hit.source.size != Size.MEDIUM)
+
+
+PLAIN_WRAPPER = HouseRule("medium-fences-hit-not", MediumFencesHitNot)
+
+
 def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
-    """large-fences-only answers treehouse_fences_hits: the variant answers None and
+    """A plain treehouse_fences_hits wrapper: the variant answers None and
     the kernel's default, through the house rule, gives the look (a medium Fence's Hit dropped)."""
-    effective = resolve(plugins, variant="fences", overrides=["house_rules=[large-fences-only]", "start=corners"])
-    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
-    variant = hooks.variant
-    assert not hooks.variant_alone(*variant.LOOK_HOOKS)
+    variant = fences(plugins, house_rules=[PLAIN_WRAPPER], start="corners")
+    hooks = variant.hooks
+    assert variant.core_verdicts(*variant.LOOK_HOOKS) is None
     state, step = recorded(variant, [GreedyBot, RandomBot], "tiers:house", 6)[-1]
     moves = [m for m in hooks.treehouse_legal_moves(state, step, "WILD" if step.rolls else None) if not isinstance(m, Control)]
     assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
     assert variant.treehouse_look_all_moves(state, step, ("WILD",), 0) is None
+    assert variant.treehouse_evaluate_seats(state, 2) is None
     assert hooks.treehouse_look_moves(state, step, "WILD", moves, 0) == look_moves(hooks, state, step, moves, 0)
     # a house rule that only changes the legal moves leaves the look to the core
-    effective = resolve(plugins, variant="fences", overrides=["house_rules=[dig-restores-any]"])
-    hooks = game_hooks(effective.variant(), effective.house_rule_plugins(plugins))
-    assert hooks.variant_alone(*hooks.variant.LOOK_HOOKS)
-    for state, step in recorded(hooks.variant, [GreedyBot, RandomBot], "tiers:dig", 20):
+    variant = fences(plugins, house_rules=["dig-restores-any"])
+    assert variant.hooks.variant_alone(*variant.LOOK_HOOKS)
+    for state, step in recorded(variant, [GreedyBot, RandomBot], "tiers:dig", 20):
         if not step.setup:
-            compare(hooks.variant, state, step)
+            compare(variant, state, step)
+
+
+@pytest.mark.parametrize(
+    "house_rules, verdicts",
+    [
+        (["large-fences-only"], (0, 0, 1, 0)),
+        (["no-colour-immunity"], (2, 2, 2, 2)),
+        (["no-colour-immunity", "large-fences-only"], (2, 2, 1, 2)),
+    ],
+    ids=["large-fences-only", "no-colour-immunity", "both"],
+)
+@pytest.mark.parametrize("players", [2, 3])
+def test_house_rules_judging_hits_by_source_run_on_the_core_step_for_step_as_through_the_hooks(plugins, house_rules, verdicts, players):
+    """Their verdicts go to the core as a table; every decision of recorded
+    games looks the same through both tiers (the reference through the house
+    rules' own treehouse_fences_hits wrappers)."""
+    variant = fences(plugins, house_rules=house_rules, start="corners")
+    assert variant.core_verdicts(*variant.LOOK_HOOKS) == verdicts
+    looked = 0
+    for game in range(2):
+        for state, step in recorded(variant, [GreedyBot] + [RandomBot] * (players - 1), f"tiers:judged:{players}:{game}", 40):
+            looked += compare(variant, state, step)
+    assert looked > 500
+
+
+def test_large_fences_only_on_the_core_plays_the_games_of_the_same_rule_written_as_a_plain_wrapper(plugins):
+    """The same search games, move for move: large-fences-only on the core, and
+    its plain-wrapper twin through the hooks on the reference rules."""
+    on_core = fences(plugins, house_rules=["large-fences-only"], start="corners")
+    by_hooks = fences(plugins, house_rules=[PLAIN_WRAPPER], start="corners")
+    assert on_core.core_verdicts(*on_core.LOOK_HOOKS) is not None and by_hooks.core_verdicts(*by_hooks.LOOK_HOOKS) is None
+    games = [recorded(variant, [GreedyBot, SearchBot], "tiers:judged:search", 10) for variant in (on_core, by_hooks)]
+    assert [(format_position(state), step.name) for state, step in games[0]] == [(format_position(state), step.name) for state, step in games[1]]
+    assert len(games[0]) > 20
 
 
 def test_with_the_core_turned_off_the_variant_leaves_the_look_to_the_hooks(plugins, monkeypatch):

@@ -3,25 +3,20 @@
 Every Hit a Fences check finds passes through the ``treehouse_fences_hits``
 hook, which returns the Hits that stand; this rule drops those whose source
 is a medium Fence.  The bots' evaluation asks the same hook, so they stop
-fearing medium Fences too.
+fearing medium Fences too.  It judges a Hit by its source alone, so it is
+written as a :class:`~treehouse.variants.fences.hits.JudgedBySource` rule:
+Fences derives the hook's answer from :meth:`LargeFencesOnly.verdict`, and
+its compiled core reads the same verdicts, so games under this rule run on
+the core (docs/fences-api.md).
 """
 
 from __future__ import annotations
 
-from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Size
+from treehouse.variants.fences.hits import JudgedBySource, Verdict
 
 
-def medium_fence(hit) -> bool:
-    source = hit.source
-    return source is not None and source.seat is None and source.size == Size.MEDIUM
-
-
-class LargeFencesOnly:
-    def __init__(self, variant, options) -> None:
-        pass
-
-    @hookimpl(wrapper=True)
-    def treehouse_fences_hits(self, state, before, step, hits):
-        standing = yield
-        return tuple(hit for hit in standing if not medium_fence(hit))
+class LargeFencesOnly(JudgedBySource):
+    def verdict(self, size):
+        """A medium Fence's Hit is dropped (a Stack's size is small, so this is a Fence's); every other stands."""
+        return Verdict.DROPPED if size is Size.MEDIUM else Verdict.STANDS

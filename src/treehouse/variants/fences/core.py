@@ -49,7 +49,12 @@ MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
 R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS = 7, 8
-RULE_COUNT = 9
+#: Then the house rules' verdicts on a Hit by the size of its source
+#: (``hits.Verdict``: 0 stands, 1 dropped, 2 ignores colour), four ints from
+#: ``R_VERDICT`` indexed by the size code + 1: no piece, Large, Medium, a Stack.
+R_VERDICT = 9
+V_STANDS, V_DROPPED, V_IGNORES_COLOUR = 0, 1, 2
+RULE_COUNT = R_VERDICT + 4
 #: ``uniform_dig``'s values, as ``R_UNIFORM_DIG`` holds them.
 UNIFORM_NOOP, UNIFORM_HIT, UNIFORM_REROLL = 0, 1, 2
 #: The rolled face of the act step (any other face reads as AIM, as in rules.one_action_moves).
@@ -160,7 +165,15 @@ def _lines(board, found):
 
 
 @njit(cache=True)
-def _placed_value(board, square, top, smalls):
+def _harmless(cell, top, rules):
+    """A Fence's threat cannot Damage a Stack of ``top`` colour (evaluate.placed_value's
+    harmless): its Hit is dropped, or colour immunity spares the Stack."""
+    verdict = rules[R_VERDICT + 1 + _size(cell)]
+    return verdict == V_DROPPED or (verdict != V_IGNORES_COLOUR and _colour(cell) == top)
+
+
+@njit(cache=True)
+def _placed_value(board, square, top, smalls, rules):
     """A placed Stack's value (evaluate._placed_value): the same sums in the same order."""
     value = SMALL * smalls
     for d in range(1, 5):
@@ -169,7 +182,7 @@ def _placed_value(board, square, top, smalls):
             if cell == EMPTY:
                 continue
             if _is_fence(cell):
-                if _colour(cell) == top:
+                if _harmless(cell, top, rules):
                     value += SHIELD
                 elif _direction(cell) == _opposite(d):
                     value -= POINTING_AT
@@ -187,7 +200,7 @@ def _placed_value(board, square, top, smalls):
         if cell == EMPTY:
             if INSIDE[n]:
                 room += 1
-        elif _is_fence(cell) and _colour(cell) == top:
+        elif _is_fence(cell) and _harmless(cell, top, rules):
             room += 1  # stepping onto it does no Damage
     value += ROOM * room
     if room == 0:
@@ -431,8 +444,13 @@ def look(position, moves, rows, seat, rules):
                         break
                 if repeated:
                     continue
+            verdict = rules[R_VERDICT + 1 + hits[i, 3]]  # the house rules' say (treehouse_fences_hits)
+            if verdict == V_DROPPED:
+                continue
             for c in range(8):
                 kept[nkept, c] = hits[i, c]
+            if verdict == V_IGNORES_COLOUR:
+                kept[nkept, 6] = 1
             nkept += 1
 
         # -- Damage, simultaneously (hits.resolve_damage) --
@@ -500,12 +518,12 @@ def look(position, moves, rows, seat, rules):
         for p in range(players):
             h = hts[p]
             tops[p] = -1 if h == 0 else own[h - 1] if p == mover else stacks[p, h - 1]
-        values[m] = _evaluation(cells, hts, tops, players, seat)
+        values[m] = _evaluation(cells, hts, tops, players, seat, rules)
     return values, outcomes, winners, ended
 
 
 @njit(cache=True)
-def _evaluation(cells, heights, tops, players, seat):
+def _evaluation(cells, heights, tops, players, seat, rules):
     """The score of a position in play for ``seat`` (evaluate.evaluate): its
     Stack's value less the best other's; lost, or won when it is the last."""
     if heights[seat] == 0:
@@ -522,7 +540,7 @@ def _evaluation(cells, heights, tops, players, seat):
             if cells[s] == p + 1:
                 where = s
                 break
-        v = _placed_value(cells, where, tops[p], h)
+        v = _placed_value(cells, where, tops[p], h, rules)
         if p == seat:
             value = v
         elif not others or v > best:
@@ -532,7 +550,7 @@ def _evaluation(cells, heights, tops, players, seat):
 
 
 @njit(cache=True)
-def evaluate_seats(position):
+def evaluate_seats(position, rules):
     """The evaluation of a position in play (not the setup's) for every seat, in one call."""
     players = position[P_PLAYERS]
     heights = np.empty(players, dtype=np.int64)
@@ -544,7 +562,7 @@ def evaluate_seats(position):
             tops[p] = position[base + SEAT_STACK + heights[p] - 1]
     values = np.empty(players, dtype=np.float64)
     for seat in range(players):
-        values[seat] = _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat)
+        values[seat] = _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat, rules)
     return values
 
 

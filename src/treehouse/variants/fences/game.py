@@ -27,7 +27,7 @@ from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
-from treehouse.variants.fences.hits import HitReport, StackOut
+from treehouse.variants.fences.hits import HitReport, JudgedBySource, StackOut, verdicts
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
 from treehouse.variants.fences.rules import (
@@ -366,10 +366,16 @@ class Fences(Variant):
     @hookimpl
     def treehouse_evaluate(self, state, seat):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
+        return evaluate(state, seat, self._stand(state))
+
+    def _stand(self, state):
+        """The evaluation's judge of threatened Hits in ``state``: the
+        ``treehouse_fences_hits`` hook, where a house rule answers it; else
+        ``None`` (every Hit stands, and the hook is not called)."""
         if not self.house_judges_hits:
-            return evaluate(state, seat)
+            return None
         hooks = self.hooks
-        return evaluate(state, seat, stand=lambda hits: hooks.treehouse_fences_hits(state, state, None, hits))
+        return lambda hits: hooks.treehouse_fences_hits(state, state, None, hits)
 
     @hookimpl
     def treehouse_render(self, state, console_width):
@@ -415,6 +421,19 @@ class Fences(Variant):
     #: them, its compiled core answers the look (docs/rules/tiers.md).
     LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate", "treehouse_fences_hits")
 
+    def core_verdicts(self, *hooks: str) -> tuple[int, ...] | None:
+        """May the compiled core answer for ``hooks`` in this game, and with
+        which verdicts on Hits (``hits.verdicts``)?  Yes while Fences alone
+        answers them, except ``treehouse_fences_hits``, which house rules
+        judging Hits by their source alone (:class:`~treehouse.variants.fences.hits.JudgedBySource`)
+        may wrap: the core reads their verdicts.  ``None``: the hooks answer."""
+        if not self.hooks.variant_alone(*(hook for hook in hooks if hook != "treehouse_fences_hits")):
+            return None
+        judges = self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ()
+        if self.hooks.tracing or not all(isinstance(judge, JudgedBySource) for judge in judges):
+            return None
+        return verdicts(judges)
+
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
         """Many moves looked at in one call of the compiled core (variants/fences/looks.py),
@@ -426,9 +445,10 @@ class Fences(Variant):
             return None
         from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
 
-        if not self.hooks.variant_alone(*self.LOOK_HOOKS):
+        judged = self.core_verdicts(*self.LOOK_HOOKS)
+        if judged is None:
             return None
-        return looks.look_moves(self.rules, state, step, moves, seat)
+        return looks.look_moves(self.rules, judged, state, step, moves, seat)
 
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
@@ -440,13 +460,14 @@ class Fences(Variant):
         saves), else by the reference rules."""
         from treehouse.kernel import compiled
 
-        if not self.hooks.variant_alone("treehouse_evaluate", "treehouse_fences_hits"):
+        judged = self.core_verdicts("treehouse_evaluate", "treehouse_fences_hits")
+        if judged is None:
             return None
         if state.setting_up or not compiled.ready("fences"):
-            return evaluate_seats(state)
+            return evaluate_seats(state, self._stand(state))
         from treehouse.variants.fences import looks
 
-        return looks.evaluate_seats(state)
+        return looks.evaluate_seats(self.rules, judged, state)
 
     def prepare_compiled(self) -> None:
         from treehouse.kernel import compiled
@@ -467,6 +488,7 @@ class Fences(Variant):
             return None
         from treehouse.variants.fences import looks
 
-        if not self.hooks.variant_alone("treehouse_legal_moves", *self.LOOK_HOOKS):
+        judged = self.core_verdicts("treehouse_legal_moves", *self.LOOK_HOOKS)
+        if judged is None:
             return None
-        return looks.look_all_moves(self.rules, state, step, faces, seat)
+        return looks.look_all_moves(self.rules, judged, state, step, faces, seat)

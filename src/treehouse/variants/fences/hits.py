@@ -14,9 +14,10 @@ replay``, records and the playtest statistics all read.
 
 from __future__ import annotations
 
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
+from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import NAMES
 
@@ -163,3 +164,60 @@ def immune(hit: Hit, top: str | None) -> bool:
     with no colour, :attr:`Hit.colour`, always Damages).  The one place the
     rule is written: Damage, the events and the bots' evaluation ask it."""
     return hit.colour is not None and hit.colour == top
+
+
+class Verdict(IntEnum):
+    """A house rule's say on a Hit (:class:`JudgedBySource`)."""
+
+    STANDS = 0
+    DROPPED = 1
+    IGNORES_COLOUR = 2
+
+
+#: The sources a :class:`JudgedBySource` rule tells apart: no piece (an
+#: attempt Outside, an impossible action), a Large or a Medium Fence, a Stack.
+SOURCE_SIZES = (None, Size.LARGE, Size.MEDIUM, Size.SMALL)
+
+
+class JudgedBySource:
+    """The base of a house rule that says which Hits stand from the piece
+    that makes each one alone (:attr:`Hit.source`'s size; ``None`` for no
+    piece), whatever the position: write :meth:`verdict`.
+
+    Its ``treehouse_fences_hits`` wrapper applies the verdicts, as any house
+    rule's would (the reference rules, the bots' evaluation); and because
+    they depend on nothing else, the compiled core reads them as a table
+    (:func:`verdicts`), so games under such rules run on the core too
+    (docs/fences-api.md).  ``large-fences-only`` and ``no-colour-immunity``
+    are two."""
+
+    def __init__(self, variant, options) -> None:
+        self.variant = variant
+
+    def verdict(self, size: Size | None) -> Verdict:
+        """What becomes of a Hit whose source has ``size`` (``None``: no piece)."""
+        raise NotImplementedError
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        judged = []
+        for hit in standing:
+            verdict = self.verdict(None if hit.source is None else hit.source.size)
+            if verdict is Verdict.IGNORES_COLOUR:
+                judged.append(ignoring_colour(hit))
+            elif verdict is not Verdict.DROPPED:
+                judged.append(hit)
+        return tuple(judged)
+
+
+def verdicts(judges) -> tuple[int, ...]:
+    """Several :class:`JudgedBySource` rules at once, as the core's table: per
+    source size (:data:`SOURCE_SIZES`), dropped if any drops it, else ignoring
+    colour if any says so, else standing; the same as their wrappers one
+    inside another, in any order."""
+    table = []
+    for size in SOURCE_SIZES:
+        said = {judge.verdict(size) for judge in judges}
+        table.append(Verdict.DROPPED if Verdict.DROPPED in said else Verdict.IGNORES_COLOUR if Verdict.IGNORES_COLOUR in said else Verdict.STANDS)
+    return tuple(int(verdict) for verdict in table)

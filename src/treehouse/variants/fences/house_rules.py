@@ -10,8 +10,8 @@ unchanged.  Both compose with each other and with every rule option.
 from __future__ import annotations
 
 from treehouse.hookspecs import hookimpl
+from treehouse.variants.fences.hits import JudgedBySource, Verdict
 from treehouse.variants.fences.rules import action_moves
-from treehouse.variants.fences.hits import ignoring_colour
 
 
 class DigRestoresAny:
@@ -35,17 +35,12 @@ class DigRestoresAny:
         return why_illegal(state, step, face, move, moves, self.variant.rules, restores_any=True)
 
 
-class NoColourImmunity:
+class NoColourImmunity(JudgedBySource):
     """Every Hit Damages: a top colour matching the Fence or Stack no longer protects."""
 
-    def __init__(self, variant, options) -> None:
-        self.variant = variant
-
-    @hookimpl(wrapper=True)
-    def treehouse_fences_hits(self, state, before, step, hits):
+    def verdict(self, size):
         """Every Hit stands as a Hit that ignores colour (the bots' evaluation asks the same hook)."""
-        standing = yield
-        return tuple(ignoring_colour(hit) for hit in standing)
+        return Verdict.IGNORES_COLOUR
 
 
 def register_house_rules(register) -> None:

@@ -46,11 +46,17 @@ FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": c
 _PAD = [0] * core.ACTION_WIDTH
 
 
-def rule_flags(rules) -> np.ndarray:
+#: The verdicts on Hits when no house rule judges them: every Hit stands.
+ALL_STAND = (0, 0, 0, 0)
+
+
+def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     """The rule options a look and the legal moves depend on, as the kernel
-    reads them (``core.R_*``).  The others (heights, sets, the draft, the
-    start) shape only the setup, which the core never plays."""
+    reads them (``core.R_*``), and the house rules' verdicts on Hits
+    (``judged``, ``hits.verdicts``).  The other options (heights, sets, the
+    draft, the start) shape only the setup, which the core never plays."""
     flags = np.zeros(core.RULE_COUNT, dtype=np.int64)
+    flags[core.R_VERDICT : core.R_VERDICT + 4] = judged
     flags[core.R_EVERY_CHECK] = rules.line_hits == "every_check"
     flags[core.R_ONE_PER_PIECE] = rules.one_hit_per_piece
     flags[core.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
@@ -197,7 +203,7 @@ def _warm() -> None:
     position[core.P_SEATS + core.SEAT_STACK] = 2
     position[core.P_SEATS + core.SEAT_HEIGHT] = 2
     core.look_faces(position, np.array([core.F_WILD, core.F_DIG]), 0, rules)
-    core.evaluate_seats(position)
+    core.evaluate_seats(position, rules)
 
 
 def prepare() -> None:
@@ -217,16 +223,17 @@ def usable() -> bool:
     return True
 
 
-#: Each rule set's flags, found by the rules object (hashing a rules model costs more than a look).
+#: Each rule set's flags, found by the rules object and the verdicts (hashing a rules model costs more than a look).
 _FLAGS: dict = {}
 
 
-def flags_of(rules) -> np.ndarray:
-    known = _FLAGS.get(id(rules))
+def flags_of(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
+    key = (id(rules), judged)
+    known = _FLAGS.get(key)
     if known is None or known[0] is not rules:  # the entry holds its rules, so an id is never reused under it
         if len(_FLAGS) > 64:
             _FLAGS.clear()
-        known = _FLAGS[id(rules)] = (rules, rule_flags(rules))
+        known = _FLAGS[key] = (rules, rule_flags(rules, judged))
     return known[1]
 
 
@@ -240,7 +247,7 @@ def looks_of(state, rules, values, codes, winners, ended) -> Looks:
     return Looks(values.tolist(), outcomes)
 
 
-def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
+def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | None:
     """``treehouse_look_all_moves`` on the core: every legal move of the step,
     for each face, generated and looked at in one kernel call; ``None``
     where the hooks must answer (a setup step, or a seat that is out and passes)."""
@@ -250,7 +257,7 @@ def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
     position = encode_position(state)
     position[core.P_STEP] = index
     codes = np.array([FACE_CODE.get(face, core.F_AIM) for face in faces], dtype=np.int64)
-    values, outcomes, winners, counts = core.look_faces(position, codes, seat, flags_of(rules))
+    values, outcomes, winners, counts = core.look_faces(position, codes, seat, flags_of(rules, judged))
     found, start = [], 0
     for count in counts.tolist():
         end = start + count
@@ -260,10 +267,10 @@ def look_all_moves(rules, state, step, faces, seat) -> list[Looks] | None:
     return found
 
 
-def evaluate_seats(state) -> list[float]:
+def evaluate_seats(rules, judged, state) -> list[float]:
     """``treehouse_evaluate_seats`` on the core: a position in play judged for every seat in one call."""
     prepare()
-    return core.evaluate_seats(encode_position(state)).tolist()
+    return core.evaluate_seats(encode_position(state), flags_of(rules, judged)).tolist()
 
 
 def legal_rows(rules, state, step, face) -> np.ndarray:
@@ -274,7 +281,7 @@ def legal_rows(rules, state, step, face) -> np.ndarray:
     return core.legal(position, FACE_CODE.get(face, core.F_AIM), flags_of(rules))
 
 
-def look_moves(rules, state, step, moves, seat) -> Looks | None:
+def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
     """``treehouse_look_moves`` on the core: ``None`` where it cannot answer
     (a move of a kind it does not know, a setup step), so the hooks do."""
     index = STEP_INDEX.get(step.name)
@@ -288,4 +295,4 @@ def look_moves(rules, state, step, moves, seat) -> Looks | None:
         return None
     position = encode_position(state)
     position[core.P_STEP] = index
-    return looks_of(state, rules, *core.look(position, MOVES.table, rows, seat, flags_of(rules)))
+    return looks_of(state, rules, *core.look(position, MOVES.table, rows, seat, flags_of(rules, judged)))
