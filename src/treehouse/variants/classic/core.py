@@ -58,26 +58,25 @@ NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
 #: About how long a cold compile of these kernels takes (the line on first use).
 COMPILE_SECONDS = 2.0
 
-#: Where the fields of the kernel's one input array sit (then the trios, then the moves).
+#: Where the fields of the kernel's position array sit (then the trios).
 _HOUSE, _TO_MOVE, _SEAT, _PLAYERS, _FIRST_TRIO = range(5)
 
 
-def _look(given, out, away, image, mirror_matches):
+def _look(position, codes, out, away, image, mirror_matches):
     """Every move of one position looked at: ``out[i]`` the seat's evaluation
     after move ``i`` (0.0 where it ends the game), ``out[n + i]`` its outcome
-    (0: none), for the ``n`` moves; returns how many end the game.
+    (0: none), for the ``n`` moves of ``codes``; returns how many end the game.
 
-    ``given`` holds the House's rank, the seat to move, the seat judged, the
-    number of players, each seat's trio rank, then the moves' codes.  ``out``
-    is the caller's, at least ``2 n`` long (no array is made per call)."""
-    house, to_move, seat, players = given[_HOUSE], given[_TO_MOVE], given[_SEAT], given[_PLAYERS]
-    first_move = _FIRST_TRIO + players
-    n = given.shape[0] - first_move
-    trios = given[_FIRST_TRIO:first_move].copy()
+    ``position`` holds the House's rank, the seat to move, the seat judged,
+    the number of players and each seat's trio rank.  ``out`` is the
+    caller's, at least ``2 n`` long (no array is made per call)."""
+    house, to_move, seat, players = position[_HOUSE], position[_TO_MOVE], position[_SEAT], position[_PLAYERS]
+    n = codes.shape[0]
+    trios = position[_FIRST_TRIO : _FIRST_TRIO + players].copy()
     own = trios[to_move]
     ended = 0
     for i in range(n):
-        code = given[first_move + i]
+        code = codes[i]
         h = house
         if code >= TRIOS:
             h = code - TRIOS
@@ -133,9 +132,8 @@ class ClassicCore:
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         house, trios, to_move = state
-        given = [_rank(house), to_move, seat, len(trios), *map(_rank, trios)]
-        given += [rank + TRIOS if target == "house" else rank for target, rank, _result in moves]
-        (looks,) = self._judge(given, [len(moves)], [0], len(trios))
+        codes = np.array([rank + TRIOS if target == "house" else rank for target, rank, _result in moves], dtype=np.int64)
+        (looks,) = self._judge(state, seat, codes, (len(moves),), (0,))
         return looks
 
     def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
@@ -143,19 +141,17 @@ class ClassicCore:
         legal moves list (game.Classic.treehouse_legal_moves), in their order,
         without making a move."""
         house, trios, to_move = state
-        own, h = _rank(trios[to_move]), _rank(house)
-        key = (own, h, tuple(faces), decline)
+        key = (_rank(trios[to_move]), _rank(house), tuple(faces), decline)
         choices = self._choices.get(key)
         if choices is None:
-            choices = self._choices[key] = self._node_choices(own, h, faces, decline)
-        codes, counts, rerolls = choices
-        return self._judge([h, to_move, seat, len(trios), *map(_rank, trios), *codes], counts, rerolls, len(trios))
+            choices = self._choices[key] = self._node_choices(*key)
+        return self._judge(state, seat, *choices)
 
-    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[list[int], list[int], list[int]]:
-        """The codes of every face's choices one after another, how many each face
-        has, and how many are REROLL: own trio first; else the House and the
-        decline (``decline``, PASS or REROLL), which leaves the position as it
-        stands; WILD both trios."""
+    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...]]:
+        """The codes of every face's choices one after another (an array, as
+        the kernel reads them), how many each face has, and how many are
+        REROLL: own trio first; else the House and the decline (``decline``,
+        PASS or REROLL), which leaves the position as it stands; WILD both trios."""
         codes, counts, rerolls = [], [], []
         for face in faces:
             mine = self._codes(face, own, False)
@@ -170,7 +166,7 @@ class ClassicCore:
             codes += choices
             counts.append(len(choices))
             rerolls.append(1 if choices and not mine and face != "WILD" and decline is REROLL else 0)
-        return codes, counts, rerolls
+        return np.array(codes, dtype=np.int64), tuple(counts), tuple(rerolls)
 
     def _codes(self, face: str, rank: int, house: bool) -> list[int]:
         """The moves' codes ``face`` offers on the trio of ``rank`` (its own, or the House's), made once."""
@@ -185,13 +181,17 @@ class ClassicCore:
             codes = self._moves[key] = [trio_rank(result) + (TRIOS if house else 0) for result in found]
         return codes
 
-    def _judge(self, given: list, counts: list[int], rerolls: list[int], players: int) -> list[Looks]:
-        """One kernel call on ``given`` (its moves the ``counts`` of several lists, one after another): a Looks per list."""
-        n = sum(counts)
+    def _judge(self, state: Any, seat: int, codes: np.ndarray, counts: Sequence[int], rerolls: Sequence[int]) -> list[Looks]:
+        """One kernel call on the moves ``codes`` of ``state`` (the ``counts`` of
+        several lists, one after another), judged for ``seat``: a Looks per list."""
+        house, trios, to_move = state
+        players = len(trios)
+        position = np.array([_rank(house), to_move, seat, players, *map(_rank, trios)], dtype=np.int64)
+        n = len(codes)
         out = self.out
         if 2 * n > len(out):
             out = self.out = np.zeros(4 * n)
-        ended = self.kernel(np.array(given, dtype=np.int64), out, self.away, self.image, self.mirror_matches)
+        ended = self.kernel(position, codes, out, self.away, self.image, self.mirror_matches)
         values = out[:n].tolist()
         found, start = [], 0
         if not ended:
@@ -228,8 +228,8 @@ def _compile() -> Any:
     kernel = _kernel
     away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
     image = np.zeros(TRIOS, dtype=np.int64)
-    warm, out = np.array([0, 0, 0, 2, 1, 2, 3, TRIOS + 4], dtype=np.int64), np.zeros(4)
-    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(warm, out, away, image, False))  # once a process
+    position, codes, out = np.array([0, 0, 0, 2, 1, 2], dtype=np.int64), np.array([3, TRIOS + 4], dtype=np.int64), np.zeros(4)
+    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(position, codes, out, away, image, False))  # once a process
     return kernel
 
 
