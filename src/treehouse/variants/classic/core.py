@@ -133,7 +133,7 @@ class ClassicCore:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         house, trios, to_move = state
         codes = np.array([rank + TRIOS if target == "house" else rank for target, rank, _result in moves], dtype=np.int64)
-        (looks,) = self._judge(state, seat, codes, (len(moves),), (0,))
+        (looks,) = self._judge(_rank(house), [*map(_rank, trios)], to_move, seat, codes, (len(moves),), (0,))
         return looks
 
     def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
@@ -141,11 +141,12 @@ class ClassicCore:
         legal moves list (game.Classic.treehouse_legal_moves), in their order,
         without making a move."""
         house, trios, to_move = state
-        key = (_rank(trios[to_move]), _rank(house), tuple(faces), decline)
+        ranks, h = [*map(_rank, trios)], _rank(house)
+        key = (ranks[to_move], h, tuple(faces), decline)
         choices = self._choices.get(key)
         if choices is None:
             choices = self._choices[key] = self._node_choices(*key)
-        return self._judge(state, seat, *choices)
+        return self._judge(h, ranks, to_move, seat, *choices)
 
     def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...]]:
         """The codes of every face's choices one after another (an array, as
@@ -181,12 +182,12 @@ class ClassicCore:
             codes = self._moves[key] = [trio_rank(result) + (TRIOS if house else 0) for result in found]
         return codes
 
-    def _judge(self, state: Any, seat: int, codes: np.ndarray, counts: Sequence[int], rerolls: Sequence[int]) -> list[Looks]:
-        """One kernel call on the moves ``codes`` of ``state`` (the ``counts`` of
-        several lists, one after another), judged for ``seat``: a Looks per list."""
-        house, trios, to_move = state
+    def _judge(self, house: int, trios: list[int], to_move: int, seat: int, codes: np.ndarray, counts: Sequence[int], rerolls: Sequence[int]) -> list[Looks]:
+        """One kernel call on the moves ``codes`` of a position (the House's
+        rank, each seat's trio rank, the seat to move), the ``counts`` of
+        several lists one after another, judged for ``seat``: a Looks per list."""
         players = len(trios)
-        position = np.array([_rank(house), to_move, seat, players, *map(_rank, trios)], dtype=np.int64)
+        position = np.array([house, to_move, seat, players, *trios], dtype=np.int64)
         n = len(codes)
         out = self.out
         if 2 * n > len(out):
