@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
+from treehouse.errors import PluginError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import Game, play_move
 from treehouse.kernel.hooks import game_hooks
 from treehouse.kernel.pieces import Size
 from treehouse.variants.fences.evaluate import evaluate, stack_value
 from treehouse.variants.fences.game import STEPS
-from treehouse.variants.fences.hits import Cause, HitReport
+from treehouse.variants.fences.hits import Cause, HitReport, JudgedBySource, Verdict
 from treehouse.variants.fences.scenario import layout
 
 FENCE, ACT, STACK = STEPS
@@ -91,3 +94,53 @@ def test_whole_games_under_the_house_rule_never_report_a_medium_fence_hit(plugin
         Game(variant, [bot(), bot()], random.Random(seed), house_rules=[LargeFencesOnly()], observer=Watch()).play()
     assert seen
     assert all(e.hit.source is None or e.hit.source.size is not Size.MEDIUM for e in seen)
+
+
+# -- JudgedBySource: a house rule that judges a Hit by its source alone ---------
+
+
+class DropsMedium(JudgedBySource):
+    name = "drops-medium-test"
+
+    def verdict(self, size):
+        return Verdict.DROPPED if size is Size.MEDIUM else Verdict.STANDS
+
+
+def test_a_judged_by_source_rule_removes_the_hits_its_verdicts_drop(pos, fences):
+    hooks = game_hooks(fences, [DropsMedium(fences, None)])
+    state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
+    after, events = play_move(hooks, state, FENCE, fences.parse_move("move Mr@a4 a3"))
+    assert events == () and after.stacks == state.stacks
+    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == (0, 0, 1, 0)
+
+
+class WithAWrapperOfItsOwn(DropsMedium):
+    """A JudgedBySource rule that answers the hook itself: its verdicts may not say what it does."""
+
+    name = "own-wrapper-test"
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        return (yield)
+
+
+class SaysYes(JudgedBySource):
+    name = "says-yes-test"
+
+    def verdict(self, size):
+        return True
+
+
+def test_a_judged_by_source_rule_with_its_own_wrapper_plays_through_the_hooks(fences):
+    hooks = game_hooks(fences, [WithAWrapperOfItsOwn(fences, None)])
+    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) is None
+
+
+def test_a_verdict_that_is_no_verdict_is_one_line_naming_the_rule(pos, fences):
+    hooks = game_hooks(fences, [SaysYes(fences, None)])
+    state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
+    expected = r"house rule SaysYes: verdict\(None\) returned True, expected a Verdict \(Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR\)"
+    with pytest.raises(PluginError, match=expected):
+        hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS)
+    with pytest.raises(PluginError, match=r"house rule SaysYes: verdict\("):
+        play_move(hooks, state, FENCE, fences.parse_move("move Mr@a4 a3"))

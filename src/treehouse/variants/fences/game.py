@@ -27,7 +27,7 @@ from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
-from treehouse.variants.fences.hits import HitReport, JudgedBySource, StackOut, verdicts
+from treehouse.variants.fences.hits import HitReport, StackOut, judges_by_source, verdicts
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
 from treehouse.variants.fences.rules import (
@@ -430,7 +430,7 @@ class Fences(Variant):
         if not self.hooks.variant_alone(*(hook for hook in hooks if hook != "treehouse_fences_hits")):
             return None
         judges = self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ()
-        if self.hooks.tracing or not all(isinstance(judge, JudgedBySource) for judge in judges):
+        if self.hooks.tracing or not all(map(judges_by_source, judges)):
             return None
         return verdicts(judges)
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from enum import IntEnum, StrEnum
 from typing import NamedTuple
 
+from treehouse.errors import PluginError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import NAMES
@@ -198,17 +199,33 @@ class JudgedBySource:
         """What becomes of a Hit whose source has ``size`` (``None``: no piece)."""
         raise NotImplementedError
 
+    def judged(self, size: Size | None) -> Verdict:
+        """:meth:`verdict`, checked: anything but a :class:`Verdict` is the rule's bug, said in one line."""
+        verdict = self.verdict(size)
+        if not isinstance(verdict, Verdict):
+            raise PluginError(
+                f"house rule {type(self).__name__}: verdict({size and size.value!r}) returned {verdict!r},"
+                " expected a Verdict (Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR)"
+            )
+        return verdict
+
     @hookimpl(wrapper=True)
     def treehouse_fences_hits(self, state, before, step, hits):
         standing = yield
         judged = []
         for hit in standing:
-            verdict = self.verdict(None if hit.source is None else hit.source.size)
+            verdict = self.judged(None if hit.source is None else hit.source.size)
             if verdict is Verdict.IGNORES_COLOUR:
                 judged.append(ignoring_colour(hit))
             elif verdict is not Verdict.DROPPED:
                 judged.append(hit)
         return tuple(judged)
+
+
+def judges_by_source(plugin) -> bool:
+    """Is ``plugin`` a :class:`JudgedBySource` rule whose ``treehouse_fences_hits``
+    is the one derived from its verdicts (not one of its own)?"""
+    return isinstance(plugin, JudgedBySource) and type(plugin).treehouse_fences_hits is JudgedBySource.treehouse_fences_hits
 
 
 def verdicts(judges) -> tuple[int, ...]:
@@ -218,6 +235,6 @@ def verdicts(judges) -> tuple[int, ...]:
     inside another, in any order."""
     table = []
     for size in SOURCE_SIZES:
-        said = {judge.verdict(size) for judge in judges}
+        said = {judge.judged(size) for judge in judges}
         table.append(Verdict.DROPPED if Verdict.DROPPED in said else Verdict.IGNORES_COLOUR if Verdict.IGNORES_COLOUR in said else Verdict.STANDS)
     return tuple(int(verdict) for verdict in table)
