@@ -267,6 +267,40 @@ def test_house_rules_judging_hits_by_source_run_on_the_core_step_for_step_as_thr
     assert looked > 500
 
 
+@pytest.mark.parametrize("house_rules", [["wild-repair(max=2)"], ["wild-repair(max=2)", "large-fences-only"]], ids=["wild-repair", "with-large-fences-only"])
+def test_a_house_rule_adding_moves_of_its_own_keeps_the_core_for_fences_moves(plugins, house_rules):
+    """wild-repair (an AddsMoves rule) performs only its Repair moves: a look at
+    a WILD face's moves puts Fences' on the core and the Repairs through the
+    hooks, and the whole equals the hooks' look, every decision of recorded games."""
+    variant = fences(plugins, house_rules=house_rules, start="corners")
+    assert variant.core_verdicts(*variant.LOOK_HOOKS) is not None
+    assert variant.core_verdicts("treehouse_legal_moves", *variant.LOOK_HOOKS) is None  # it adds legal moves: the search lists them
+    looked = repairs = 0
+    for game in range(3):
+        for state, step in recorded(variant, [GreedyBot, RandomBot], f"tiers:repair:{game}", 60):
+            looked += compare(variant, state, step)
+            if step.rolls:
+                repairs += sum(1 for m in variant.hooks.treehouse_legal_moves(state, step, "WILD") if type(m).__name__ == "Repair")
+    assert looked > 500 and repairs > 0
+
+
+def test_a_house_rule_performing_moves_in_a_hook_of_its_own_sends_the_look_to_the_hooks(plugins):
+    """A rule answering treehouse_apply_move itself (not the derived AddsMoves
+    hook) might perform any move: the look is the hooks'."""
+    rule = plugins.house_rule("wild-repair(max=2)", plugins.variant("fences"))
+
+    class PerformsItself(rule.factory):
+        @hookimpl(tryfirst=True)
+        def treehouse_apply_move(self, state, step, move):
+            return None
+
+    variant = fences(plugins, house_rules=[HouseRule("performs-itself", PerformsItself, rule.options)], start="corners")
+    assert variant.core_verdicts(*variant.LOOK_HOOKS) is None
+    state, step = recorded(variant, [GreedyBot, RandomBot], "tiers:itself", 4)[-1]
+    moves = [m for m in variant.hooks.treehouse_legal_moves(state, step, "WILD" if step.rolls else None) if not isinstance(m, Control)]
+    assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
+
+
 def test_large_fences_only_on_the_core_plays_the_games_of_the_same_rule_written_as_a_plain_wrapper(plugins):
     """The same search games, move for move: large-fences-only on the core, and
     its plain-wrapper twin through the hooks on the reference rules."""

@@ -140,6 +140,20 @@ class Looks(NamedTuple):
     rerolls: int = 0
 
 
+def merged_looks(count: int, *parts: tuple[Sequence[int], Looks]) -> Looks:
+    """One :class:`Looks` at ``count`` moves from looks at parts of them (say,
+    a compiled core's at the variant's own moves and the hooks' at a house
+    rule's): each part is the indices of its moves, in order, and its Looks."""
+    values = [0.0] * count
+    outcomes: dict[int, Outcome] = {}
+    for indices, looks in parts:
+        for index, value in zip(indices, looks.values):
+            values[index] = value
+        for index, outcome in looks.outcomes.items():
+            outcomes[indices[index]] = outcome
+    return Looks(values, dict(sorted(outcomes.items())))
+
+
 def look_moves(hooks: Any, state: Any, step: Step, moves: Sequence, seat: int) -> Looks:
     """The answer the hooks give one move at a time, for ``treehouse_look_moves``:
     each move played as the engine plays it (:func:`play_move`; a setup

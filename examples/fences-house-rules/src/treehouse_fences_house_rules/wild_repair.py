@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from treehouse.errors import NotationError
 from treehouse.hookspecs import hookimpl
+from treehouse.kernel.added_moves import AddsMoves
 from treehouse.variants.fences.encoding import TallyObservation
 from treehouse.variants.fences.rules import advance
 
@@ -44,7 +45,13 @@ class RepairActions:
         return f"repair +{list(LETTER.values())[action]}"
 
 
-class WildRepair:
+class WildRepair(AddsMoves):
+    """The rule's plugin.  It adds :class:`Repair` moves and performs only
+    those (an :class:`~treehouse.kernel.added_moves.AddsMoves`), so Fences'
+    compiled core goes on looking at Fences' own moves in its games."""
+
+    kinds = (Repair,)
+
     def __init__(self, variant, options) -> None:
         self.variant = variant
         self.max = options.max
@@ -72,10 +79,7 @@ class WildRepair:
             return moves
         return (*moves, *self.repairs(state, face))
 
-    @hookimpl(tryfirst=True)
-    def treehouse_apply_move(self, state, step, move):
-        if not isinstance(move, Repair):
-            return None
+    def perform(self, state, step, move):
         seat = state.to_move
         destroyed = list(state.destroyed[seat])
         destroyed.remove(move.colour)

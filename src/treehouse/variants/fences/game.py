@@ -23,7 +23,9 @@ from pydantic import Field, model_validator
 
 from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
+from treehouse.kernel.added_moves import performs_only_its_own
 from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
+from treehouse.kernel.turn import Looks, look_moves, merged_looks
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
@@ -421,18 +423,23 @@ class Fences(Variant):
     #: them, its compiled core answers the look (docs/rules/tiers.md).
     LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate", "treehouse_fences_hits")
 
+    #: The hooks house rules of a declared form may answer with the core still
+    #: in use: Hits judged by their source alone (their verdicts go to the
+    #: core), and moves of a rule's own kinds (only those go through the hooks).
+    DECLARED_FORMS = {"treehouse_fences_hits": judges_by_source, "treehouse_apply_move": performs_only_its_own}
+
     def core_verdicts(self, *hooks: str) -> tuple[int, ...] | None:
         """May the compiled core answer for ``hooks`` in this game, and with
         which verdicts on Hits (``hits.verdicts``)?  Yes while Fences alone
-        answers them, except ``treehouse_fences_hits``, which house rules
-        judging Hits by their source alone (:class:`~treehouse.variants.fences.hits.JudgedBySource`)
-        may wrap: the core reads their verdicts.  ``None``: the hooks answer."""
-        if not self.hooks.variant_alone(*(hook for hook in hooks if hook != "treehouse_fences_hits")):
+        answers them, but for house rules of the forms in :data:`DECLARED_FORMS`
+        (:class:`~treehouse.variants.fences.hits.JudgedBySource`,
+        :class:`~treehouse.kernel.added_moves.AddsMoves`).  ``None``: the hooks answer."""
+        if self.hooks.tracing or not self.hooks.variant_alone(*(hook for hook in hooks if hook not in self.DECLARED_FORMS)):
             return None
-        judges = self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ()
-        if self.hooks.tracing or not all(map(judges_by_source, judges)):
-            return None
-        return verdicts(judges)
+        for hook in set(hooks) & self.DECLARED_FORMS.keys():
+            if not all(map(self.DECLARED_FORMS[hook], self.hooks.plugins_answering(hook))):
+                return None
+        return verdicts(self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ())
 
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
@@ -448,7 +455,15 @@ class Fences(Variant):
         judged = self.core_verdicts(*self.LOOK_HOOKS)
         if judged is None:
             return None
-        return looks.look_moves(self.rules, judged, state, step, moves, seat)
+        if all(type(move) is FencesMove for move in moves):
+            return looks.look_moves(self.rules, judged, state, step, moves, seat)
+        # a house rule's own moves (AddsMoves) through the hooks, Fences' on the core
+        own = [index for index, move in enumerate(moves) if type(move) is FencesMove]
+        others = [index for index, move in enumerate(moves) if type(move) is not FencesMove]
+        on_core = looks.look_moves(self.rules, judged, state, step, [moves[i] for i in own], seat) if own else Looks([])
+        if on_core is None:
+            return None
+        return merged_looks(len(moves), (own, on_core), (others, look_moves(self.hooks, state, step, [moves[i] for i in others], seat)))
 
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
