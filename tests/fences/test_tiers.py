@@ -340,3 +340,11 @@ def test_th_simulate_gives_the_same_json_with_the_core_on_and_off():
     on = simulate(True, *args)
     assert on == simulate(False, *args)
     assert on["games"] == 4 and on["turns_total"] > 0
+
+
+def test_th_simulate_under_house_rules_on_the_core_gives_the_same_json_with_the_core_off():
+    """large-fences-only (verdicts) and wild-repair (moves of its own) on the core, against the reference."""
+    args = ("--seat", "greedy", "--seat", "search", "--games", "2", "--seed", "8", "--set", 'house_rules=["large-fences-only", "wild-repair(max=2)"]')
+    on = simulate(True, *args)
+    assert on == simulate(False, *args)
+    assert on["games"] == 2 and on["turns_total"] > 0
