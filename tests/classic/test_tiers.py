@@ -211,18 +211,44 @@ def test_a_tie_and_a_win_on_another_turn(plugins):
     assert_same_looks(hooks, state, STEP, "AIM", moves, 1)
 
 
-@pytest.mark.parametrize("house_rule", ["no-house-moves", "mirror-matches"])
-def test_a_house_rule_plays_through_the_hooks(plugins, house_rule):
-    """A house rule answering a hook of the look turns the core off for that game:
+def test_a_house_rule_on_a_hook_of_the_look_plays_through_the_hooks(plugins):
+    """mirror-matches answers treehouse_outcome: the core is off for that game,
     the variant answers None and the kernel's default plays every move."""
-    effective = resolve(plugins, variant="classic", overrides=[f"house_rules=[{house_rule}]"])
+    effective = resolve(plugins, variant="classic", overrides=["house_rules=[mirror-matches]"])
     game = effective.new_game(plugins, [plugins.bot("search").factory(), plugins.bot("search").factory()], random.Random(2))
     state = ClassicPosition(HOUSE, (parse_trio("M< S^ L^"), TREE), 0)
     moves = board_moves(game.hooks, state, "WILD")
     assert game.hooks.variant.treehouse_look_moves(state, STEP, "WILD", moves, 0) is None
+    assert game.hooks.variant.treehouse_look_all_moves(state, STEP, FACES, 0) is None
     assert game.hooks.treehouse_look_moves(state, STEP, "WILD", moves, 0) == look_moves(game.hooks, state, STEP, moves, 0)
     game.play()  # and a whole game of search bots runs through the hooks
     assert game.outcome is not None
+
+
+class ListedMovesOnly(EveryStep):
+    """Every position a game under a house rule on the legal moves reaches: the
+    core looks at the moves the hooks list, and leaves a whole node to them."""
+
+    def on_choice(self, game, mover, step, face, moves) -> None:
+        hooks, state = game.hooks, game.state
+        assert hooks.variant.treehouse_look_all_moves(state, STEP, FACES, 0) is None
+        for face in FACES:
+            listed = board_moves(hooks, state, face)
+            if listed:
+                for seat in range(len(state.trios)):
+                    self.ended += assert_same_looks(hooks, state, STEP, face, listed, seat)
+                    self.looks += 1
+
+
+def test_a_house_rule_on_the_legal_moves_keeps_the_core_for_the_moves_listed(plugins):
+    """no-house-moves changes which moves are legal, not what a move does: the
+    core looks at the moves it lists, equal to the hooks' look."""
+    effective = resolve(plugins, variant="classic", overrides=["house_rules=[no-house-moves]"])
+    watcher = ListedMovesOnly()
+    for seed in range(2):
+        bots = [plugins.bot("greedy").factory(), plugins.bot("search").factory()]
+        effective.new_game(plugins, bots, random.Random(seed), observer=watcher).play()
+    assert watcher.looks > 50
 
 
 def test_off_and_traced_games_play_through_the_hooks(plugins, monkeypatch):

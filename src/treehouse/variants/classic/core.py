@@ -38,11 +38,13 @@ from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
 
 TRIOS = len(all_trios())
 
-#: The hooks a look stands for: while classic alone answers all of them, the
-#: core's answer is the one they would give (a house rule that changes which
-#: moves are legal, like ``no-house-moves``, turns the core off too, so every
-#: game with a house rule in it plays through the hooks as before).
-LOOK_HOOKS = ("treehouse_legal_moves", "treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate")
+#: The hooks a look at listed moves stands for: while classic alone answers
+#: all of them, the core's answer is the one they would give.
+LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate")
+#: A look at every choice of a node lists the moves too: a house rule that
+#: changes which moves are legal (``no-house-moves``) leaves that to the
+#: hooks, and the core still looks at the moves they list.
+LOOK_ALL_HOOKS = ("treehouse_legal_moves", *LOOK_HOOKS)
 
 #: The outcome of a move, as the kernel writes it: the winners as a bit mask
 #: of seats, plus the kind of win times ``_KIND``.
@@ -247,12 +249,13 @@ class Unused:
 _cores: dict = {}  # the rule options the core depends on -> its ClassicCore
 
 
-def core_for(variant: Any) -> ClassicCore | Unused | None:
+def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | Unused | None:
     """The core that answers ``variant``'s looks in its game, or :class:`Unused`
-    where the compiled core is off or another plugin answers a hook of the
-    look (:data:`LOOK_HOOKS`); ``None`` while ``th play`` prepares the core in
-    the background (the hooks answer meanwhile: ask again later)."""
-    if not compiled.enabled() or not variant.hooks.variant_alone(*LOOK_HOOKS):
+    where the compiled core is off or another plugin answers one of the
+    ``hooks`` the look stands for (:data:`LOOK_HOOKS`, :data:`LOOK_ALL_HOOKS`); ``None``
+    while ``th play`` prepares the core in the background (the hooks answer
+    meanwhile: ask again later)."""
+    if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
         return Unused()
     if not compiled.ready("classic") and compiled.preparing():
         return None

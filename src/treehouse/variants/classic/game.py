@@ -26,7 +26,7 @@ from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
-from treehouse.variants.classic.core import core_for
+from treehouse.variants.classic.core import LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
 from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
@@ -337,9 +337,9 @@ class Classic(Variant):
         """Many moves looked at in one call of the compiled core (core.py) while
         classic alone answers the hooks a look stands for; else ``None``, and
         the kernel plays every move through the hooks (house rules included)."""
-        if step.setup:
-            return None  # classic has no setup phase; one a house rule adds is played through the hooks
-        core = self._compiled_core()
+        if step.setup or not all(type(move) is ClassicMove for move in moves):
+            return None  # classic has no setup phase, nor moves of other kinds: a house rule's are played through the hooks
+        core = self._compiled_core(LOOK_HOOKS)
         return None if core is None else core.look(state, moves, seat)
 
     @hookimpl
@@ -349,15 +349,15 @@ class Classic(Variant):
         stands for; else ``None``, and the search lists the moves."""
         if step.setup:
             return None
-        core = self._compiled_core()
+        core = self._compiled_core(LOOK_ALL_HOOKS)
         return None if core is None else core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
 
-    def _compiled_core(self):
-        """What answers this game's looks (core.core_for: the core of these rules, or
-        Unused); ``None`` (the hooks answer) while the core is still being
-        prepared in the background.  Asked each time, not kept on the variant
-        (a variant object may serve several games)."""
-        return core_for(self)
+    def _compiled_core(self, hooks):
+        """What answers this game's looks for ``hooks`` (core.core_for: the core
+        of these rules, or Unused); ``None`` (the hooks answer) while the core
+        is still being prepared in the background.  Asked each time, not kept
+        on the variant (a variant object may serve several games)."""
+        return core_for(self, hooks)
 
     def _distances(self, state):
         house, trios, _ = state
