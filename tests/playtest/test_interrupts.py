@@ -224,3 +224,28 @@ def test_a_signal_while_waiting_for_the_workers_is_raised_after_the_wait_not_ins
     assert caught.value.exit_code == 128 + signum
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     assert not alive(descendants(os.getpid()) - before)
+
+
+
+def test_ending_the_workers_waits_for_the_pools_manager_thread():
+    """A pool's manager thread still running at the interpreter's exit races
+    with the exit's wake-up write (Python 3.11's concurrent.futures), which
+    printed "OSError: [Errno 9] Bad file descriptor" after a run's partial
+    results (seen under CI load after SIGHUP).  So ending the workers waits
+    for that thread, though ``shutdown()`` forgets it; a thread that takes a
+    second to end stands in for a slow one here."""
+    import threading
+    from concurrent.futures import ProcessPoolExecutor
+
+    import treehouse.playtest.work as work
+
+    pool = ProcessPoolExecutor(max_workers=1)
+    pool.submit(time.sleep, 30)
+    real_manager = pool._executor_manager_thread
+    slow = threading.Thread(target=time.sleep, args=(1.0,), daemon=True)
+    slow.start()
+    pool._executor_manager_thread = slow
+    work._end_workers(pool)
+    assert not slow.is_alive(), "the manager thread was not waited for"
+    real_manager.join(timeout=30)
+    assert not real_manager.is_alive()

@@ -532,12 +532,15 @@ def _worker_pool(jobs: int) -> Iterator[tuple[ProcessPoolExecutor, Any]]:
         finished_games.close()
 
 
-#: The longest wait for a stopped pool's manager thread (it ends in well under a second when idle).
-MANAGER_SECONDS = 120.0
+#: The longest wait for a stopped pool's manager thread (it ends in well under a second once its workers are gone).
+MANAGER_SECONDS = 30.0
 
 
 def _end_workers(pool: ProcessPoolExecutor) -> None:
     processes = list((getattr(pool, "_processes", None) or {}).values())
+    # Taken before shutdown(), which forgets it: the pool's manager thread,
+    # to be waited for below.
+    manager = getattr(pool, "_executor_manager_thread", None)
     pool.shutdown(wait=False, cancel_futures=True)
     for process in processes:
         if process.is_alive():
@@ -547,14 +550,11 @@ def _end_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
-    # Wait for the pool's manager thread to end too: one still running at the
+    # Wait for the manager thread to end too: one still running at the
     # interpreter's exit may close its wake-up pipe while the exit writes to
     # it (concurrent.futures' _python_exit), which prints "OSError: [Errno 9]
-    # Bad file descriptor" after the partial results (a race in Python 3.11).
-    # With the workers gone it ends soon, but under load it took over the 5 s
-    # once waited here (the flaky CI run): so wait as long as it takes, within
-    # MANAGER_SECONDS.
-    manager = getattr(pool, "_executor_manager_thread", None)
+    # Bad file descriptor" after the partial results (a race in Python 3.11,
+    # seen under CI load).  With the workers gone it ends soon.
     if manager is not None:
         manager.join(timeout=MANAGER_SECONDS)
 
