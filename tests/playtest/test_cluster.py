@@ -424,6 +424,46 @@ def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tm
     assert partial["partial"] is True and 0 < partial["games"] < 100000 and partial["games"] % 100 == 0
 
 
+
+def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for_ever(tmp_path):
+    """A chunk finished on a worker that dies before its result is fetched:
+    fetching it waits for the chunk to be played again, which with no worker
+    left never happens (the run hung under CI load).  The pool fetches a
+    bounded time at once and keeps checking for a live worker."""
+    import threading
+
+    from distributed import Client
+
+    processes = DaskProcesses(tmp_path)
+    try:
+        processes.scheduler()
+        worker = processes.worker("last")
+        processes.wait_for_workers(1)
+        with Client(processes.address, set_as_default=False, timeout=30) as client:
+            future = client.submit(sum, [1, 2, 3], pure=False)
+            assert future.result(timeout=60) == 6  # finished: the result is held by the worker
+            said: list[str] = []
+            pool = cluster.ClusterPool(client, {}, "the test's scheduler", worker_seconds=2, say=said.append)
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(timeout=30)
+            raised: list[BaseException] = []
+
+            def fetch() -> None:
+                try:
+                    pool._result(future, None)
+                except BaseException as error:
+                    raised.append(error)
+
+            fetching = threading.Thread(target=fetch, daemon=True)
+            fetching.start()
+            fetching.join(timeout=60)
+            assert not fetching.is_alive(), "fetching a lost result waited for ever"
+    finally:
+        processes.close()
+    assert [type(error) for error in raised] == [cluster.NoLiveWorker], raised
+    assert said == ["no worker is alive on the test's scheduler; waiting up to 2 s for one (--worker-timeout), Ctrl-C stops"]
+
+
 def test_ctrl_c_on_a_local_cluster_prints_no_worker_tracebacks(tmp_path):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the
     workers ignore it (the run stops them), so only the run's own lines show."""

@@ -293,12 +293,23 @@ class ClusterPool:
         self.report_seconds = report_seconds
         self.worker_seconds = worker_seconds
 
-    def _wait(self, future: Any, tell: Callable[[], None] | None) -> None:
-        """Wait for ``future``, moving the bar; with no live worker for
-        ``worker_seconds``, stop the run (:class:`NoLiveWorker`)."""
+    def _result(self, future: Any, tell: Callable[[], None] | None) -> ChunkResult:
+        """``future``'s result, moving the bar while it is waited for; with no
+        live worker for ``worker_seconds``, stop the run (:class:`NoLiveWorker`).
+
+        The result is fetched a bounded time at once: a chunk may be finished
+        while its result is still on a worker that then dies, and fetching it
+        waits for it to be played again, which with no worker left would be for
+        ever, out of the live-worker check's sight (a hang seen under load)."""
         checked = alone_since = None
-        while not future.done():
-            time.sleep(0.1)
+        while True:
+            if future.done():
+                try:
+                    return future.result(timeout=WORKER_CHECK_SECONDS)
+                except TimeoutError:
+                    pass  # its result was lost with a worker: it is played again, once one is alive
+            else:
+                time.sleep(0.1)
             if tell is not None:
                 tell()
             now = time.monotonic()
@@ -347,8 +358,8 @@ class ClusterPool:
                 if len(pending) >= 4 * self.threads():
                     break
             while pending:
-                self._wait(pending[0], tell if topic is not None else None)  # moving the bar as the workers report games
-                result = pending.pop(0).result()
+                result = self._result(pending[0], tell if topic is not None else None)  # moving the bar as the workers report games
+                pending.pop(0)
                 if topic is not None:
                     finished[result.start] = result.stop - result.start
                     tell()
