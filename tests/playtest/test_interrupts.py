@@ -17,7 +17,7 @@ import pytest
 
 from treehouse.config import resolve
 from treehouse.playtest.metrics import summary
-from treehouse.playtest.work import Batch, Interrupted, RuleSpec, play_chunk, run, usable_cpus
+from treehouse.playtest.work import Batch, Interrupted, RuleSpec, run, usable_cpus
 
 
 def batch(plugins, seed=7, sets=1):
