@@ -464,6 +464,35 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
     assert said == ["no worker is alive on the test's scheduler; waiting up to 2 s for one (--worker-timeout), Ctrl-C stops"]
 
 
+
+def test_the_leftovers_of_a_fetch_given_up_are_not_reported_but_every_other_error_is():
+    """A fetch given up on leaves distributed's AllExit in a task nobody
+    awaits; asyncio reported it after the run's last line (a CI run)."""
+    import logging
+
+    from distributed.client import AllExit
+
+    cluster._quiet_logs()
+    seen: list[str] = []
+
+    class Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            seen.append(record.getMessage())
+
+    logger = logging.getLogger("asyncio")
+    handler = Keep()
+    logger.addHandler(handler)
+    try:
+        for error in (AllExit(), ValueError("a real one")):
+            try:
+                raise error
+            except Exception as raised:
+                logger.error("Task exception was never retrieved: %s", type(raised).__name__, exc_info=(type(raised), raised, raised.__traceback__))
+    finally:
+        logger.removeHandler(handler)
+    assert seen == ["Task exception was never retrieved: ValueError"]
+
+
 def test_ctrl_c_on_a_local_cluster_prints_no_worker_tracebacks(tmp_path):
     """SIGINT to the whole process group, as a terminal's Ctrl-C sends it: the
     workers ignore it (the run stops them), so only the run's own lines show."""

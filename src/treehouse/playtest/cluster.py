@@ -382,6 +382,22 @@ def _quiet_logs() -> None:
     # scheduler's warnings about it would only alarm the reader.
     for name in ("distributed", "distributed.scheduler", "distributed.core", "distributed.nanny", "distributed.worker", "distributed.client"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
+    for name in ("asyncio", "tornado.application", "tornado.general"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, _GatherLeftovers) for f in logger.filters):
+            logger.addFilter(_GatherLeftovers())
+
+
+class _GatherLeftovers(logging.Filter):
+    """Drops the report of distributed's ``AllExit`` left in a task nobody
+    awaits: a fetch that :meth:`ClusterPool._result` gives up on (its result
+    lost with a worker) leaves ``Client._gather``'s waiters behind, and one
+    raising later printed "Task exception was never retrieved … AllExit"
+    after the run's last line.  Every other record passes."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        return not (type(error).__name__ == "AllExit" and type(error).__module__.startswith("distributed"))
 
 
 @contextmanager
