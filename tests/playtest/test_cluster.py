@@ -434,6 +434,18 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
 
     from distributed import Client
 
+    import gc
+    import logging
+
+    class Reported(logging.Handler):
+        lines: list[str] = []
+
+        def emit(self, record: logging.LogRecord) -> None:
+            self.lines.append(self.format(record))
+
+    cluster._quiet_logs()
+    reported = Reported()
+    logging.getLogger("asyncio").addHandler(reported)
     processes = DaskProcesses(tmp_path)
     try:
         processes.scheduler()
@@ -441,11 +453,12 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
         processes.wait_for_workers(1)
         with Client(processes.address, set_as_default=False, timeout=30) as client:
             future = client.submit(sum, [1, 2, 3], pure=False)
-            assert future.result(timeout=60) == 6  # finished: the result is held by the worker
+            deadline = time.monotonic() + 60
+            while not future.done():  # finished: the result is held by the worker, not fetched
+                assert time.monotonic() < deadline, "the task never finished"
+                time.sleep(0.01)
             said: list[str] = []
             pool = cluster.ClusterPool(client, {}, "the test's scheduler", worker_seconds=2, say=said.append)
-            os.killpg(worker.pid, signal.SIGKILL)
-            worker.wait(timeout=30)
             raised: list[BaseException] = []
 
             def fetch() -> None:
@@ -454,12 +467,21 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
                 except BaseException as error:
                     raised.append(error)
 
+            # The worker frozen, then killed while the fetch is under way: the
+            # result is lost mid-fetch, every time (a kill alone races the fetch).
+            os.killpg(worker.pid, signal.SIGSTOP)
             fetching = threading.Thread(target=fetch, daemon=True)
             fetching.start()
+            time.sleep(2.5)
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(timeout=30)
             fetching.join(timeout=60)
             assert not fetching.is_alive(), "fetching a lost result waited for ever"
     finally:
         processes.close()
+    gc.collect()  # a waiter the given-up fetch left behind is reported as it is collected
+    logging.getLogger("asyncio").removeHandler(reported)
+    assert not [line for line in reported.lines if "AllExit" in line], reported.lines
     assert [type(error) for error in raised] == [cluster.NoLiveWorker], raised
     assert said == ["no worker is alive on the test's scheduler; waiting up to 2 s for one (--worker-timeout), Ctrl-C stops"]
 
