@@ -7,12 +7,15 @@ before any game is played.
 
 from __future__ import annotations
 
+import gc
 import json
+import logging
 import os
 import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -76,6 +79,17 @@ class DaskProcesses:
                 os.killpg(process.pid, signal.SIGKILL)
             process.wait(timeout=30)
 
+
+
+class _Kept(logging.Handler):
+    """Keeps the records a logger lets through (its filters applied)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.records.append(record)
 
 @pytest.fixture(scope="module")
 def dask_cluster(tmp_path_factory):
@@ -430,21 +444,10 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
     fetching it waits for the chunk to be played again, which with no worker
     left never happens (the run hung under CI load).  The pool fetches a
     bounded time at once and keeps checking for a live worker."""
-    import threading
-
     from distributed import Client
 
-    import gc
-    import logging
-
-    class Reported(logging.Handler):
-        lines: list[str] = []
-
-        def emit(self, record: logging.LogRecord) -> None:
-            self.lines.append(self.format(record))
-
     cluster._quiet_logs()
-    reported = Reported()
+    reported = _Kept()
     logging.getLogger("asyncio").addHandler(reported)
     processes = DaskProcesses(tmp_path)
     try:
@@ -481,28 +484,20 @@ def test_a_result_lost_with_the_last_worker_stops_the_run_instead_of_waiting_for
         processes.close()
     gc.collect()  # a waiter the given-up fetch left behind is reported as it is collected
     logging.getLogger("asyncio").removeHandler(reported)
-    assert not [line for line in reported.lines if "AllExit" in line], reported.lines
+    lines = [reported.format(record) for record in reported.records]
+    assert not [line for line in lines if "AllExit" in line], lines
     assert [type(error) for error in raised] == [cluster.NoLiveWorker], raised
     assert said == ["no worker is alive on the test's scheduler; waiting up to 2 s for one (--worker-timeout), Ctrl-C stops"]
-
 
 
 def test_the_leftovers_of_a_fetch_given_up_are_not_reported_but_every_other_error_is():
     """A fetch given up on leaves distributed's AllExit in a task nobody
     awaits; asyncio reported it after the run's last line (a CI run)."""
-    import logging
-
     from distributed.client import AllExit
 
     cluster._quiet_logs()
-    seen: list[str] = []
-
-    class Keep(logging.Handler):
-        def emit(self, record: logging.LogRecord) -> None:
-            seen.append(record.getMessage())
-
     logger = logging.getLogger("asyncio")
-    handler = Keep()
+    handler = _Kept()
     logger.addHandler(handler)
     try:
         for error in (AllExit(), ValueError("a real one")):
@@ -512,6 +507,7 @@ def test_the_leftovers_of_a_fetch_given_up_are_not_reported_but_every_other_erro
                 logger.error("Task exception was never retrieved: %s", type(raised).__name__, exc_info=(type(raised), raised, raised.__traceback__))
     finally:
         logger.removeHandler(handler)
+    seen = [record.getMessage() for record in handler.records]
     assert seen == ["Task exception was never retrieved: ValueError"]
 
 

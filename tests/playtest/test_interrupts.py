@@ -226,7 +226,6 @@ def test_a_signal_while_waiting_for_the_workers_is_raised_after_the_wait_not_ins
     assert not alive(descendants(os.getpid()) - before)
 
 
-
 def test_ending_the_workers_waits_for_the_pools_manager_thread():
     """A pool's manager thread still running at the interpreter's exit races
     with the exit's wake-up write (Python 3.11's concurrent.futures), which
