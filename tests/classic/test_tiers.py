@@ -9,6 +9,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import given, settings
@@ -282,3 +283,32 @@ def test_the_same_simulation_with_the_core_on_or_off(tmp_path):
     assert reference["games"] == 6
     assert simulate(tmp_path, None, jobs=1) == reference
     assert simulate(tmp_path, None, jobs=2) == reference
+
+
+def test_games_in_threads_each_get_their_own_answers(plugins):
+    """th serve plays tables in threads, and one core serves every game of a
+    process: two threads looking at different positions at once never see
+    each other's answers (the kernel writes none into a buffer they share)."""
+    hooks = game_hooks(plugins.variant("classic")())
+    positions = [ClassicPosition(HOUSE, (TREE, TREE), 0), ClassicPosition(parse_trio("L< S^ M^"), (parse_trio("L< S^ M<"), HOUSE), 1)]
+    expected = [hooks.variant.treehouse_look_all_moves(state, STEP, FACES, 0) for state in positions]
+    wrong: list = []
+
+    def look_again(index: int) -> None:
+        for _ in range(3000):
+            if hooks.variant.treehouse_look_all_moves(positions[index], STEP, FACES, 0) != expected[index]:
+                wrong.append(index)
+                return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=look_again, args=(index,)) for index in range(2)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert expected[0] != expected[1]
+    assert wrong == []

@@ -64,16 +64,19 @@ COMPILE_SECONDS = 2.0
 _HOUSE, _TO_MOVE, _SEAT, _PLAYERS, _FIRST_TRIO = range(5)
 
 
-def _look(position, codes, out, away, image, mirror_matches):
-    """Every move of one position looked at: ``out[i]`` the seat's evaluation
-    after move ``i`` (0.0 where it ends the game), ``out[n + i]`` its outcome
-    (0: none), for the ``n`` moves of ``codes``; returns how many end the game.
+def _look(position, codes, away, image, mirror_matches):
+    """Every move of one position looked at: ``values[i]`` the seat's
+    evaluation after move ``i`` of ``codes`` (0.0 where it ends the game),
+    ``outcomes[i]`` its outcome (0: none); and how many moves end the game.
 
     ``position`` holds the House's rank, the seat to move, the seat judged,
-    the number of players and each seat's trio rank.  ``out`` is the
-    caller's, at least ``2 n`` long (no array is made per call)."""
+    the number of players and each seat's trio rank.  The answers are new
+    arrays each call: a core is shared by every game of a process, and
+    ``th serve`` plays tables in threads."""
     house, to_move, seat, players = position[_HOUSE], position[_TO_MOVE], position[_SEAT], position[_PLAYERS]
     n = codes.shape[0]
+    values = np.zeros(n)
+    outcomes = np.zeros(n, dtype=np.int64)
     trios = position[_FIRST_TRIO : _FIRST_TRIO + players].copy()
     own = trios[to_move]
     ended = 0
@@ -91,29 +94,27 @@ def _look(position, codes, out, away, image, mirror_matches):
             if trios[j] == h or (mirror_matches and trios[j] == image[h]):
                 matching |= 1 << j
                 count += 1
-        out[n + i] = 0.0
         if count:
-            out[i] = 0.0
             if matching & (1 << to_move):
-                out[n + i] = (1 << to_move) + 1 * _KIND
+                outcomes[i] = (1 << to_move) + 1 * _KIND
             elif count == 1:
-                out[n + i] = matching + 2 * _KIND
+                outcomes[i] = matching + 2 * _KIND
             else:
-                out[n + i] = matching + 3 * _KIND
+                outcomes[i] = matching + 3 * _KIND
             ended += 1
         else:
             # the evaluation (game._score): the nearest opponent's distance minus the seat's
             mine = away[h, trios[seat]]
             if mine == 0:
-                out[i] = 100.0
+                values[i] = 100.0
             else:
                 theirs = 1 << 30
                 for j in range(players):
                     if j != seat and away[h, trios[j]] < theirs:
                         theirs = away[h, trios[j]]
-                out[i] = -100.0 if theirs == 0 else float(theirs - mine)
+                values[i] = -100.0 if theirs == 0 else float(theirs - mine)
         trios[to_move] = own
-    return ended
+    return values, outcomes, ended
 
 
 class ClassicCore:
@@ -128,14 +129,13 @@ class ClassicCore:
         self._moves: dict = {}
         #: (own rank, House rank, faces, decline) -> a node's choices (_node_choices), by value: at most 204 x 204 per die
         self._choices: dict = {}
-        self.out = np.zeros(128)  # the kernel's answers, written in place (grown for a longer list of moves)
         self.kernel = _compile()
 
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         house, trios, to_move = state
         codes = np.array([rank + TRIOS if target == "house" else rank for target, rank, _result in moves], dtype=np.int64)
-        (looks,) = self._judge(_rank(house), [*map(_rank, trios)], to_move, seat, codes, (len(moves),), (0,))
+        (looks,) = self._judge(_rank(house), [*map(_rank, trios)], to_move, seat, codes, ((slice(None), 0),))
         return looks
 
     def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
@@ -150,12 +150,13 @@ class ClassicCore:
             choices = self._choices[key] = self._node_choices(*key)
         return self._judge(h, ranks, to_move, seat, *choices)
 
-    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[np.ndarray, tuple[int, ...], tuple[int, ...]]:
+    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[np.ndarray, tuple[tuple[slice, int], ...]]:
         """The codes of every face's choices one after another (an array, as
-        the kernel reads them), how many each face has, and how many are
-        REROLL: own trio first; else the House and the decline (``decline``,
-        PASS or REROLL), which leaves the position as it stands; WILD both trios."""
-        codes, counts, rerolls = [], [], []
+        the kernel reads them), and each face's part of them with how many of
+        its choices are REROLL: own trio first; else the House and the decline
+        (``decline``, PASS or REROLL), which leaves the position as it stands;
+        WILD both trios."""
+        codes, parts = [], []
         for face in faces:
             mine = self._codes(face, own, False)
             if face == "WILD":
@@ -166,10 +167,10 @@ class ClassicCore:
                 choices = self._codes(face, house, True)
                 if choices:  # the decline: the own trio kept, so the position stays as it stands
                     choices = choices + [own]
+            rerolls = 1 if choices and not mine and face != "WILD" and decline is REROLL else 0
+            parts.append((slice(len(codes), len(codes) + len(choices)), rerolls))
             codes += choices
-            counts.append(len(choices))
-            rerolls.append(1 if choices and not mine and face != "WILD" and decline is REROLL else 0)
-        return np.array(codes, dtype=np.int64), tuple(counts), tuple(rerolls)
+        return np.array(codes, dtype=np.int64), tuple(parts)
 
     def _codes(self, face: str, rank: int, house: bool) -> list[int]:
         """The moves' codes ``face`` offers on the trio of ``rank`` (its own, or the House's), made once."""
@@ -184,34 +185,25 @@ class ClassicCore:
             codes = self._moves[key] = [trio_rank(result) + (TRIOS if house else 0) for result in found]
         return codes
 
-    def _judge(self, house: int, trios: list[int], to_move: int, seat: int, codes: np.ndarray, counts: Sequence[int], rerolls: Sequence[int]) -> list[Looks]:
+    def _judge(self, house: int, trios: list[int], to_move: int, seat: int, codes: np.ndarray, parts: Sequence[tuple[slice, int]]) -> list[Looks]:
         """One kernel call on the moves ``codes`` of a position (the House's
-        rank, each seat's trio rank, the seat to move), the ``counts`` of
-        several lists one after another, judged for ``seat``: a Looks per list."""
+        rank, each seat's trio rank, the seat to move), judged for ``seat``: a
+        Looks per part of the codes (a slice of them and its REROLL count)."""
         players = len(trios)
         position = np.array([house, to_move, seat, players, *trios], dtype=np.int64)
-        n = len(codes)
-        out = self.out
-        if 2 * n > len(out):
-            out = self.out = np.zeros(4 * n)
-        ended = self.kernel(position, codes, out, self.away, self.image, self.mirror_matches)
-        values = out[:n].tolist()
-        found, start = [], 0
+        values, outcomes, ended = self.kernel(position, codes, self.away, self.image, self.mirror_matches)
+        values = values.tolist()
         if not ended:
-            for count, reroll in zip(counts, rerolls):
-                found.append(Looks(values[start : start + count], NO_OUTCOMES, reroll))
-                start += count
-            return found
-        codes = out[n : 2 * n].tolist()
-        for count, reroll in zip(counts, rerolls):
-            end = start + count
-            outcomes = {}
-            for index in range(start, end):
-                if codes[index]:
-                    kind, mask = divmod(int(codes[index]), _KIND)
-                    outcomes[index - start] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
-            found.append(Looks(values[start:end], outcomes, reroll))
-            start = end
+            return [Looks(values[part], NO_OUTCOMES, rerolls) for part, rerolls in parts]
+        outcomes = outcomes.tolist()
+        found = []
+        for part, rerolls in parts:
+            ending = {}
+            for index, code in enumerate(outcomes[part]):
+                if code:
+                    kind, mask = divmod(code, _KIND)
+                    ending[index] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
+            found.append(Looks(values[part], ending, rerolls))
         return found
 
 
@@ -231,8 +223,8 @@ def _compile() -> Any:
     kernel = _kernel
     away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
     image = np.zeros(TRIOS, dtype=np.int64)
-    position, codes, out = np.array([0, 0, 0, 2, 1, 2], dtype=np.int64), np.array([3, TRIOS + 4], dtype=np.int64), np.zeros(4)
-    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(position, codes, out, away, image, False))  # once a process
+    position, codes = np.array([0, 0, 0, 2, 1, 2], dtype=np.int64), np.array([3, TRIOS + 4], dtype=np.int64)
+    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(position, codes, away, image, False))  # once a process
     return kernel
 
 
