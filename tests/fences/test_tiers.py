@@ -27,6 +27,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -142,6 +143,45 @@ def test_lead_tracking_alone_does_not_load_the_core(plugins):
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.split() == ["False", "True", "True"]
+
+
+
+def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch):
+    """th serve plays tables in threads, and one table of encoded moves serves
+    every game of a process: two threads looking at different moves at once,
+    with the table emptied again and again, never see each other's rows."""
+    monkeypatch.setattr(looks.MoveTable, "LIMIT", 64)  # emptied at almost every look: no move stays known
+    monkeypatch.setattr(looks, "MOVES", looks.MoveTable())
+    variant = fences(plugins)
+    asked = []
+    for state, step in recorded(variant, (GreedyBot, RandomBot), 3, 40):
+        for face, _p in variant.die.outcomes():
+            moves = [m for m in variant.hooks.treehouse_legal_moves(state, step, face) if not isinstance(m, Control)]
+            if len(moves) > 3:
+                asked.append((state, step, face, moves, variant.treehouse_look_moves(state, step, face, moves, 0)))
+    work = [asked[::2], asked[1::2]]
+    wrong: list = []
+
+    def look_again(mine) -> None:
+        for _ in range(20):
+            for state, step, face, moves, expected in mine:
+                found = variant.treehouse_look_moves(state, step, face, moves, 0)
+                if bits(found) != bits(expected) or found.outcomes != expected.outcomes:
+                    wrong.append(format_position(state))
+                    return
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
+    try:
+        threads = [threading.Thread(target=look_again, args=(mine,)) for mine in work]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert len(asked) > 20
+    assert wrong == []
 
 
 OPTIONS = [

@@ -11,6 +11,8 @@ only do it once :func:`treehouse.kernel.compiled.enabled` said yes.
 from __future__ import annotations
 
 
+import threading
+
 import numpy as np
 
 from treehouse.kernel import compiled
@@ -105,11 +107,18 @@ class MoveTable:
     encoding is a pure function of the move, so a row can never go stale;
     the table is emptied when full, which only bounds its memory.  The bots
     look at the same moves again and again (a WILD offers each action under
-    every reorder), and finding a row costs a fraction of encoding it."""
+    every reorder), and finding a row costs a fraction of encoding it.
+
+    One table serves every game of a process, and ``th serve`` plays tables
+    in threads: :meth:`rows_of` finds rows under a lock and hands back the
+    table they are rows of.  Rows are only ever added after the last one, and
+    a table emptied or grown is a new array, so that pair stays right while
+    other threads add moves."""
 
     LIMIT = 1 << 15
 
     def __init__(self) -> None:
+        self._lock = threading.Lock()
         self.clear()
 
     def clear(self) -> None:
@@ -118,11 +127,15 @@ class MoveTable:
         self.orders: dict = {}
         self.table = np.zeros((1024, core.MOVE_WIDTH), dtype=np.int16)
 
-    def rows_of(self, moves) -> np.ndarray:
-        """The rows of ``moves`` (encoded first where new)."""
+    def rows_of(self, moves) -> tuple[np.ndarray, np.ndarray]:
+        """The table and the rows of ``moves`` in it (encoded first where new)."""
+        with self._lock:
+            return self._rows_of(moves)
+
+    def _rows_of(self, moves) -> tuple[np.ndarray, np.ndarray]:
         rows = self.rows
         try:
-            return np.fromiter(map(rows.get, moves), np.int64, len(moves))  # every move known: no Python loop
+            return self.table, np.fromiter(map(rows.get, moves), np.int64, len(moves))  # every move known: no Python loop
         except TypeError:  # a None: a move not met yet
             pass
         if len(rows) + len(moves) > self.LIMIT:
@@ -143,7 +156,7 @@ class MoveTable:
             grown[:start] = self.table[:start]
             self.table = grown
         self.table[start:end] = new
-        return np.array(found, dtype=np.int64)
+        return self.table, np.array(found, dtype=np.int64)
 
     def _encode(self, move) -> list[int]:
         """A move's row: its action's and its reorder's, each encoded once."""
@@ -288,11 +301,11 @@ def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
     if index is None or not moves:
         return None
     try:
-        rows = MOVES.rows_of(moves)
+        table, rows = MOVES.rows_of(moves)
     except (KeyError, AttributeError, TypeError, ValueError, IndexError):
         return None  # not a move of Fences' own (a house rule's): played through the hooks
     if not usable():
         return None
     position = encode_position(state)
     position[core.P_STEP] = index
-    return looks_of(state, rules, *core.look(position, MOVES.table, rows, seat, flags_of(rules, judged)))
+    return looks_of(state, rules, *core.look(position, table, rows, seat, flags_of(rules, judged)))
