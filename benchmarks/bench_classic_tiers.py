@@ -2,19 +2,24 @@
 
 Run:  python benchmarks/bench_classic_tiers.py [--games N] [--rounds R] [--seed S] [--baseline SRC]
 
-Each round runs ``th simulate --variant classic --seat search --seat search
---games N --jobs 1 --json`` (the command users run, one process) once on the
-compiled core and once with ``TREEHOUSE_COMPILED=0`` (the reference rules,
-every move played through the hooks), interleaved so both see the same load,
-and checks that both print the same JSON (the time aside).  Each also runs
-once with ``--games 1``: a command's CPU minus that run's, over ``N - 1``
-games, is the CPU a game costs, start-up cancelled out (the start-up itself
-is printed too).
+Each measurement is a fresh process that runs ``th simulate --variant
+classic --seat search --seat search --games N --jobs 1 --json`` (the command
+users run, through Typer's runner, every metric on) and counts the CPU
+seconds (user + system) of that command alone.  Before it, the process
+prepares its rules (for the core: loads the kernels from numba's cache) and
+runs the same command once with ``--games 1``, so neither numba's import
+nor the first game's imports count; the start-up of a whole process is
+printed on its own.  (Measuring a whole process and subtracting a 1-game
+run, as this benchmark once did, left the core's figure to the noise of a
+1.5 s start-up: rounds ranged 0.04-0.10 s a game.)
 
-``--baseline SRC`` adds a third contender: the same command with ``SRC``
-(another checkout's ``src`` folder, e.g. main at fb0e67f, before the look
-hook: ``git archive fb0e67f src | tar -x -C /tmp/fb0e67f``) first on
-``PYTHONPATH``; its JSON is checked against the others' too.
+The core (``TREEHOUSE_COMPILED=1``), the reference (``=0``: every move
+played through the hooks) and, with ``--baseline SRC``, another checkout's
+``src`` folder first on ``PYTHONPATH`` (main at fb0e67f, before the tiers:
+``git worktree add --detach /tmp/fb0e67f fb0e67f`` and pass
+``/tmp/fb0e67f/src``) are interleaved in ``R`` rounds of the same games, so
+a busy machine slows all alike; each round's JSON (the time aside) must be
+identical across them, or the benchmark stops.
 
 Issue 22's target: classic search vs search at least 5x cheaper than main at
 fb0e67f.  Figures are ratios within one run; absolute seconds depend on the
@@ -30,25 +35,58 @@ import resource
 import statistics
 import subprocess
 import sys
+import time
 
 
-def cpu_of_children() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
+def cpu_seconds() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime
 
 
-def simulate(env: dict, games: int, seed: int) -> tuple[float, dict]:
-    """One ``th simulate`` in its own process: its CPU seconds and its JSON (without the time)."""
-    command = [sys.executable, "-m", "treehouse", "simulate", "--variant", "classic", "--seat", "search", "--seat", "search"]
-    command += ["--games", str(games), "--seed", str(seed), "--jobs", "1", "--json"]
-    before = cpu_of_children()
-    result = subprocess.run(command, capture_output=True, text=True, env=env)
-    spent = cpu_of_children() - before
-    if result.returncode != 0:
-        raise SystemExit(f"th simulate failed: {result.stderr.strip()}")
+def command(games: int, seed: int) -> list[str]:
+    return ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json"]
+
+
+def worker(games: int, seed: int) -> None:
+    """One measurement, in this process: print the command's CPU and its JSON (without the time)."""
+    from typer.testing import CliRunner
+
+    from treehouse.cli.app import app
+
+    try:
+        from treehouse.kernel import compiled
+    except ImportError:  # a --baseline checkout from before the tiers
+        compiled = None
+    if compiled is not None and compiled.enabled():
+        from treehouse.variants.classic import core
+
+        core.prepare()
+    runner = CliRunner()
+    runner.invoke(app, command(1, seed))  # the first game's imports, out of the count
+    started = cpu_seconds()
+    result = runner.invoke(app, command(games, seed))
+    spent = cpu_seconds() - started
+    if result.exit_code != 0:
+        raise SystemExit(f"th simulate failed: {result.output.strip()}")
     data = json.loads(result.stdout)
     data.pop("seconds", None)
-    return spent, data
+    print(json.dumps({"cpu": spent, "data": data}))
+
+
+def measure(env: dict, games: int, seed: int) -> tuple[float, dict]:
+    """One measurement in a fresh process: its command's CPU seconds and its JSON."""
+    done = subprocess.run([sys.executable, __file__, "--worker", "--games", str(games), "--seed", str(seed)], env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"a measurement failed: {done.stderr.strip()}")
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    return found["cpu"], found["data"]
+
+
+def start_up(env: dict, seed: int) -> float:
+    """A whole ``th simulate --games 1`` process, wall seconds."""
+    started = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "treehouse", *command(1, seed)], env=env, capture_output=True, check=True)
+    return time.perf_counter() - started
 
 
 def main() -> None:
@@ -57,33 +95,32 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", help="another checkout's src folder to measure too (main at fb0e67f, say)")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.worker:
+        worker(args.games, args.seed)
+        return
     base = {key: value for key, value in os.environ.items() if key != "TREEHOUSE_COMPILED"}
-    contenders = {"core": base, "reference": {**base, "TREEHOUSE_COMPILED": "0"}}
+    contenders = {"core": {**base, "TREEHOUSE_COMPILED": "1"}, "reference": {**base, "TREEHOUSE_COMPILED": "0"}}
     if args.baseline:
         path = os.pathsep.join(p for p in (os.path.abspath(args.baseline), base.get("PYTHONPATH")) if p)
         contenders["baseline"] = {**base, "PYTHONPATH": path, "TREEHOUSE_COMPILED": "0"}
-    for env in contenders.values():
-        simulate(env, 1, args.seed)  # warm: numba's cache, the OS's file cache
     per_game: dict[str, list[float]] = {name: [] for name in contenders}
-    start_up: dict[str, list[float]] = {name: [] for name in contenders}
     for round_ in range(args.rounds):
-        seed = args.seed + round_ * args.games
         answers = {}
         for name, env in contenders.items():
-            one, _ = simulate(env, 1, seed)
-            many, answers[name] = simulate(env, args.games, seed)
-            per_game[name].append((many - one) / (args.games - 1))
-            start_up[name].append(one)
+            cpu, answers[name] = measure(env, args.games, args.seed)
+            per_game[name].append(cpu / args.games)
         first = answers["core"]
         for name, data in answers.items():
             if data != first:
                 raise SystemExit(f"round {round_ + 1}: {name}'s JSON differs from the core's: not the same games")
+    starts = {name: statistics.median(start_up(env, args.seed) for _ in range(3)) for name, env in contenders.items()}
     print(f"classic search vs search, {args.games} games a command, {args.rounds} rounds; every round's JSON identical across {', '.join(contenders)}")
-    print(f"{'':<11}{'CPU s/game':>11}{'  (min-max)':<18}{'1-game run s':>13}")
+    print(f"{'':<11}{'CPU s/game':>11}{'  (min-max)':<18}{'1-game process s':>17}")
     for name in contenders:
         values = per_game[name]
-        print(f"{name:<11}{statistics.median(values):>11.4f}  ({min(values):.4f}-{max(values):.4f}){statistics.median(start_up[name]):>10.2f}")
+        print(f"{name:<11}{statistics.median(values):>11.4f}  ({min(values):.4f}-{max(values):.4f}){starts[name]:>12.2f}")
     for name in contenders:
         if name != "core":
             ratios = sorted(r / c for r, c in zip(per_game[name], per_game["core"]))
