@@ -8,10 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treehouse.kernel.engine import PASS, REROLL, Game
+from treehouse.kernel.hooks import game_hooks
+from treehouse.kernel.pieces import Pyramid
 from treehouse.kernel.records import Record
 from treehouse.kernel.replay import replay
-from treehouse.variants.classic.game import HOUSE_TARGET, ClassicRules
-from treehouse.variants.classic.trio import check_trio, format_trio, parse_trio
+from treehouse.kernel.turn import ONE_ROLLED_STEP
+from treehouse.variants.classic.game import HOUSE_TARGET, ClassicPosition, ClassicRules
+from treehouse.variants.classic.trio import all_trios, check_trio, format_trio, parse_trio, trio_rank
 
 rules = st.builds(
     ClassicRules,
@@ -82,3 +85,28 @@ def test_evaluate_seats_is_the_hook_for_every_seat(plugins, seed, rules, players
     variant = plugins.variant("classic")(rules)
     bot = plugins.bot("random").factory
     Game(variant, [bot() for _ in range(players)], random.Random(seed), turn_cap=300, observer=EverySeat(variant)).play()
+
+
+def _rebuilt(trio):
+    """The same trio as new objects, piece by piece: equal, never identical."""
+    return tuple(tuple(Pyramid(piece.size, piece.direction, piece.colour) for piece in stack) for stack in trio)
+
+
+@settings(max_examples=60, deadline=None)
+@given(house=st.sampled_from(all_trios()), table=st.lists(st.sampled_from(all_trios()), min_size=2, max_size=4), rules=rules, face=st.sampled_from(["TIP", "SWAP", "HOP", "DIG", "AIM", "WILD"]))
+def test_a_position_of_equal_new_trios_plays_as_the_same_position(plugins, house, table, rules, face):
+    """The rules know trios by their value alone: a position whose trios are
+    new objects (a record read back, a plugin's own) has the same rank, legal
+    moves, evaluation and looks as the one it equals."""
+    hooks = game_hooks(plugins.variant("classic")(rules))
+    state = ClassicPosition(house, tuple(table), 0)
+    twin = ClassicPosition(_rebuilt(house), tuple(map(_rebuilt, table)), 0)
+    assert twin == state and twin.house is not state.house
+    assert [trio_rank(trio) for trio in (twin.house, *twin.trios)] == [trio_rank(trio) for trio in (state.house, *state.trios)]
+    moves = hooks.treehouse_legal_moves(state, ONE_ROLLED_STEP[0], face)
+    assert hooks.treehouse_legal_moves(twin, ONE_ROLLED_STEP[0], face) == moves
+    for seat in range(len(table)):
+        assert hooks.treehouse_evaluate(twin, seat) == hooks.treehouse_evaluate(state, seat)
+        board = [move for move in moves if move not in (PASS, REROLL)]
+        if board:
+            assert hooks.treehouse_look_moves(twin, ONE_ROLLED_STEP[0], face, board, seat) == hooks.treehouse_look_moves(state, ONE_ROLLED_STEP[0], face, board, seat)

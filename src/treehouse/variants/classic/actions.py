@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Callable, Iterator
 
 from treehouse.kernel.pieces import LINE_DIRECTIONS, Direction, Pyramid, Stack, is_upright_stack, stands
-from treehouse.variants.classic.trio import Trio, format_piece, format_stack, format_trio, intern_trio
+from treehouse.variants.classic.trio import Trio, format_piece, format_stack, format_trio
 
 ACTIONS = ("TIP", "SWAP", "HOP", "DIG", "AIM")
 WORDS = {Direction.UP: "up", Direction.LEFT: "left", Direction.RIGHT: "right"}
@@ -131,7 +131,7 @@ def results(trio: Trio, action: str, dig_in_place: bool = True) -> tuple[Option,
     seen: dict[Trio, str] = {}
     for result, words in GENERATORS[action](trio, dig_in_place):
         if result != trio and result not in seen:
-            seen[intern_trio(result)] = words
+            seen[result] = words
     return tuple(sorted(seen.items(), key=lambda item: format_trio(item[0])))
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from treehouse.kernel import compiled
 from treehouse.kernel.turn import REROLL, Looks, Outcome
 from treehouse.variants.classic.actions import results, wild_results
-from treehouse.variants.classic.distance import _rank, _targets
+from treehouse.variants.classic.distance import _targets
 from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
 
 TRIOS = len(all_trios())
@@ -135,7 +135,7 @@ class ClassicCore:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         house, trios, to_move = state
         codes = np.array([rank + TRIOS if target == "house" else rank for target, rank, _result in moves], dtype=np.int64)
-        (looks,) = self._judge(_rank(house), [*map(_rank, trios)], to_move, seat, codes, ((slice(None), 0),))
+        (looks,) = self._judge(trio_rank(house), [*map(trio_rank, trios)], to_move, seat, codes, ((slice(None), 0),))
         return looks
 
     def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
@@ -143,7 +143,7 @@ class ClassicCore:
         legal moves list (game.Classic.treehouse_legal_moves), in their order,
         without making a move."""
         house, trios, to_move = state
-        ranks, h = [*map(_rank, trios)], _rank(house)
+        ranks, h = [*map(trio_rank, trios)], trio_rank(house)
         key = (ranks[to_move], h, tuple(faces), decline)
         choices = self._choices.get(key)
         if choices is None:

@@ -18,7 +18,7 @@ from collections import deque
 from functools import lru_cache
 
 from treehouse.variants.classic.actions import ACTIONS, results
-from treehouse.variants.classic.trio import Trio, all_trios, intern_trio, mirror, trio_rank
+from treehouse.variants.classic.trio import Trio, all_trios, mirror, trio_rank
 
 #: Distance given to a trio that can never reach a target (does not happen with the
 #: official actions, but a restricted rule set might cut the graph).
@@ -56,17 +56,6 @@ def distance(trio: Trio, house: Trio, dig_in_place: bool = True, mirror_matches:
     return d
 
 
-#: id of each interned trio -> its rank: hashing a trio piece by piece costs more
-#: than the rest of an evaluation.  Interned trios live for the whole process,
-#: so their ids are never reused; any other trio falls back to :func:`trio_rank`.
-_RANK_BY_ID = {id(intern_trio(t)): rank for rank, t in enumerate(all_trios())}
-
-
-def _rank(trio: Trio) -> int:
-    rank = _RANK_BY_ID.get(id(trio))
-    return trio_rank(trio) if rank is None else rank
-
-
 @lru_cache(maxsize=8)
 def _targets(dig_in_place: bool, mirror_matches: bool) -> tuple[tuple[int, ...], ...]:
     """``table[house][trio]``: actions from the trio to the House (or its mirror image)."""
@@ -81,5 +70,5 @@ def _targets(dig_in_place: bool, mirror_matches: bool) -> tuple[tuple[int, ...],
 
 def distances_to(trios, house: Trio, dig_in_place: bool = True, mirror_matches: bool = False) -> list[int]:
     """:func:`distance` for each trio, against one House (the bots' hot path)."""
-    row = _targets(dig_in_place, mirror_matches)[_rank(house)]
-    return [row[_rank(t)] for t in trios]
+    row = _targets(dig_in_place, mirror_matches)[trio_rank(house)]
+    return [row[trio_rank(t)] for t in trios]

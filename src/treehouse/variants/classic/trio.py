@@ -12,6 +12,7 @@ top.  Notation (relied on by tools outside the project, so it is pinned):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from itertools import permutations, product
 
@@ -55,15 +56,6 @@ def _parse_piece(token: str, whole: str) -> Pyramid:
     return Pyramid(size, _DIRECTION_OF[rest] if rest else Direction.UP)
 
 
-_CANONICAL: dict[Trio, Trio] = {}
-
-
-def intern_trio(trio: Trio) -> Trio:
-    """The one shared object for this trio.  Every trio in play is interned, so
-    comparing and hashing positions meets identical objects and stays cheap."""
-    return _CANONICAL.setdefault(trio, trio)
-
-
 @lru_cache(maxsize=4096)
 def parse_trio(text: str) -> Trio:
     """Read a trio, checking both its spelling and the rules of a trio."""
@@ -72,7 +64,7 @@ def parse_trio(text: str) -> Trio:
         raise NotationError("empty trio: expected stacks such as 'L< S^ M>' or 'L^/M^/S^'")
     trio = tuple(_parse_stack(stack, text) for stack in stacks)
     check_trio(trio)
-    return intern_trio(trio)
+    return trio
 
 
 def _parse_stack(token: str, whole: str) -> Stack:
@@ -126,12 +118,9 @@ def all_trios() -> tuple[Trio, ...]:
     return tuple(sorted(trios, key=format_trio))
 
 
-@lru_cache(maxsize=None)
-def trio_rank(trio: Trio) -> int:
-    """The trio's index in :func:`all_trios` (0 to 203)."""
-    return _RANKS[trio]
-
-
-_RANKS = {trio: rank for rank, trio in enumerate(all_trios())}
+#: ``trio_rank(trio)``: the trio's index in :func:`all_trios` (0 to 203), a
+#: KeyError for anything that is not a legal trio.  The dict's own lookup, as
+#: the bots' evaluation ranks every trio of every position it judges.
+trio_rank: Callable[[Trio], int] = {trio: rank for rank, trio in enumerate(all_trios())}.__getitem__
 TREE: Trio = parse_trio("L^/M^/S^")
 HOUSE: Trio = parse_trio("L< S^ M>")
