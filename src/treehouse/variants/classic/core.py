@@ -103,7 +103,7 @@ def _look(position, codes, away, image, mirror_matches):
                 outcomes[i] = matching + 3 * _KIND
             ended += 1
         else:
-            # the evaluation (game._score): the nearest opponent's distance minus the seat's
+            # the evaluation (game._scores): the nearest opponent's distance minus the seat's
             mine = away[h, trios[seat]]
             if mine == 0:
                 values[i] = 100.0

@@ -71,4 +71,4 @@ def _targets(dig_in_place: bool, mirror_matches: bool) -> tuple[tuple[int, ...],
 def distances_to(trios, house: Trio, dig_in_place: bool = True, mirror_matches: bool = False) -> list[int]:
     """:func:`distance` for each trio, against one House (the bots' hot path)."""
     row = _targets(dig_in_place, mirror_matches)[trio_rank(house)]
-    return [row[trio_rank(t)] for t in trios]
+    return [*map(row.__getitem__, map(trio_rank, trios))]

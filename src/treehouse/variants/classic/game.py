@@ -150,15 +150,16 @@ def outcome(state: ClassicPosition, mover: int, mirror_matches: bool = False) ->
     return Outcome(tuple(matching), "tie: several trios matched the House at once")
 
 
-def _score(away: list[int], seat: int) -> float:
-    """A seat's evaluation from every trio's distance to the House."""
-    mine = away[seat]
-    if mine == 0:
-        return 100.0
-    theirs = min(away[:seat] + away[seat + 1 :])
-    if theirs == 0:
-        return -100.0
-    return float(theirs - mine)
+def _scores(away: list[int]) -> list[float]:
+    """Every seat's evaluation from every trio's distance to the House: 100
+    once its trio matches, -100 once only an opponent's does, else the
+    nearest opponent's distance minus its own."""
+    nearest, runner_up = sorted(away)[:2]
+    scores = []
+    for mine in away:
+        theirs = runner_up if mine == nearest else nearest  # the nearest of the others
+        scores.append(100.0 if mine == 0 else -100.0 if theirs == 0 else float(theirs - mine))
+    return scores
 
 
 #: The step statistics' three answers, made once (read-only: every step returns one of them).
@@ -312,7 +313,7 @@ class Classic(Variant):
         from a search of the 204-trio action graph; measured against the House
         as it stands, since the House moves too).  A trio already matching the
         House scores 100 (-100 when only an opponent's does)."""
-        return _score(self._distances(state), seat)
+        return _scores(self._distances(state))[seat]
 
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
@@ -321,8 +322,7 @@ class Classic(Variant):
         while classic alone evaluates (a house rule's evaluation is asked seat by seat)."""
         if not self.hooks.variant_alone("treehouse_evaluate"):
             return None
-        away = self._distances(state)
-        return [_score(away, seat) for seat in range(len(away))]
+        return _scores(self._distances(state))
 
     def prepare_compiled(self) -> None:
         from treehouse.kernel import compiled
