@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+import threading
 
 import pytest
 
@@ -72,3 +74,24 @@ def solved_classic(classic_class):
     from treehouse.variants.classic.solver import solve_classic
 
     return solve_classic(classic_class().rules)
+
+
+@pytest.fixture
+def at_once():
+    """``at_once(f, g, ...)``: call the functions in threads at once, the
+    interpreter switching between them as often as it can, so that a race
+    shows up in a test run rather than at a ``th serve`` table."""
+
+    def run(*work) -> None:
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)
+        try:
+            threads = [threading.Thread(target=function) for function in work]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join()
+        finally:
+            sys.setswitchinterval(interval)
+
+    return run

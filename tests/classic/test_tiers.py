@@ -9,7 +9,7 @@ import os
 import random
 import subprocess
 import sys
-import threading
+from functools import partial
 
 import pytest
 from hypothesis import given, settings
@@ -285,7 +285,7 @@ def test_the_same_simulation_with_the_core_on_or_off(tmp_path):
     assert simulate(tmp_path, None, jobs=2) == reference
 
 
-def test_games_in_threads_each_get_their_own_answers(plugins):
+def test_games_in_threads_each_get_their_own_answers(plugins, at_once):
     """th serve plays tables in threads, and one core serves every game of a
     process: two threads looking at different positions at once never see
     each other's answers (the kernel writes none into a buffer they share)."""
@@ -300,15 +300,6 @@ def test_games_in_threads_each_get_their_own_answers(plugins):
                 wrong.append(index)
                 return
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
-    try:
-        threads = [threading.Thread(target=look_again, args=(index,)) for index in range(2)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    at_once(partial(look_again, 0), partial(look_again, 1))
     assert expected[0] != expected[1]
     assert wrong == []

@@ -27,7 +27,7 @@ import os
 import random
 import subprocess
 import sys
-import threading
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -146,7 +146,7 @@ def test_lead_tracking_alone_does_not_load_the_core(plugins):
 
 
 
-def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch):
+def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch, at_once):
     """th serve plays tables in threads, and one table of encoded moves serves
     every game of a process: two threads looking at different moves at once,
     with the table emptied again and again, never see each other's rows."""
@@ -170,16 +170,7 @@ def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch):
                     wrong.append(format_position(state))
                     return
 
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can
-    try:
-        threads = [threading.Thread(target=look_again, args=(mine,)) for mine in work]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
-    finally:
-        sys.setswitchinterval(interval)
+    at_once(*(partial(look_again, mine) for mine in work))
     assert len(asked) > 20
     assert wrong == []
 
