@@ -115,6 +115,8 @@ def test_observations_for_classic_and_fences():
     fences = pyspiel.load_game("treehouse_fences", {"players": 4})
     state = fences.new_initial_state().child(0)
     assert "place" in state.observation_string(2)  # the seed's setup: draws and placings come first
+    drawn = state.child(state.chance_outcomes()[0][0])
+    assert drawn.observation_string(2).endswith("[place drew red]")  # a setup draw is drawn, not rolled (as the table says)
     while "fence" not in state.observation_string(2):
         state = state.child(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
     tensor = np.array(state.observation_tensor(2))

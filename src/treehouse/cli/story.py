@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from treehouse.kernel.engine import describe_event
 from treehouse.kernel.resume import describe
+from treehouse.kernel.turn import chance_verb
 
 if TYPE_CHECKING:
     from treehouse.cli.menu import Menu
@@ -37,8 +38,7 @@ def step_line(game: Game, step: Any, who: str, faces: list[str], move: Any) -> s
     rolled = ", then ".join(faces)
     words = describe(game.variant, move)
     steps = "" if step.name == "act" else f" ({step.name})"
-    verb = "drew" if getattr(step, "setup", False) else "rolled"  # a setup step draws (Fences: a small from the bag)
-    return f"{when(game.turn)}{steps} · {who}" + (f" {verb} {rolled}: {words}" if rolled else f": {words}")
+    return f"{when(game.turn)}{steps} · {who}" + (f" {chance_verb(step)} {rolled}: {words}" if rolled else f": {words}")
 
 
 def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu) -> str:

@@ -35,6 +35,7 @@ import numpy as np
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.interop.flow import DECISION, TERMINAL, GameFlow, Node
 from treehouse.kernel.engine import PASS, REROLL, Control, format_move
+from treehouse.kernel.turn import chance_verb
 
 CONTROL_IDS = {PASS: 0, REROLL: 1}
 CONTROLS = len(CONTROL_IDS)
@@ -288,11 +289,11 @@ class Observation:
         return f"{self.flow.variant.format_position(node.position)} {self.pending(node)}"
 
     def pending(self, node: Node) -> str:
-        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[fence: roll]``, ``[over: ...]``."""
+        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[setup drew blue]``, ``[fence: roll]``, ``[over: ...]``."""
         if node.position is None:
             return "[setup: the layout is drawn]"
         if node.kind == DECISION:
-            face = f" rolled {node.face}" if node.face is not None else ""
+            face = f" {chance_verb(node.steps[0])} {node.face}" if node.face is not None else ""
             return f"[{node.steps[0].name}{face}]"
         if node.kind == TERMINAL:
             return f"[over: {node.outcome.reason}]"

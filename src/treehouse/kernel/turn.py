@@ -33,6 +33,12 @@ class Step:
 ONE_ROLLED_STEP = (Step("act", rolls=True),)
 
 
+def chance_verb(step: Any) -> str:
+    """What a step's chance node did, in words: a setup step draws (Fences: a
+    small from the bag), a turn's step rolls the die."""
+    return "drew" if getattr(step, "setup", False) else "rolled"
+
+
 class Control(StrEnum):
     """Choices that are not moves on the board; the engine handles them itself."""
 
