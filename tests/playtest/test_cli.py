@@ -257,3 +257,14 @@ def test_records_into_a_file_is_one_line(tmp_path, command):
     result = th(*command, "--games", "5", "--records", str(blocker / "rec"))
     assert_one_line_error(result, f"cannot write the records to {blocker / 'rec'}")
     assert result.stderr.rstrip().endswith(": Not a directory")
+
+
+@pytest.mark.parametrize(("decline", "more"), [("pass", False), ("reroll", True)])
+def test_classic_decides_once_a_turn_unless_a_declined_roll_is_rolled_again(decline, more):
+    """docs/playtesting.md: a classic turn is one decision under the official
+    rules (a face with nothing to do is rolled again before anyone decides),
+    so DecisionsPerGame equals Duration; under house_decline: reroll a
+    declined roll is a second decision."""
+    out = data(th("simulate", "--variant", "classic", "--games", "60", "--seed", "3", "--jobs", "1", "--set", f"house_decline={decline}", "--json"))
+    duration, decisions = out["metrics"]["Duration"]["value"], out["metrics"]["DecisionsPerGame"]["value"]
+    assert decisions > duration if more else decisions == duration
