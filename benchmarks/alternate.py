@@ -60,3 +60,12 @@ def alternate(loops: dict[str, Loop], args: argparse.Namespace, reference: str =
         )
     if same_games:
         print(f"{', '.join(same_games)} and {reference} played the same games (same turns in every chunk)")
+
+
+def print_ratios(per_round: dict[str, list[float]], reference: str, words: str = "") -> None:
+    """Each contender's cost over ``reference``'s, round by round (both measured
+    in the same round): the median and the range, ``words`` after the median."""
+    for name, values in per_round.items():
+        if name != reference:
+            ratios = sorted(cost / base for cost, base in zip(values, per_round[reference]))
+            print(f"{name}/{reference}: median {statistics.median(ratios):.2f}x{words} (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})")

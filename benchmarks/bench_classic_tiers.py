@@ -37,6 +37,8 @@ import subprocess
 import sys
 import time
 
+from alternate import print_ratios
+
 
 def cpu_seconds() -> float:
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -121,10 +123,7 @@ def main() -> None:
     for name in contenders:
         values = per_game[name]
         print(f"{name:<11}{statistics.median(values):>11.4f}  ({min(values):.4f}-{max(values):.4f}){starts[name]:>12.2f}")
-    for name in contenders:
-        if name != "core":
-            ratios = sorted(r / c for r, c in zip(per_game[name], per_game["core"]))
-            print(f"{name}/core: median {statistics.median(ratios):.2f}x cheaper on the core (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})")
+    print_ratios(per_game, "core", " cheaper on the core")
 
 
 if __name__ == "__main__":

@@ -43,7 +43,6 @@ import random
 from treehouse.config import resolve
 from alternate import alternate, arguments
 
-from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
 from treehouse.plugins import load_plugins
 from treehouse.variants.fences.game import Fences, FencesRules

@@ -33,6 +33,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from alternate import print_ratios
+
 
 def cpu_of_children() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -97,10 +99,7 @@ def main() -> None:
     for name in contenders:
         values = per_game[name]
         print(f"{name:<11}{statistics.median(values):>8.3f} CPU s a game pair ({min(values):.3f}-{max(values):.3f})")
-    for name in contenders:
-        if name != "core":
-            ratios = sorted(r / c for r, c in zip(per_game[name], per_game["core"]))
-            print(f"{name}/core: median {statistics.median(ratios):.2f}x (rounds {ratios[0]:.2f}-{ratios[-1]:.2f})")
+    print_ratios(per_game, "core")
 
 
 if __name__ == "__main__":
