@@ -68,6 +68,19 @@ def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_says_nothing(tmp_p
     assert any(tmp_path.rglob("*.nbi")), "numba's cache index is in the cache folder"
 
 
+@pytest.mark.parametrize("first", ["from treehouse.variants.fences import core", "import numba; from treehouse.variants.fences import core"])
+def test_a_core_imported_directly_keeps_its_kernels_in_the_users_cache_folder(tmp_path, first):
+    """A script, a test or a plugin may import a core's module before anything
+    asked :func:`compiled.enabled` (and numba itself, even before that): the
+    kernels still go to treehouse's cache folder, never to the package's own
+    ``__pycache__``."""
+    inherited = {key: value for key, value in os.environ.items() if key not in ("NUMBA_CACHE_DIR", "XDG_CACHE_HOME")}
+    code = f"{first}; print(core.look._cache._cache_path)"
+    done = subprocess.run([sys.executable, "-c", code], env={**inherited, "XDG_CACHE_HOME": str(tmp_path)}, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith(str(tmp_path / "treehouse" / "numba")), done.stdout
+
+
 def test_preparing_in_the_background_runs_in_a_daemon_thread_and_keeps_a_failure_for_the_first_look():
     ran = threading.Event()
     thread = compiled.prepare_in_background(ran.set)

@@ -55,15 +55,35 @@ def _load() -> str:
     if os.environ.get(COMPILED_ENV, "").strip().lower() in _OFF:
         _reason = f"{COMPILED_ENV}={os.environ[COMPILED_ENV]}"
         return _reason
-    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))
+    os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))  # for this process and the workers it starts
     try:
         import numba
     except Exception as error:  # ImportError, or a broken install (llvmlite missing, say)
         _reason = f"numba cannot be imported ({type(error).__name__}: {error})"
         return _reason
+    _use_cache_folder(numba)
     _numba = numba
     _reason = ""
     return _reason
+
+
+def _use_cache_folder(numba: Any) -> None:
+    """Point numba's cache at :func:`cache_folder` unless ``NUMBA_CACHE_DIR``
+    chose one.  numba reads that variable once, when it is imported, and the
+    folder itself when a kernel is decorated; a numba imported before this
+    module asked (by a test, a plugin, a script importing a core) would
+    otherwise keep the kernels in the package's own ``__pycache__``."""
+    if not numba.config.CACHE_DIR:
+        numba.config.CACHE_DIR = str(cache_folder())
+
+
+def njit_cached(function: Callable) -> Any:
+    """numba's ``njit(cache=True)`` for a core's kernel, its cache in
+    :func:`cache_folder` however the core's module came to be imported."""
+    import numba
+
+    _use_cache_folder(numba)
+    return numba.njit(cache=True)(function)
 
 
 def enabled() -> bool:

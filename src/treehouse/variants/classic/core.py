@@ -219,7 +219,7 @@ def _compile() -> Any:
     """The kernel, compiled (or loaded from numba's cache) and warmed, once a process."""
     global _kernel
     if _kernel is None:
-        _kernel = compiled.numba().njit(cache=True)(_look)
+        _kernel = compiled.njit_cached(_look)
     kernel = _kernel
     away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
     image = np.zeros(TRIOS, dtype=np.int64)

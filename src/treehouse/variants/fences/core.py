@@ -31,7 +31,8 @@ The encoding (:mod:`~treehouse.variants.fences.looks` builds it):
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from treehouse.kernel.compiled import njit_cached
 
 # -- encoding --------------------------------------------------------------
 EMPTY = 0
@@ -107,37 +108,37 @@ BOXED_IN = 2.0
 WON = 1000.0
 
 
-@njit(cache=True)
+@njit_cached
 def _opposite(d):
     return 0 if d == UP else (d + 1) % 4 + 1
 
 
-@njit(cache=True)
+@njit_cached
 def _is_fence(cell):
     return cell >= FENCE
 
 
-@njit(cache=True)
+@njit_cached
 def _colour(cell):
     return ((cell - FENCE) // 5) % 10
 
 
-@njit(cache=True)
+@njit_cached
 def _size(cell):
     return (cell - FENCE) // 50
 
 
-@njit(cache=True)
+@njit_cached
 def _direction(cell):
     return (cell - FENCE) % 5
 
 
-@njit(cache=True)
+@njit_cached
 def _turned(cell, d):
     return cell - _direction(cell) + d
 
 
-@njit(cache=True)
+@njit_cached
 def _lines(board, found):
     """Every line of sight from a Pointing Fence to a Stack (hits.lines): the
     Stacks in square order, each looking north, east, south, west to the
@@ -164,7 +165,7 @@ def _lines(board, found):
     return count
 
 
-@njit(cache=True)
+@njit_cached
 def _harmless(cell, top, rules):
     """A Fence's threat cannot Damage a Stack of ``top`` colour (evaluate.placed_value's
     harmless): its Hit is dropped, or colour immunity spares the Stack."""
@@ -172,7 +173,7 @@ def _harmless(cell, top, rules):
     return verdict == V_DROPPED or (verdict != V_IGNORES_COLOUR and _colour(cell) == top)
 
 
-@njit(cache=True)
+@njit_cached
 def _placed_value(board, square, top, smalls, rules):
     """A placed Stack's value (evaluate._placed_value): the same sums in the same order."""
     value = SMALL * smalls
@@ -208,7 +209,7 @@ def _placed_value(board, square, top, smalls, rules):
     return value
 
 
-@njit(cache=True)
+@njit_cached
 def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
     hits[count, 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
     hits[count, 0] = seat
@@ -221,7 +222,7 @@ def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignor
     return count + 1
 
 
-@njit(cache=True)
+@njit_cached
 def _attempt(cells, top, seat, square, target, hits, count, bounced):
     """A Stack on ``square`` tries to enter ``target`` (actions._attempt): the
     hit count after, and ``bounced[seat]`` set when it stays.  ``-1``: it may."""
@@ -249,7 +250,7 @@ SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK = 0, 1, 2, 3
 SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
 
 
-@njit(cache=True)
+@njit_cached
 def look(position, moves, rows, seat, rules):
     """The moves ``moves[rows]`` played by the seat to move from ``position``,
     then judged for ``seat``: ``(values, outcomes, winners)`` per move,
@@ -522,7 +523,7 @@ def look(position, moves, rows, seat, rules):
     return values, outcomes, winners, ended
 
 
-@njit(cache=True)
+@njit_cached
 def _evaluation(cells, heights, tops, players, seat, rules):
     """The score of a position in play for ``seat`` (evaluate.evaluate): its
     Stack's value less the best other's; lost, or won when it is the last."""
@@ -549,7 +550,7 @@ def _evaluation(cells, heights, tops, players, seat, rules):
     return WON if not others else value - best
 
 
-@njit(cache=True)
+@njit_cached
 def evaluate_seats(position, rules):
     """The evaluation of a position in play (not the setup's) for every seat, in one call."""
     players = position[P_PLAYERS]
@@ -572,7 +573,7 @@ def evaluate_seats(position, rules):
 # count, in exactly the reference rules' order: a search's cut-offs depend on it.
 
 
-@njit(cache=True)
+@njit_cached
 def _row(out, n, kind, square, arg):
     out[n, M_KIND] = kind
     out[n, M_SQUARE] = square
@@ -580,12 +581,12 @@ def _row(out, n, kind, square, arg):
     return n + 1
 
 
-@njit(cache=True)
+@njit_cached
 def _same_line(a, b):
     return a % _SIZE == b % _SIZE or a // _SIZE == b // _SIZE
 
 
-@njit(cache=True)
+@njit_cached
 def _fence_moves(board, square, out):
     """Step 1 (rules.fence_moves): the moves near the Stack if any, else all."""
     n = 0
@@ -612,7 +613,7 @@ def _fence_moves(board, square, out):
     return kept if kept > 0 else n
 
 
-@njit(cache=True)
+@njit_cached
 def _tips(board, square, out, n):
     for f in range(49):
         cell = board[f]
@@ -624,7 +625,7 @@ def _tips(board, square, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_cached
 def _swaps(board, square, out, n):
     for f in range(49):
         if _is_fence(board[f]) and _same_line(f, square):
@@ -632,7 +633,7 @@ def _swaps(board, square, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_cached
 def _hops(board, square, out, n):
     for d in range(1, 5):
         f = NEIGHBOUR[square, d]
@@ -646,7 +647,7 @@ def _hops(board, square, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_cached
 def _aims(board, square, out, n):
     """AIM: every non-empty set of the Fences around the Stack, each turned
     anew; the choices in square order, the last varying fastest (itertools.product)."""
@@ -698,7 +699,7 @@ def _aims(board, square, out, n):
         n = _row(out, n, K_AIM, -1, -1)
 
 
-@njit(cache=True)
+@njit_cached
 def _uniform(order, height):
     for i in range(1, height):
         if order[i] != order[0]:
@@ -706,7 +707,7 @@ def _uniform(order, height):
     return True
 
 
-@njit(cache=True)
+@njit_cached
 def _digs(order, height, destroyed, uniform_dig, out, n):
     """DIG (rules.dig_moves): the top small to the bottom; under a lone small,
     each destroyed colour put back (the colours in their order)."""
@@ -719,7 +720,7 @@ def _digs(order, height, destroyed, uniform_dig, out, n):
     return n
 
 
-@njit(cache=True)
+@njit_cached
 def _orders(stack, height):
     """Every distinct reordering of a Stack (rules.orders): as it stands first,
     then the others in order of their colours, bottom to top."""
@@ -764,20 +765,20 @@ def _orders(stack, height):
             high -= 1
 
 
-@njit(cache=True)
+@njit_cached
 def _copy_row(source, i, out, n):
     for c in range(MOVE_WIDTH):
         out[n, c] = source[i, c]
 
 
-@njit(cache=True)
+@njit_cached
 def _set_order(out, row, order, height):
     out[row, M_ORDER] = height
     for i in range(height):
         out[row, M_ORDER + 1 + i] = order[i]
 
 
-@njit(cache=True)
+@njit_cached
 def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
     """Step 2 (rules.action_moves): the moves a rolled face offers; one FAIL
     (one per reorder under WILD) when the action is impossible; none when the
@@ -832,7 +833,7 @@ def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
     return out[:n]
 
 
-@njit(cache=True)
+@njit_cached
 def legal(position, face, rules):
     """The legal moves of the position's step as move rows, in the reference
     rules' order (the seat to move has a Stack; the step is not a setup step)."""
@@ -859,7 +860,7 @@ def legal(position, face, rules):
     return _action_moves(board, square, stack, height, position[base + SEAT_DESTROYED], face, rules[R_UNIFORM_DIG])
 
 
-@njit(cache=True)
+@njit_cached
 def look_faces(position, faces, seat, rules):
     """For each face of ``faces``, every legal move of the position's step
     (:func:`legal`) looked at for ``seat`` (:func:`look`), in one call:
@@ -887,7 +888,7 @@ def look_faces(position, faces, seat, rules):
     return values[:start], outcomes[:start], winners[:start], counts
 
 
-@njit(cache=True)
+@njit_cached
 def _grown(array, size, used):
     grown = np.zeros(size, dtype=array.dtype)
     for i in range(used):
