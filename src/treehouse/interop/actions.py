@@ -289,7 +289,7 @@ class Observation:
         return f"{self.flow.variant.format_position(node.position)} {self.pending(node)}"
 
     def pending(self, node: Node) -> str:
-        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[setup drew blue]``, ``[fence: roll]``, ``[over: ...]``."""
+        """What the game waits for, in brackets: ``[act rolled WILD]``, ``[place drew red]`` (a setup draw), ``[fence: roll]``, ``[over: ...]``."""
         if node.position is None:
             return "[setup: the layout is drawn]"
         if node.kind == DECISION:
