@@ -60,9 +60,11 @@ def worker(games: int, seed: int) -> None:
     except ImportError:  # a --baseline checkout from before the tiers
         compiled = None
     if compiled is not None and compiled.enabled():
-        from treehouse.variants.classic import core
-
-        core.prepare()
+        try:
+            from treehouse.variants.classic.looks import prepare
+        except ImportError:  # a checkout from before the compiled search
+            from treehouse.variants.classic.core import prepare
+        prepare()
     runner = CliRunner()
     runner.invoke(app, command(1, seed))  # the first game's imports, out of the count
     started = cpu_seconds()

@@ -494,6 +494,30 @@ def treehouse_look_all_moves(state, step, faces, seat):
 
 
 @hookspec(firstresult=True)
+def treehouse_compiled_game(state, step):
+    """The game as compiled kernels, for the compiled search.
+
+    Called by the search bot before a decision it searches without a budget:
+    with an answer, the whole decision is one call of numba code
+    (:mod:`treehouse.bots.compiled_search`), the same values as the search
+    over the hooks gives, bit for bit.
+
+    :param state: the position the decision is taken in.
+    :param step: the step being played (never a setup step).
+    :returns: a :class:`~treehouse.kernel.compiled_game.CompiledGame`: five
+        kernels of fixed signatures over the variant's integer encoding
+        (whose turn and whether the step rolls, the legal choices, a choice
+        played with its outcome, the next step, the evaluation), their
+        tables, and how positions and moves are encoded.  They must play
+        exactly as the hooks do.  A variant answers only while it alone
+        answers every hook of a turn
+        (:meth:`~treehouse.kernel.hooks.GameHooks.variant_alone`) and its
+        compiled core is in use; otherwise ``None`` (the kernel's answer),
+        and the search plays through the hooks.  First result.
+    """
+
+
+@hookspec(firstresult=True)
 def treehouse_render(state, console_width):
     """Draw a position for the terminal.
 

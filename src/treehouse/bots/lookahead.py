@@ -35,6 +35,8 @@ class Model:
         self.can_evaluate = bool(self.hooks.implementers("treehouse_evaluate"))
         #: Does a plugin answer treehouse_look_all_moves (else the moves are listed, then looked at)?
         self._looks_all = bool(self.hooks.implementers("treehouse_look_all_moves"))
+        #: Does a plugin offer its game compiled (treehouse_compiled_game), for the compiled search?
+        self._compiles = bool(self.hooks.implementers("treehouse_compiled_game"))
 
     def chance(self, state: Any, step: Any) -> tuple:
         """The chance node before ``step`` (``treehouse_chance``, house rules
@@ -103,6 +105,20 @@ class Model:
             played += len(moves) - sum(1 for move in moves if move is REROLL)
             answers.append(self.look(state, step, face, moves, seat))
         return answers, played
+
+    def compiled_values(self, state: Any, step: Any, moves: Sequence, seat: int, depth: int, width: int) -> tuple[list[float], int] | None:
+        """Each of ``moves``' value to ``seat``, searched ``depth`` steps by the
+        compiled search (:mod:`treehouse.bots.compiled_search`), and the moves
+        it played in its head; ``None`` where the variant offers no compiled
+        game (``treehouse_compiled_game``) or the die is not the kernel's."""
+        if not self._compiles or self._die is None:
+            return None
+        game = self.hooks.treehouse_compiled_game(state, step)
+        if game is None:
+            return None
+        from treehouse.bots import compiled_search  # numba: only once a variant's compiled core is in use
+
+        return compiled_search.values(game, state, step, moves, self._die, seat, depth, width)
 
     def _looked(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
         return self._scored(self.hooks.treehouse_look_moves(state, step, face, moves, seat), seat)

@@ -146,6 +146,11 @@ class SearchBot:
             rest, deepest = (), 1
         else:
             rest, deepest = model.remaining_steps(state, step), self.depth_for(state)
+            compiled = None if budgeted else model.compiled_values(state, step, moves, self._me, deepest, self.width)
+            if compiled is not None:  # the same values, searched in one call of compiled code
+                best, self.last_nodes = compiled
+                self.last_depth = deepest
+                return best
         for depth in range(1 if budgeted else deepest, deepest + 1):
             self._cache: dict = {}
             self._limited = budgeted and depth > 1  # the shallowest search always completes

@@ -27,7 +27,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Sequence
 
 import platformdirs
 
@@ -77,12 +77,16 @@ def _use_cache_folder(numba: Any) -> None:
         numba.config.CACHE_DIR = str(cache_folder())
 
 
-def njit_cached(function: Callable) -> Any:
+def njit_cached(function: Callable | None = None, *, signature: Any = None) -> Any:
     """numba's ``njit(cache=True)`` for a core's kernel, its cache in
-    :func:`cache_folder` however the core's module came to be imported."""
+    :func:`cache_folder` however the core's module came to be imported.
+    With a ``signature`` (``@njit_cached(signature=...)``) it is compiled for
+    those types only, as a kernel another kernel calls through a pointer is."""
     import numba
 
     _use_cache_folder(numba)
+    if function is None:
+        return lambda function: numba.njit(signature, cache=True)(function)
     return numba.njit(cache=True)(function)
 
 
@@ -123,17 +127,17 @@ def ready(name: str) -> bool:
     return name in _ready
 
 
-def prepare(name: str, source: str, seconds: float, warm: Callable[[], None]) -> None:
-    """Compile (or load from the cache) a core's kernels before its first use.
+def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None]) -> None:
+    """Compile (or load from the cache) a core's kernels before their first use.
 
     ``warm`` calls every kernel once on a small input.  The first time on a
-    machine for this ``source`` (the core module's file: a changed core is
+    machine for these ``sources`` (the files of the kernels: a changed one is
     compiled again) it compiles; then one line on stderr says so, with
     ``seconds`` as the estimate, instead of a silent stall.  After that numba
     loads the kernels from its cache."""
     if name in _ready:
         return
-    digest = hashlib.sha256(Path(source).read_bytes()).hexdigest()[:16]
+    digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()[:16]
     marker = cache_folder() / f"{name}-{digest}.ready"
     cold = not marker.exists()
     if cold:

@@ -1,259 +1,185 @@
-"""Classic Treehouse's compiled core: a look at many moves in one numba call.
+"""Classic Treehouse's compiled core: its rules as numba kernels over integers.
 
-The second tier of classic's rules (docs/rules/classic.md, "Two tiers"): what
-``treehouse_look_moves`` asks — each move applied, the outcome checked
-(matching the House, a mirror image of it under ``mirror_matches``, a win on
-another's turn, a tie), the position evaluated for one seat
-(``Classic.treehouse_evaluate``) — as one kernel over integers.  The
-reference tier is the variant's hooks themselves (game.py), which the
-kernel's default plays move by move; tests/classic/test_tiers.py checks the
-two give the same answers, value for value.
+The second tier of classic's rules (docs/rules/classic.md, "Two tiers").
+The reference rules (actions.py, distance.py, game.py) are the
+specification; these kernels say the same again over small integers, so
+that one call looks at every move of a position (``treehouse_look_moves``,
+``treehouse_look_all_moves``) and the compiled search
+(:mod:`treehouse.bots.compiled_search`) plays whole games in its head.
+tests/classic/test_tiers.py proves the two tiers equal, value for value.
 
-A position is small as integers: every trio is its rank among the 204 legal
-trios (:func:`~treehouse.variants.classic.trio.trio_rank`), so a position is
-the House's rank, each seat's rank and the seat to move.  A move is known by
-its target and its result (``ClassicMove``), so it is one number,
-``rank(result)`` on one's own trio or ``TRIOS + rank(result)`` on the House.
+Only :mod:`treehouse.variants.classic.looks` imports this module, and only
+once :func:`treehouse.kernel.compiled.enabled` said numba is there; it also
+builds the encoding:
 
-The rules the kernel needs beyond that come as two tables made once per rule
-set from the reference rules, so an action is written in one place only
-(actions.py): ``away[house, trio]``, the fewest actions from a trio to the
-House or, under ``mirror_matches``, to its mirror image (distance.py), and
-``image[house]``, the rank of the House's mirror image.  ``dig_in_place``
-changes ``away``; ``house_decline`` and ``max_players`` change which moves
-are legal, never what a move leads to, so the look need not know them.
+* a **trio** is its rank among the 204 legal trios
+  (:func:`~treehouse.variants.classic.trio.trio_rank`);
+* a **position** is ``[House, seat to move, players, each seat's trio]``;
+* a **move** is ``rank(result)`` on one's own trio, ``TRIOS + rank(result)``
+  on the House, or a decline (:data:`~treehouse.kernel.compiled_game.PASS`,
+  :data:`~treehouse.kernel.compiled_game.REROLL`);
+* the **tables** (one int64 array) hold what the rules need beyond that,
+  made once per rule set from the reference rules, so an action is written
+  in one place only (actions.py): a header (``T_*``), the rank of each
+  trio's mirror image, ``away[house, trio]`` (the fewest actions from a trio
+  to the House or, under ``mirror_matches``, its image: distance.py), and
+  per face and trio the ranks of the trios one action makes of it.
+
+The kernels ``status``, ``legal``, ``play``, ``advance`` and ``evaluate`` are
+the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`);
+``look`` and ``look_all`` answer the look hooks with them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
 import numpy as np
 
-from treehouse.kernel import compiled
-from treehouse.kernel.turn import REROLL, Looks, Outcome
-from treehouse.variants.classic.actions import results, wild_results
-from treehouse.variants.classic.distance import _targets
-from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
+from treehouse.kernel.compiled import njit_cached
+from treehouse.kernel.compiled_game import GOES_ON, REROLL, op_types
 
-TRIOS = len(all_trios())
+#: How many legal trios there are (trio.all_trios); a code from here up is a move on the House.
+TRIOS = 204
 
-#: The hooks a look at listed moves stands for: while classic alone answers
-#: all of them, the core's answer is the one they would give.
-LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate")
-#: A look at every choice of a node lists the moves too: a house rule that
-#: changes which moves are legal (``no-house-moves``) leaves that to the
-#: hooks, and the core still looks at the moves they list.
-LOOK_ALL_HOOKS = ("treehouse_legal_moves", *LOOK_HOOKS)
+#: Where the fields of a position sit (then each seat's trio).
+P_HOUSE, P_TO_MOVE, P_PLAYERS, P_FIRST = range(4)
+#: The tables' header: two rule options, the WILD face's number, then where each table starts.
+T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS = range(7)
+HEADER = 7
 
-#: The outcome of a move, as the kernel writes it: the winners as a bit mask
-#: of seats, plus the kind of win times ``_KIND``.
-_KIND = 1 << 16
-REASONS = {
-    1: "matched the House",
-    2: "matched the House on another player's turn",
-    3: "tie: several trios matched the House at once",
-}
-
-NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
-
-#: About how long a cold compile of these kernels takes (the line on first use).
-COMPILE_SECONDS = 2.0
-
-#: Where the fields of the kernel's position array sit (then the trios).
-_HOUSE, _TO_MOVE, _SEAT, _PLAYERS, _FIRST_TRIO = range(5)
+STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = op_types()
 
 
-def _look(position, codes, away, image, mirror_matches):
-    """Every move of one position looked at: ``values[i]`` the seat's
-    evaluation after move ``i`` of ``codes`` (0.0 where it ends the game),
-    ``outcomes[i]`` its outcome (0: none); and how many moves end the game.
+@njit_cached(signature=STATUS)
+def status(tables, position):
+    """The seat to move, times 2, plus 1: every classic turn is one rolled step."""
+    return position[P_TO_MOVE] * 2 + 1
 
-    ``position`` holds the House's rank, the seat to move, the seat judged,
-    the number of players and each seat's trio rank.  The answers are new
-    arrays each call: a core is shared by every game of a process, and
+
+@njit_cached
+def _results(tables, face, trio, offset, codes, n):
+    """Append the trios one ``face`` makes of ``trio`` to ``codes[n:]`` (each plus ``offset``); the new count."""
+    at = tables[T_OFFSETS] + face * TRIOS + trio
+    first = tables[T_RESULTS]
+    for i in range(tables[at], tables[at + 1]):
+        codes[n] = tables[first + i] + offset
+        n += 1
+    return n
+
+
+@njit_cached(signature=LEGAL)
+def legal(tables, position, face, codes):
+    """treehouse_legal_moves: own trio first; else the House and the decline; WILD both trios."""
+    n = _results(tables, face, position[P_FIRST + position[P_TO_MOVE]], 0, codes, 0)
+    if face == tables[T_WILD]:
+        return _results(tables, face, position[P_HOUSE], TRIOS, codes, n)
+    if n:
+        return n
+    n = _results(tables, face, position[P_HOUSE], TRIOS, codes, 0)
+    if n:
+        codes[n] = tables[T_DECLINE]
+        n += 1
+    return n
+
+
+@njit_cached
+def _winners(tables, position, mover):
+    """game.outcome: the mover if their trio matches the House (or, under
+    ``mirror_matches``, its image); else the one other matching trio, or
+    several tied: as a bit mask of seats, or GOES_ON while nobody matches."""
+    house = position[P_HOUSE]
+    image = tables[tables[T_IMAGE] + house]
+    mirror_matches = tables[T_MIRROR]
+    matching = 0
+    for seat in range(position[P_PLAYERS]):
+        trio = position[P_FIRST + seat]
+        if trio == house or (mirror_matches and trio == image):
+            matching |= 1 << seat
+    if not matching:
+        return GOES_ON
+    if matching >> mover & 1:
+        return 1 << mover
+    return matching
+
+
+@njit_cached(signature=PLAY)
+def play(tables, position, code, after):
+    """A choice applied (treehouse_apply_move; PASS leaves the position as it
+    is), and who has won (treehouse_outcome)."""
+    after[:] = position
+    if code >= TRIOS:
+        after[P_HOUSE] = code - TRIOS
+    elif code >= 0:
+        after[P_FIRST + position[P_TO_MOVE]] = code
+    return _winners(tables, after, position[P_TO_MOVE])
+
+
+@njit_cached(signature=ADVANCE)
+def advance(tables, position, after):
+    """treehouse_end_turn: the next seat's turn."""
+    after[:] = position
+    after[P_TO_MOVE] = (position[P_TO_MOVE] + 1) % position[P_PLAYERS]
+
+
+@njit_cached(signature=EVALUATE)
+def evaluate(tables, position, seat):
+    """game._scores for ``seat``: 100 once its trio matches, -100 once only an
+    opponent's does, else the nearest opponent's distance minus its own."""
+    away = tables[T_AWAY] + position[P_HOUSE] * TRIOS
+    mine = tables[away + position[P_FIRST + seat]]
+    if mine == 0:
+        return 100.0
+    theirs = 1 << 30
+    for other in range(position[P_PLAYERS]):
+        if other != seat:
+            theirs = min(theirs, tables[away + position[P_FIRST + other]])
+    return -100.0 if theirs == 0 else float(theirs - mine)
+
+
+@njit_cached
+def look(tables, position, seat, codes):
+    """Every move of ``codes`` looked at for ``seat``: ``values[i]`` the
+    evaluation after move ``i`` (0.0 where it ends the game), ``winners[i]``
+    its winners (GOES_ON: none); and how many moves end the game.  New
+    arrays each call: one core serves every game of a process, and
     ``th serve`` plays tables in threads."""
-    house, to_move, seat, players = position[_HOUSE], position[_TO_MOVE], position[_SEAT], position[_PLAYERS]
     n = codes.shape[0]
     values = np.zeros(n)
-    outcomes = np.zeros(n, dtype=np.int64)
-    trios = position[_FIRST_TRIO : _FIRST_TRIO + players].copy()
-    own = trios[to_move]
+    winners = np.full(n, GOES_ON, dtype=np.int64)
+    after = np.empty_like(position)
     ended = 0
     for i in range(n):
-        code = codes[i]
-        h = house
-        if code >= TRIOS:
-            h = code - TRIOS
+        winners[i] = play(tables, position, codes[i], after)
+        if winners[i] == GOES_ON:
+            values[i] = evaluate(tables, after, seat)
         else:
-            trios[to_move] = code
-        # the outcome (game.outcome): who matches the House, or its image
-        matching = 0
-        count = 0
-        for j in range(players):
-            if trios[j] == h or (mirror_matches and trios[j] == image[h]):
-                matching |= 1 << j
-                count += 1
-        if count:
-            if matching & (1 << to_move):
-                outcomes[i] = (1 << to_move) + 1 * _KIND
-            elif count == 1:
-                outcomes[i] = matching + 2 * _KIND
-            else:
-                outcomes[i] = matching + 3 * _KIND
             ended += 1
-        else:
-            # the evaluation (game._scores): the nearest opponent's distance minus the seat's
-            mine = away[h, trios[seat]]
-            if mine == 0:
-                values[i] = 100.0
+    return values, winners, ended
+
+
+@njit_cached
+def look_all(tables, position, seat, faces, choices):
+    """``look`` of every choice ``legal`` lists for each face of ``faces``,
+    one face after another: the values and winners, how many choices each
+    face has and how many of them are REROLL (valued as the position stands,
+    never played); and how many end the game."""
+    codes = np.empty(choices, dtype=np.int64)
+    counts = np.zeros(faces.shape[0], dtype=np.int64)
+    rerolls = np.zeros(faces.shape[0], dtype=np.int64)
+    values = np.zeros(faces.shape[0] * choices)
+    winners = np.full(faces.shape[0] * choices, GOES_ON, dtype=np.int64)
+    after = np.empty_like(position)
+    at = ended = 0
+    for k in range(faces.shape[0]):
+        n = counts[k] = legal(tables, position, faces[k], codes)
+        for i in range(n):
+            if codes[i] == REROLL:
+                rerolls[k] += 1
+                values[at] = evaluate(tables, position, seat)
             else:
-                theirs = 1 << 30
-                for j in range(players):
-                    if j != seat and away[h, trios[j]] < theirs:
-                        theirs = away[h, trios[j]]
-                values[i] = -100.0 if theirs == 0 else float(theirs - mine)
-        trios[to_move] = own
-    return values, outcomes, ended
-
-
-class ClassicCore:
-    """The compiled look of one rule set's classic game (see the module's docstring)."""
-
-    def __init__(self, rules: Any) -> None:
-        self.away = np.array(_targets(rules.dig_in_place, rules.mirror_matches), dtype=np.int64)
-        self.image = np.array([trio_rank(mirror(trio)) for trio in all_trios()], dtype=np.int64)
-        self.mirror_matches = bool(rules.mirror_matches)
-        self.dig_in_place = bool(rules.dig_in_place)
-        #: (face, trio rank, on the House?) -> the codes of the moves it offers (made from the reference rules once)
-        self._moves: dict = {}
-        #: (own rank, House rank, faces, decline) -> a node's choices (_node_choices), by value: at most 204 x 204 per die
-        self._choices: dict = {}
-        self.kernel = _compile()
-
-    def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
-        """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
-        house, trios, to_move = state
-        codes = np.array([rank + TRIOS if target == "house" else rank for target, rank, _result in moves], dtype=np.int64)
-        (looks,) = self._judge(trio_rank(house), [*map(trio_rank, trios)], to_move, seat, codes, ((slice(None), 0),))
-        return looks
-
-    def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> list[Looks]:
-        """``treehouse_look_all_moves``'s answer: for each face, every choice the
-        legal moves list (game.Classic.treehouse_legal_moves), in their order,
-        without making a move."""
-        house, trios, to_move = state
-        ranks, h = [*map(trio_rank, trios)], trio_rank(house)
-        key = (ranks[to_move], h, tuple(faces), decline)
-        choices = self._choices.get(key)
-        if choices is None:
-            choices = self._choices[key] = self._node_choices(*key)
-        return self._judge(h, ranks, to_move, seat, *choices)
-
-    def _node_choices(self, own: int, house: int, faces: Sequence, decline: Any) -> tuple[np.ndarray, tuple[tuple[slice, int], ...]]:
-        """The codes of every face's choices one after another (an array, as
-        the kernel reads them), and each face's part of them with how many of
-        its choices are REROLL: own trio first; else the House and the decline
-        (``decline``, PASS or REROLL), which leaves the position as it stands;
-        WILD both trios."""
-        codes, parts = [], []
-        for face in faces:
-            mine = self._codes(face, own, False)
-            if face == "WILD":
-                choices = mine + self._codes(face, house, True)
-            elif mine:
-                choices = mine
-            else:
-                choices = self._codes(face, house, True)
-                if choices:  # the decline: the own trio kept, so the position stays as it stands
-                    choices = choices + [own]
-            rerolls = 1 if choices and not mine and face != "WILD" and decline is REROLL else 0
-            parts.append((slice(len(codes), len(codes) + len(choices)), rerolls))
-            codes += choices
-        return np.array(codes, dtype=np.int64), tuple(parts)
-
-    def _codes(self, face: str, rank: int, house: bool) -> list[int]:
-        """The moves' codes ``face`` offers on the trio of ``rank`` (its own, or the House's), made once."""
-        key = (face, rank, house)
-        codes = self._moves.get(key)
-        if codes is None:
-            trio = all_trios()[rank]
-            if face == "WILD":  # as game.action_moves lists them
-                found = [result for _action, result, _words in wild_results(trio, self.dig_in_place)]
-            else:
-                found = [result for result, _words in results(trio, face, self.dig_in_place)]
-            codes = self._moves[key] = [trio_rank(result) + (TRIOS if house else 0) for result in found]
-        return codes
-
-    def _judge(self, house: int, trios: list[int], to_move: int, seat: int, codes: np.ndarray, parts: Sequence[tuple[slice, int]]) -> list[Looks]:
-        """One kernel call on the moves ``codes`` of a position (the House's
-        rank, each seat's trio rank, the seat to move), judged for ``seat``: a
-        Looks per part of the codes (a slice of them and its REROLL count)."""
-        players = len(trios)
-        position = np.array([house, to_move, seat, players, *trios], dtype=np.int64)
-        values, outcomes, ended = self.kernel(position, codes, self.away, self.image, self.mirror_matches)
-        values = values.tolist()
-        if not ended:
-            return [Looks(values[part], NO_OUTCOMES, rerolls) for part, rerolls in parts]
-        outcomes = outcomes.tolist()
-        found = []
-        for part, rerolls in parts:
-            ending = {}
-            for index, code in enumerate(outcomes[part]):
-                if code:
-                    kind, mask = divmod(code, _KIND)
-                    ending[index] = Outcome(tuple(j for j in range(players) if mask >> j & 1), REASONS[kind])
-            found.append(Looks(values[part], ending, rerolls))
-        return found
-
-
-_kernel: Any = None  # the compiled kernel, once a process
-
-
-def prepare() -> None:
-    """Compile the kernel, or load it from numba's cache, before its first use."""
-    _compile()
-
-
-def _compile() -> Any:
-    """The kernel, compiled (or loaded from numba's cache) and warmed, once a process."""
-    global _kernel
-    if _kernel is None:
-        _kernel = compiled.njit_cached(_look)
-    kernel = _kernel
-    away = np.zeros((TRIOS, TRIOS), dtype=np.int64)
-    image = np.zeros(TRIOS, dtype=np.int64)
-    position, codes = np.array([0, 0, 0, 2, 1, 2], dtype=np.int64), np.array([3, TRIOS + 4], dtype=np.int64)
-    compiled.prepare("classic", __file__, COMPILE_SECONDS, lambda: kernel(position, codes, away, image, False))  # once a process
-    return kernel
-
-
-class Unused:
-    """Stands for the core where it may not answer: every look is the hooks'."""
-
-    def look(self, state: Any, moves: Sequence, seat: int) -> None:
-        return None
-
-    def look_all(self, state: Any, faces: Sequence, seat: int, decline: Any) -> None:
-        return None
-
-
-_cores: dict = {}  # the rule options the core depends on -> its ClassicCore
-
-
-def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | Unused | None:
-    """The core that answers ``variant``'s looks in its game, or :class:`Unused`
-    where the compiled core is off or another plugin answers one of the
-    ``hooks`` the look stands for (:data:`LOOK_HOOKS`, :data:`LOOK_ALL_HOOKS`); ``None``
-    while ``th play`` prepares the core in the background (the hooks answer
-    meanwhile: ask again later)."""
-    if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
-        return Unused()
-    if not compiled.ready("classic") and compiled.preparing():
-        return None
-    rules = variant.rules
-    key = (bool(rules.dig_in_place), bool(rules.mirror_matches))
-    core = _cores.get(key)
-    if core is None:
-        core = _cores[key] = ClassicCore(rules)
-    return core
+                winners[at] = play(tables, position, codes[i], after)
+                if winners[at] == GOES_ON:
+                    values[at] = evaluate(tables, after, seat)
+                else:
+                    ended += 1
+            at += 1
+    return values[:at], winners[:at], counts, rerolls, ended

@@ -26,7 +26,7 @@ from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
-from treehouse.variants.classic.core import LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
+from treehouse.variants.classic.looks import GAME_HOOKS, LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
 from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
@@ -328,7 +328,7 @@ class Classic(Variant):
         from treehouse.kernel import compiled
 
         if compiled.enabled():
-            from treehouse.variants.classic.core import prepare
+            from treehouse.variants.classic.looks import prepare
 
             prepare()
 
@@ -350,7 +350,14 @@ class Classic(Variant):
         if step.setup:
             return None
         core = self._compiled_core(LOOK_ALL_HOOKS)
-        return None if core is None else core.look_all(state, faces, seat, PASS if self.rules.house_decline == "pass" else REROLL)
+        return None if core is None else core.look_all(state, faces, seat)
+
+    @hookimpl
+    def treehouse_compiled_game(self, state, step):
+        """The game as the compiled search plays it (looks.ClassicCore.game),
+        while classic alone answers every hook of a turn; else ``None``."""
+        core = self._compiled_core(GAME_HOOKS)
+        return None if core is None else core.game
 
     def _compiled_core(self, hooks):
         """What answers this game's looks for ``hooks`` (core.core_for: the core

@@ -221,7 +221,7 @@ def _warm() -> None:
 
 def prepare() -> None:
     """Compile or load the kernels before their first use (once a process)."""
-    compiled.prepare("fences", core.__file__, COMPILE_SECONDS, _warm)
+    compiled.prepare("fences", (core.__file__,), COMPILE_SECONDS, _warm)
 
 
 def usable() -> bool:

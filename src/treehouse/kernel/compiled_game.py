@@ -1,0 +1,77 @@
+"""A compiled game: what a variant's compiled core offers the compiled search.
+
+The search is written once per tier (docs/bots.md): in Python over the
+game's hooks (:mod:`treehouse.bots.search`), and compiled over any
+compiled game (:mod:`treehouse.bots.compiled_search`).  A variant whose core
+can play its whole game as integers answers ``treehouse_compiled_game``
+with a :class:`CompiledGame`: five numba kernels of fixed signatures
+(:func:`op_types`) over its own integer encoding, the arrays they read, and
+how its positions and moves become integers.  The search calls the kernels
+through function pointers, so it knows no game, and each kernel is compiled
+and cached on its own (a changed core never leaves a stale search behind).
+
+The five kernels, each given the variant's ``tables`` (one int64 array
+holding whatever its rules need) and a ``position`` (an int64 array in the
+variant's layout, the step to be played included):
+
+* ``status(tables, position)``: the seat to move, times 2, plus 1 if the
+  step rolls the die;
+* ``legal(tables, position, face, codes)``: writes the codes of the step's
+  choices for ``face`` (:data:`NO_FACE` for a step without a roll) into
+  ``codes``, in ``treehouse_legal_moves``' order, and returns how many;
+  a move is a code ``>= 0``, a decline :data:`PASS` or :data:`REROLL`;
+* ``play(tables, position, code, after)``: writes the position after the
+  choice (applied and resolved, the step not yet advanced) into ``after``
+  and returns the winners as a bit mask of seats (0 for a draw), or
+  :data:`GOES_ON` while the game goes on;
+* ``advance(tables, position, after)``: writes the position at the next
+  step into ``after`` (the next player's turn after the last step);
+* ``evaluate(tables, position, seat)``: ``treehouse_evaluate``'s number.
+
+This module imports no numba until :func:`op_types` is asked (only a core
+that is in use asks).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, NamedTuple
+
+import numpy as np
+
+#: The choice codes of a decline (the moves' own codes are 0 or more).
+PASS = -1
+REROLL = -2
+#: ``legal``'s face for a step that does not roll.
+NO_FACE = -1
+#: ``play``'s answer while the game goes on.
+GOES_ON = -1
+
+
+class CompiledGame(NamedTuple):
+    """A variant's compiled game (see the module's docstring).
+
+    ``ops`` is ``(status, legal, play, advance, evaluate)``; ``choices`` the
+    most choices ``legal`` ever writes; ``faces`` each face's number for
+    ``legal``; ``position(state, step)`` and ``code(move)`` the encoding
+    (``code`` gives :data:`PASS` and :data:`REROLL` for the declines)."""
+
+    ops: tuple
+    tables: np.ndarray
+    choices: int
+    faces: Mapping[str, int]
+    position: Callable[[Any, Any], np.ndarray]
+    code: Callable[[Any], int]
+
+
+def op_types() -> tuple:
+    """The numba types of the five kernels, in ``CompiledGame.ops``' order,
+    and of the arrays they take (int64, contiguous)."""
+    from numba import types
+
+    array = types.int64[::1]
+    status = types.int64(array, array)
+    legal = types.int64(array, array, types.int64, array)
+    play = types.int64(array, array, types.int64, array)
+    advance = types.none(array, array, array)
+    evaluate = types.float64(array, array, types.int64)
+    return status, legal, play, advance, evaluate

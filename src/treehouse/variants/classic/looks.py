@@ -1,0 +1,216 @@
+"""Classic Treehouse's compiled tier, as the hooks see it: looks and a compiled game.
+
+The second tier of classic's rules (docs/rules/classic.md, "Two tiers"):
+the kernels of :mod:`treehouse.variants.classic.core`, behind the hooks
+that ask many moves at once (``treehouse_look_moves``,
+``treehouse_look_all_moves``) and behind ``treehouse_compiled_game``, the
+game the compiled search plays in its head.  The reference tier is the
+variant's hooks themselves (game.py), which the kernel's defaults and the
+Python search play move by move; tests/classic/test_tiers.py checks the two
+give the same answers, value for value.
+
+This module encodes positions and moves as the kernels read them and makes
+each rule set's tables from the reference rules once; it imports the
+kernels (and so numba) only once the compiled core is in use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from treehouse.kernel import compiled
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame
+from treehouse.kernel.turn import PASS as PASS_CHOICE
+from treehouse.kernel.turn import REROLL as REROLL_CHOICE
+from treehouse.kernel.turn import Looks, Outcome
+from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.distance import _targets
+from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
+
+TRIOS = len(all_trios())
+
+#: The faces of the classic die, numbered as the kernels know them.
+FACES = {face: number for number, face in enumerate((*ACTIONS, "WILD"))}
+
+#: The hooks a look at listed moves stands for: while classic alone answers
+#: all of them, the core's answer is the one they would give.
+LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate")
+#: A look at every choice of a node lists the moves too: a house rule that
+#: changes which moves are legal (``no-house-moves``) leaves that to the
+#: hooks, and the core still looks at the moves they list.
+LOOK_ALL_HOOKS = ("treehouse_legal_moves", *LOOK_HOOKS)
+#: The compiled search plays whole games in its head: every hook of a turn.
+GAME_HOOKS = (*LOOK_ALL_HOOKS, "treehouse_chance", "treehouse_end_turn", "treehouse_turn_steps", "treehouse_look_moves", "treehouse_look_all_moves")
+
+REASONS = {
+    "mover": "matched the House",
+    "other": "matched the House on another player's turn",
+    "tie": "tie: several trios matched the House at once",
+}
+
+NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
+
+#: About how long a cold compile of the kernels (the core's and the search's) takes (the line on first use).
+COMPILE_SECONDS = 9.0
+
+
+def outcome(winners: int, mover: int) -> Outcome:
+    """The kernels' winners (a bit mask of seats) as game.outcome writes them."""
+    seats = tuple(seat for seat in range(winners.bit_length()) if winners >> seat & 1)
+    if seats == (mover,):
+        return Outcome(seats, REASONS["mover"])
+    return Outcome(seats, REASONS["other"] if len(seats) == 1 else REASONS["tie"])
+
+
+def tables(rules: Any) -> np.ndarray:
+    """The kernels' tables for ``rules`` (core.py's docstring), made from the reference rules."""
+    from treehouse.variants.classic import core
+
+    assert core.TRIOS == TRIOS
+    trios = all_trios()
+    image = [trio_rank(mirror(trio)) for trio in trios]
+    away = [steps for row in _targets(rules.dig_in_place, rules.mirror_matches) for steps in row]
+    offsets, found = [0], []
+    for face in FACES:
+        for trio in trios:
+            if face == "WILD":  # as game.action_moves lists them
+                made = [result for _action, result, _words in wild_results(trio, rules.dig_in_place)]
+            else:
+                made = [result for result, _words in results(trio, face, rules.dig_in_place)]
+            found += map(trio_rank, made)
+            offsets.append(len(found))
+    header = [0] * core.HEADER
+    header[core.T_MIRROR] = int(rules.mirror_matches)
+    header[core.T_DECLINE] = PASS if rules.house_decline == "pass" else REROLL
+    header[core.T_WILD] = FACES["WILD"]
+    header[core.T_IMAGE] = core.HEADER
+    header[core.T_AWAY] = header[core.T_IMAGE] + len(image)
+    header[core.T_OFFSETS] = header[core.T_AWAY] + len(away)
+    header[core.T_RESULTS] = header[core.T_OFFSETS] + len(offsets)
+    return np.array(header + image + away + offsets + found, dtype=np.int64)
+
+
+def most_choices(table: np.ndarray) -> int:
+    """The most choices ``legal`` can write: a face's most on one trio and on the House, and a decline."""
+    from treehouse.variants.classic import core
+
+    offsets = table[table[core.T_OFFSETS] : table[core.T_RESULTS]]
+    most = int(np.diff(offsets).max())
+    return 2 * most + 1
+
+
+def position(state: Any, step: Any = None) -> np.ndarray:
+    """A position as the kernels read it (every classic turn is one step, so ``step`` adds nothing)."""
+    house, trios, to_move = state
+    return np.array([trio_rank(house), to_move, len(trios), *map(trio_rank, trios)], dtype=np.int64)
+
+
+def code(move: Any) -> int:
+    """A choice as the kernels read it."""
+    if move is PASS_CHOICE:
+        return PASS
+    if move is REROLL_CHOICE:
+        return REROLL
+    return move.rank + TRIOS if move.target == "house" else move.rank
+
+
+def compiled_game(table: np.ndarray) -> CompiledGame:
+    """The compiled game (``treehouse_compiled_game``) of the rule set whose tables are ``table``."""
+    from treehouse.variants.classic import core
+
+    ops = (core.status, core.legal, core.play, core.advance, core.evaluate)
+    return CompiledGame(ops, table, most_choices(table), FACES, position, code)
+
+
+class ClassicCore:
+    """The compiled tier of one rule set's classic game (see the module's docstring)."""
+
+    def __init__(self, rules: Any) -> None:
+        from treehouse.variants.classic import core
+
+        prepare()
+        self._core = core
+        self.game = compiled_game(tables(rules))
+        self.tables, self.choices = self.game.tables, self.game.choices
+
+    def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
+        """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
+        codes = np.array([code(move) for move in moves], dtype=np.int64)
+        values, winners, ended = self._core.look(self.tables, position(state), seat, codes)
+        values = values.tolist()
+        if not ended:
+            return Looks(values, NO_OUTCOMES)
+        mover = state.to_move
+        return Looks(values, {i: outcome(w, mover) for i, w in enumerate(winners.tolist()) if w != GOES_ON})
+
+    def look_all(self, state: Any, faces: Sequence, seat: int) -> list[Looks] | None:
+        """``treehouse_look_all_moves``'s answer: for each face, every choice the
+        legal moves list (game.Classic.treehouse_legal_moves), in their order,
+        without making a move; ``None`` for a die with a face classic does not know."""
+        numbers = [FACES.get(face, -1) for face in faces]
+        if -1 in numbers:
+            return None
+        values, winners, counts, rerolls, ended = self._core.look_all(self.tables, position(state), seat, np.array(numbers, dtype=np.int64), self.choices)
+        values = values.tolist()
+        found, at, mover = [], 0, state.to_move
+        for count, rolled in zip(counts.tolist(), rerolls.tolist()):
+            part = values[at : at + count]
+            if not ended:
+                found.append(Looks(part, NO_OUTCOMES, rolled))
+            else:
+                ending = {i - at: outcome(w, mover) for i, w in enumerate(winners[at : at + count].tolist(), at) if w != GOES_ON}
+                found.append(Looks(part, ending or NO_OUTCOMES, rolled))
+            at += count
+        return found
+
+
+def prepare() -> None:
+    """Compile the kernels, or load them from numba's cache, before their first use."""
+    from treehouse.bots import compiled_search
+    from treehouse.variants.classic import core
+
+    def warm() -> None:  # every kernel once, on the official rules' tables
+        from treehouse.variants.classic.game import ClassicRules
+
+        game = compiled_game(tables(ClassicRules()))
+        start = position((all_trios()[0], (all_trios()[1], all_trios()[2]), 0))
+        core.look(game.tables, start, 0, np.array([3, TRIOS + 4], dtype=np.int64))
+        core.look_all(game.tables, start, 0, np.array([FACES["WILD"]], dtype=np.int64), game.choices)
+        compiled_search.warm(game, start, FACES["WILD"])
+
+    compiled.prepare("classic", (core.__file__, compiled_search.__file__), COMPILE_SECONDS, warm)  # once a process
+
+
+class Unused:
+    """Stands for the core where it may not answer: every look is the hooks'."""
+
+    game = None
+
+    def look(self, state: Any, moves: Sequence, seat: int) -> None:
+        return None
+
+    def look_all(self, state: Any, faces: Sequence, seat: int) -> None:
+        return None
+
+
+_cores: dict = {}  # the rule options the core depends on -> its ClassicCore
+
+
+def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | Unused | None:
+    """The core that answers ``variant``'s looks in its game, or :class:`Unused`
+    where the compiled core is off or another plugin answers one of the
+    ``hooks`` the look stands for (:data:`LOOK_HOOKS`, :data:`LOOK_ALL_HOOKS`,
+    :data:`GAME_HOOKS`); ``None`` while ``th play`` prepares the core in the
+    background (the hooks answer meanwhile: ask again later)."""
+    if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
+        return Unused()
+    if not compiled.ready("classic") and compiled.preparing():
+        return None
+    rules = variant.rules
+    key = (bool(rules.dig_in_place), bool(rules.mirror_matches), rules.house_decline)
+    core = _cores.get(key)
+    if core is None:
+        core = _cores[key] = ClassicCore(rules)
+    return core
