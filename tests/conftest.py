@@ -51,6 +51,20 @@ def rules_tier(request, monkeypatch):
     compiled.reset_for_tests()
 
 
+@pytest.fixture
+def compiled_core(monkeypatch):
+    """The compiled core on, whatever the environment says (tests of the core
+    itself, or of both tiers compared in one run)."""
+    from treehouse.kernel import compiled
+    from treehouse.kernel.hooks import TRACE_ENV
+
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    monkeypatch.delenv(TRACE_ENV, raising=False)
+    compiled.reset_for_tests()
+    yield
+    compiled.reset_for_tests()
+
+
 @pytest.fixture(scope="session")
 def classic_class(plugins):
     return plugins.variant("classic")

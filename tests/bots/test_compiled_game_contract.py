@@ -19,7 +19,6 @@ with nobody ahead the step is skipped.  Home first wins.
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -28,7 +27,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pydantic import Field
 
-from treehouse.bots.lookahead import Model
 from treehouse.bots.search import SearchBot
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel import compiled
@@ -37,10 +35,10 @@ from treehouse.kernel.die import Die
 from treehouse.kernel.engine import PASS as PASS_CHOICE
 from treehouse.kernel.engine import REROLL as REROLL_CHOICE
 from treehouse.kernel.engine import Game, Outcome
-from treehouse.kernel.hooks import TRACE_ENV
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import Step
 from treehouse.kernel.variant import Rules, Variant
+from tiers import bits, search_through_the_hooks
 
 pytest.importorskip("numba")
 if not compiled.enabled():
@@ -212,22 +210,7 @@ class Chase(Variant):
         return move.arg if move.kind == "run" else self.rules.length + 1 + move.arg
 
 
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
-    monkeypatch.delenv(TRACE_ENV, raising=False)
-
-
-@contextmanager
-def through_the_hooks():
-    """The search with the compiled game withheld: the Python search over the hooks."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Model, "compiled_values", lambda *args, **kwargs: None)
-        yield
-
-
-def bits(values) -> list[str]:
-    return [float(value).hex() for value in values]
+pytestmark = pytest.mark.usefixtures("compiled_core")
 
 
 @settings(max_examples=60, deadline=None)
@@ -246,7 +229,7 @@ def test_every_move_gets_the_python_searchs_value_bit_for_bit(data, players, len
     bot.seated(game, state.to_move)
     assert bot.model.compiled_values(state, step, moves, state.to_move, depth, width) is not None
     fast = bot.advise(state, step, face, moves)
-    with through_the_hooks():
+    with search_through_the_hooks():
         slow = bot.advise(state, step, face, moves)
     assert bits(fast) == bits(slow)
 
@@ -262,7 +245,7 @@ def play(players: int, seed: int) -> list:
 def test_whole_games_are_the_python_searchs_games(players):
     for seed in range(3):
         fast = play(players, seed)
-        with through_the_hooks():
+        with search_through_the_hooks():
             slow = play(players, seed)
         assert len(fast) > 6
         assert fast == slow

@@ -10,57 +10,27 @@ exactly, under every rule option and with two to four seats.
 from __future__ import annotations
 
 import random
-from contextlib import contextmanager
-
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from treehouse.bots import compiled_search
-from treehouse.bots.lookahead import Model
 from treehouse.bots.search import SearchBot
 from treehouse.config import resolve
 from treehouse.kernel import compiled
 from treehouse.kernel.engine import Control, Game
-from treehouse.kernel.hooks import TRACE_ENV
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import ONE_ROLLED_STEP
 from treehouse.variants.classic.game import ClassicPosition, ClassicRules
 from treehouse.variants.classic.actions import results
 from treehouse.variants.classic.trio import HOUSE, TREE, all_trios, mirror
+from tiers import CLASSIC_OPTION_SETS, bits, search_through_the_hooks
 
 FACES = ("TIP", "SWAP", "HOP", "DIG", "AIM", "WILD")
 STEP = ONE_ROLLED_STEP[0]
 
-OPTION_SETS = {
-    "official": ClassicRules(),
-    "no-dig-in-place": ClassicRules(dig_in_place=False),
-    "mirror-matches": ClassicRules(mirror_matches=True),
-    "reroll-decline": ClassicRules(house_decline="reroll"),
-    "everything-off": ClassicRules(dig_in_place=False, mirror_matches=True, house_decline="reroll"),
-}
-
-
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """These tests are about the compiled search: the core on, whatever the environment says."""
-    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
-    monkeypatch.delenv(TRACE_ENV, raising=False)
-    compiled.reset_for_tests()
-    yield
-    compiled.reset_for_tests()
-
-
-@contextmanager
-def through_the_hooks():
-    """The search with the compiled game withheld: the Python search over the hooks."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(Model, "compiled_values", lambda *args, **kwargs: None)
-        yield
-
-
-def bits(values) -> list[str]:
-    return [float(value).hex() for value in values]
+OPTION_SETS = CLASSIC_OPTION_SETS
+pytestmark = pytest.mark.usefixtures("compiled_core")
 
 
 def seated(plugins, rules, players: int, bot: SearchBot, seat: int) -> SearchBot:
@@ -99,7 +69,7 @@ def test_every_move_gets_the_python_searchs_value_bit_for_bit(plugins, rules, pl
     bot = seated(plugins, rules, players, SearchBot(depth=depth, width=width), state.to_move)
     assert bot.model.compiled_values(state, STEP, moves, state.to_move, depth, width) is not None, "classic offers its game compiled"
     fast = bot.advise(state, STEP, face, moves)
-    with through_the_hooks():
+    with search_through_the_hooks():
         slow = bot.advise(state, STEP, face, moves)
     assert bits(fast) == bits(slow)
 
@@ -114,7 +84,7 @@ def test_a_deeper_and_narrower_search_too(plugins):
             if moves:
                 bot = seated(plugins, ClassicRules(), 3, SearchBot(depth=4, width=2), state.to_move)
                 fast = bot.advise(state, STEP, face, moves)
-                with through_the_hooks():
+                with search_through_the_hooks():
                     slow = bot.advise(state, STEP, face, moves)
                 assert bits(fast) == bits(slow)
                 checked += 1
@@ -135,7 +105,7 @@ GAMES = [(options, seats) for options in OPTION_SETS for seats in (2, 3)] + [("o
 def test_whole_games_of_search_bots_are_the_python_searchs_games(plugins, options, seats):
     rules = OPTION_SETS[options]
     fast = play(plugins, rules, seats, seed=seats)
-    with through_the_hooks():
+    with search_through_the_hooks():
         slow = play(plugins, rules, seats, seed=seats)
     assert len(fast) > 4
     assert fast == slow
@@ -194,6 +164,6 @@ def test_wins_and_losses_in_the_head_are_valued_alike(plugins, rules, house, dat
         return
     bot = seated(plugins, rules, players, SearchBot(depth=depth, width=width), state.to_move)
     fast = bot.advise(state, STEP, face, moves)
-    with through_the_hooks():
+    with search_through_the_hooks():
         slow = bot.advise(state, STEP, face, moves)
     assert bits(fast) == bits(slow)

@@ -23,33 +23,13 @@ from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
 from treehouse.variants.classic.looks import ClassicCore, core_for
 from treehouse.variants.classic.game import ClassicPosition, ClassicRules
 from treehouse.variants.classic.trio import HOUSE, TREE, all_trios, mirror, parse_trio
+from tiers import CLASSIC_OPTION_SETS, bits
 
 FACES = ("TIP", "SWAP", "HOP", "DIG", "AIM", "WILD")
 STEP = ONE_ROLLED_STEP[0]
 
-#: Every rule option that can change a look, and the shipped rule sets.
-OPTION_SETS = {
-    "official": ClassicRules(),
-    "no-dig-in-place": ClassicRules(dig_in_place=False),
-    "mirror-matches": ClassicRules(mirror_matches=True),
-    "reroll-decline": ClassicRules(house_decline="reroll"),
-    "everything-off": ClassicRules(dig_in_place=False, mirror_matches=True, house_decline="reroll"),
-}
-
-
-@pytest.fixture(autouse=True)
-def compiled_on(monkeypatch):
-    """These tests are about the core: on, whatever the environment says."""
-    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
-    monkeypatch.delenv(TRACE_ENV, raising=False)
-    compiled.reset_for_tests()
-    yield
-    compiled.reset_for_tests()
-
-
-def bits(values) -> list[str]:
-    assert all(type(value) is float for value in values)
-    return [value.hex() for value in values]
+OPTION_SETS = CLASSIC_OPTION_SETS
+pytestmark = pytest.mark.usefixtures("compiled_core")
 
 
 def assert_same_looks(hooks, state, step, face, moves, seat) -> int:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import BY_NAME

@@ -71,7 +71,6 @@ def test_mixed_counts_are_refused_in_one_line(xeno):
 
 def test_with_ten_colours_a_stack_is_never_immune_to_another_stack(xeno):
     """Colour immunity depends on the sets: only repeated colours let two tops match."""
-    state = xeno.treehouse_setup(xeno, 4, random.Random(5))
     game = Game(xeno, [_First() for _ in range(4)], random.Random(5))
     game.play_turn()
     tops = [s[-1] for s in game.state.stacks]

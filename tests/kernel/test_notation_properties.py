@@ -19,7 +19,7 @@ import random
 from functools import lru_cache
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treehouse.errors import TreehouseError

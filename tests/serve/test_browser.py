@@ -172,7 +172,7 @@ def test_two_browsers_and_a_bot_play_fences_through_a_kill_9(tmp_path):
                 raw.send(json.dumps({"type": "hello", "token": links[[p is mover for p in pages].index(True)].split("#seat=")[1]}))
                 for text in ("{not json", json.dumps({"type": "move", "ply": decision, "index": 10**6}), json.dumps({"type": "move", "ply": decision})):
                     raw.send(text)
-                    while (reply := json.loads(raw.recv(timeout=10)))["type"] != "error":
+                    while json.loads(raw.recv(timeout=10))["type"] != "error":
                         pass
             assert record.read_bytes() == saved
             assert ply(mover) == str(decision) and whose(mover) == "mine"

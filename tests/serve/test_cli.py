@@ -63,7 +63,7 @@ def test_host_warns_resumes_the_folder_and_stops_on_ctrl_c(tmp_path):
     table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "random"], bot=None, seed=3, overrides=[], delay=0)
     table.release()  # as a killed server leaves it: saved before the first decision, never started
     (tmp_path / "broken.jsonl").write_text('{"event": "start"}\n')
-    (tmp_path / f"broken.tokens.json").write_text(json.dumps({"seats": {"1": "x"}}))
+    (tmp_path / "broken.tokens.json").write_text(json.dumps({"seats": {"1": "x"}}))
     command = [sys.executable, "-m", "treehouse", "serve", "--host", "0.0.0.0", "--port", "0", "--records", str(tmp_path)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:

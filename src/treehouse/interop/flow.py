@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
-from treehouse.kernel.engine import PASS, REROLL, Applied, Outcome, Step, play_move
+from treehouse.kernel.engine import REROLL, Applied, Outcome, Step, play_move
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
 
