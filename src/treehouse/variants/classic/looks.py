@@ -133,12 +133,11 @@ class ClassicCore:
         prepare()
         self._core = core
         self.game = compiled_game(tables(rules))
-        self.tables, self.choices = self.game.tables, self.game.choices
 
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
         codes = np.array([code(move) for move in moves], dtype=np.int64)
-        values, winners, ended = self._core.look(self.tables, position(state), seat, codes)
+        values, winners, ended = self._core.look(self.game.tables, position(state), seat, codes)
         values = values.tolist()
         if not ended:
             return Looks(values, NO_OUTCOMES)
@@ -152,7 +151,7 @@ class ClassicCore:
         numbers = [FACES.get(face, -1) for face in faces]
         if -1 in numbers:
             return None
-        values, winners, counts, rerolls, ended = self._core.look_all(self.tables, position(state), seat, np.array(numbers, dtype=np.int64), self.choices)
+        values, winners, counts, rerolls, ended = self._core.look_all(self.game.tables, position(state), seat, np.array(numbers, dtype=np.int64), self.game.choices)
         values = values.tolist()
         found, at, mover = [], 0, state.to_move
         for count, rolled in zip(counts.tolist(), rerolls.tolist()):
