@@ -167,3 +167,15 @@ def test_wins_and_losses_in_the_head_are_valued_alike(plugins, rules, house, dat
     with search_through_the_hooks():
         slow = bot.advise(state, STEP, face, moves)
     assert bits(fast) == bits(slow)
+
+
+def test_classic_hands_the_search_pointers_taken_once_and_anything_else_passes_as_it_is(plugins):
+    """Classic's kernels reach the search as Pointers (their addresses taken
+    once, not at every decision); what numba cannot take an address of is
+    handed on unchanged, and the search then takes kernels as they are (the
+    Chase contract test does)."""
+    game = Game(plugins.variant("classic")(), [SearchBot(), SearchBot()], random.Random(2))
+    compiled_game = game.hooks.treehouse_compiled_game(game.state, STEP)
+    assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.ops)
+    odd = object()
+    assert compiled_search.pointers((odd,)) == (odd,)

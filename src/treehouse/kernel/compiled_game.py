@@ -50,7 +50,9 @@ GOES_ON = -1
 class CompiledGame(NamedTuple):
     """A variant's compiled game (see the module's docstring).
 
-    ``ops`` is ``(status, legal, play, advance, evaluate)``; ``choices`` the
+    ``ops`` is ``(status, legal, play, advance, evaluate)``, the kernels or
+    pointers to them (:func:`treehouse.bots.compiled_search.pointers`, for a
+    game built once and searched often); ``choices`` the
     most choices ``legal`` ever writes; ``faces`` each face's number for
     ``legal``; ``position(state, step)`` and ``code(move)`` the encoding
     (``code`` gives :data:`PASS` and :data:`REROLL` for the declines)."""

@@ -118,9 +118,10 @@ def code(move: Any) -> int:
 
 def compiled_game(table: np.ndarray) -> CompiledGame:
     """The compiled game (``treehouse_compiled_game``) of the rule set whose tables are ``table``."""
+    from treehouse.bots.compiled_search import pointers
     from treehouse.variants.classic import core
 
-    ops = (core.status, core.legal, core.play, core.advance, core.evaluate)
+    ops = pointers((core.status, core.legal, core.play, core.advance, core.evaluate))
     return CompiledGame(ops, table, most_choices(table), FACES, position, code)
 
 
@@ -177,7 +178,9 @@ def prepare() -> None:
         start = position((all_trios()[0], (all_trios()[1], all_trios()[2]), 0))
         core.look(game.tables, start, 0, np.array([3, TRIOS + 4], dtype=np.int64))
         core.look_all(game.tables, start, 0, np.array([FACES["WILD"]], dtype=np.int64), game.choices)
-        compiled_search.warm(game, start, FACES["WILD"])
+        codes = np.empty(game.choices, dtype=np.int64)
+        count = core.legal(game.tables, start, FACES["WILD"], codes)
+        compiled_search.warm(game, start, FACES["WILD"], codes[:count].copy())
 
     compiled.prepare("classic", (core.__file__, compiled_search.__file__), COMPILE_SECONDS, warm)  # once a process
 
