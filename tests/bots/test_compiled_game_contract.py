@@ -1,4 +1,5 @@
-"""The compiled search plays any compiled game as the Python search plays its hooks.
+"""The compiled search plays any compiled game as the Python search plays its hooks,
+and the compiled playout of random seats plays it as the engine does.
 
 Classic, the one built-in variant that offers its game compiled, has one
 rolled step a turn.  This test's own small variant, Chase, has what classic
@@ -7,7 +8,9 @@ search: a turn of two steps, the second without a roll and skipped when it
 has nothing to offer; PASS and REROLL among the choices; faces with nothing
 to do; a weighted die; three seats.  Chase answers its hooks in plain Python
 and offers the same rules as numba kernels (``treehouse_compiled_game``),
-as a third party's variant would.
+as a third party's variant would, with a playout (its turn's end and its
+statistics) for playtest games of random seats, which Fair Chase, on a fair
+die, plays (playtest/compiled_playout.py).
 
 Chase: each seat has a runner on a track of ``length`` spaces.  Roll
 (faces 1, 2, 3, weighted 3:2:1), then run that far if it fits: on a 1 you
@@ -30,11 +33,13 @@ from pydantic import Field
 from treehouse.bots.search import SearchBot
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, op_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types, playout_types
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import PASS as PASS_CHOICE
 from treehouse.kernel.engine import REROLL as REROLL_CHOICE
+from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel.engine import Game, Outcome
+from treehouse.kernel.hooks import game_hooks
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import Step
 from treehouse.kernel.variant import Rules, Variant
@@ -46,6 +51,7 @@ if not compiled.enabled():
 
 njit_cached = compiled.njit_cached
 STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = op_types()
+TURN_ENDS, TALLY = playout_types()
 
 RUN, PUSH = Step("run", rolls=True), Step("push", rolls=False)
 CHASE_DIE = Die("chase", ("1", "2", "3"), (3, 2, 1))
@@ -134,6 +140,26 @@ def _evaluate(tables, position, seat):
     return float(position[S_FIRST + seat] - best)
 
 
+@njit_cached(signature=TURN_ENDS)
+def _turn_ends(tables, position):
+    return 1 if position[S_STEP] == 1 else 0
+
+
+STATISTICS = ("passes", "runs", "pushes")
+
+
+@njit_cached(signature=TALLY)
+def _tally(tables, position, code, counts):
+    if code == PASS:
+        counts[0] += 1
+    elif code >= 0:
+        counts[1 if code <= tables[0] else 2] += 1
+
+
+def _outcome(winners, mover):
+    return Outcome((mover,), "home")
+
+
 class Chase(Variant):
     name = "chase"
     description = "A test's race with a push."
@@ -194,10 +220,18 @@ class Chase(Variant):
         return float(state.spaces[seat] - max(space for other, space in enumerate(state.spaces) if other != seat))
 
     @hookimpl
+    def treehouse_step_statistics(self, before, after, step, move, mover, face):
+        if move is PASS_CHOICE:
+            return {"passes": 1}
+        return {"runs" if move.kind == "run" else "pushes": 1}
+
+    @hookimpl
     def treehouse_compiled_game(self, state, step):
         if not self.hooks.variant_alone("treehouse_legal_moves", "treehouse_apply_move", "treehouse_outcome", "treehouse_evaluate", "treehouse_end_turn"):
             return None
-        return CompiledGame((_status, _legal, _play, _advance, _evaluate), np.array([self.rules.length], dtype=np.int64), 4, {"1": 0, "2": 1, "3": 2}, self.encode, self.code)
+        playout = Playout((_turn_ends, _tally), STATISTICS, _outcome)
+        tables = np.array([self.rules.length], dtype=np.int64)
+        return CompiledGame((_status, _legal, _play, _advance, _evaluate), tables, 4, {"1": 0, "2": 1, "3": 2}, self.encode, self.code, playout)
 
     def encode(self, state, step):
         return np.array([0 if step == RUN else 1, state.to_move, len(state.spaces), *state.spaces], dtype=np.int64)
@@ -249,3 +283,43 @@ def test_whole_games_are_the_python_searchs_games(players):
             slow = play(players, seed)
         assert len(fast) > 6
         assert fast == slow
+
+
+class FairChase(Chase):
+    """Chase on a fair die: the compiled playout rolls only the kernel's fair die."""
+
+    name = "fair-chase"
+    die = Die("chase", ("1", "2", "3"))
+
+
+@pytest.mark.parametrize("players, length", [(2, 5), (3, 9), (4, 12)])
+def test_random_seats_games_are_the_engines_and_observers(players, length):
+    """Fair Chase's games of random seats through the compiled playout:
+    summary for summary the engine's, counted by the observer (two steps a
+    turn, the second skipped with nothing to push, rerolls, passes, a short
+    turn cap)."""
+    from treehouse.playtest import compiled_playout
+    from treehouse.playtest.work import Observer, game_rng, game_seed
+
+    variant = FairChase(ChaseRules(length=length))
+    seats = [RandomBot() for _ in range(players)]
+    playout = compiled_playout.playout_for(game_hooks(variant), variant, seats, 40)
+    assert playout is not None and playout.statistics == STATISTICS
+    fast = compiled_playout.play(playout, [game_seed("chase", index) for index in range(40)])
+    slow = []
+    for index in range(40):
+        game = Game(variant, seats, game_rng("chase", index), turn_cap=40)
+        observer = Observer(game)
+        game.play()
+        slow.append(observer.summary(game))
+    assert fast == slow
+    assert {"passes", "runs", "pushes"} <= {name for summary in slow for name in summary.counters}
+    assert any(summary.faces["1"][3] for summary in slow)  # a REROLL chosen
+
+
+def test_a_weighted_die_is_rolled_by_the_engine():
+    """Chase's own die is weighted: its random seats' games are the engine's to play."""
+    from treehouse.playtest import compiled_playout
+
+    variant = Chase(ChaseRules())
+    assert compiled_playout.playout_for(game_hooks(variant), variant, [RandomBot(), RandomBot()], 40) is None

@@ -18,6 +18,7 @@ from treehouse.bots import compiled_search
 from treehouse.bots.search import SearchBot
 from treehouse.config import resolve
 from treehouse.kernel import compiled
+from treehouse.kernel.compiled_game import op_types
 from treehouse.kernel.engine import Control, Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import ONE_ROLLED_STEP
@@ -178,4 +179,5 @@ def test_classic_hands_the_search_pointers_taken_once_and_anything_else_passes_a
     compiled_game = game.hooks.treehouse_compiled_game(game.state, STEP)
     assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.ops)
     odd = object()
-    assert compiled_search.pointers((odd,)) == (odd,)
+    assert compiled_search.pointers((odd,), op_types()[:1]) == (odd,)
+    assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.playout.ops)

@@ -195,13 +195,14 @@ def _typeof_pointer(pointer: Pointer, context: Any) -> Any:
     return pointer.numba_type  # made once: numba's own typing of a protocol object builds it at every call
 
 
-def pointers(kernels: Sequence) -> tuple:
-    """The five kernels of a compiled game (``CompiledGame.ops``' order) as
-    :class:`Pointer` s, for a game that is built once and searched often.
-    Where this numba takes addresses another way, the kernels themselves
-    (the same values, a little slower)."""
+def pointers(kernels: Sequence, signatures: Sequence) -> tuple:
+    """Kernels of a compiled game as :class:`Pointer` s, for a game that is
+    built once and searched often: the five of ``CompiledGame.ops`` with
+    :func:`~treehouse.kernel.compiled_game.op_types`, a playout's with
+    ``playout_types``.  Where this numba takes addresses another way, the
+    kernels themselves (the same values, a little slower)."""
     try:
-        return tuple(Pointer(kernel, signature) for kernel, signature in zip(kernels, op_types()))
+        return tuple(Pointer(kernel, signature) for kernel, signature in zip(kernels, signatures, strict=True))
     except (ImportError, AttributeError, TypeError, NotImplementedError):
         return tuple(kernels)
 

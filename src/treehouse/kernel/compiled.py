@@ -127,21 +127,22 @@ def ready(name: str) -> bool:
     return name in _ready
 
 
-def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None]) -> None:
+def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None], what: str | None = None) -> None:
     """Compile (or load from the cache) a core's kernels before their first use.
 
     ``warm`` calls every kernel once on a small input.  The first time on a
     machine for these ``sources`` (the files of the kernels: a changed one is
     compiled again) it compiles; then one line on stderr says so, with
     ``seconds`` as the estimate, instead of a silent stall.  After that numba
-    loads the kernels from its cache."""
+    loads the kernels from its cache.  ``what`` names it in that line
+    (default: the rules of ``name``)."""
     if name in _ready:
         return
     digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()[:16]
     marker = cache_folder() / f"{name}-{digest}.ready"
     cold = not marker.exists()
     if cold:
-        print(f"treehouse: preparing the compiled rules of {name}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
+        print(f"treehouse: preparing the compiled {what or f'rules of {name}'}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
     started = time.perf_counter()
     warm()
     _ready.add(name)

@@ -28,6 +28,10 @@ variant's layout, the step to be played included):
   step into ``after`` (the next player's turn after the last step);
 * ``evaluate(tables, position, seat)``: ``treehouse_evaluate``'s number.
 
+A game may also offer a :class:`Playout`: what the compiled playout of
+random seats (:mod:`treehouse.playtest.compiled_playout`) needs beyond
+those five to count a game as ``th simulate``'s observer does.
+
 This module imports no numba until :func:`op_types` is asked (only a core
 that is in use asks).
 """
@@ -55,7 +59,8 @@ class CompiledGame(NamedTuple):
     game built once and searched often); ``choices`` the
     most choices ``legal`` ever writes; ``faces`` each face's number for
     ``legal``; ``position(state, step)`` and ``code(move)`` the encoding
-    (``code`` gives :data:`PASS` and :data:`REROLL` for the declines)."""
+    (``code`` gives :data:`PASS` and :data:`REROLL` for the declines);
+    ``playout`` what random seats' games need besides, if it offers them."""
 
     ops: tuple
     tables: np.ndarray
@@ -63,6 +68,31 @@ class CompiledGame(NamedTuple):
     faces: Mapping[str, int]
     position: Callable[[Any, Any], np.ndarray]
     code: Callable[[Any], int]
+    playout: Playout | None = None
+
+
+class Playout(NamedTuple):
+    """What the compiled playout needs besides the search's five kernels.
+
+    ``ops`` is ``(turn_ends, tally)``, two more kernels (:func:`playout_types`):
+
+    * ``turn_ends(tables, position)``: 1 if the step ``position`` is at is
+      the last of its turn (``advance`` then hands the turn on), else 0;
+    * ``tally(tables, position, code, counts)``: adds to ``counts`` what
+      ``treehouse_step_statistics`` answers for that choice in that
+      position, one whole number per name of ``statistics``, in that order.
+
+    ``statistics`` names the counters (a counter the hook never answers
+    stays out of a game's statistics, as it does in the observer, so the
+    hook's numbers must be whole and never 0); ``outcome(winners, mover)``
+    is the :class:`~treehouse.kernel.turn.Outcome` the hooks give for
+    ``play``'s winners after ``mover``'s step.  The playout counts no
+    impossible action played out (Fences' fail): a game whose resolve
+    reports one offers no playout."""
+
+    ops: tuple
+    statistics: tuple[str, ...]
+    outcome: Callable[[int, int], Any]
 
 
 def op_types() -> tuple:
@@ -77,3 +107,13 @@ def op_types() -> tuple:
     advance = types.none(array, array, array)
     evaluate = types.float64(array, array, types.int64)
     return status, legal, play, advance, evaluate
+
+
+def playout_types() -> tuple:
+    """The numba types of a :class:`Playout`'s two kernels, in its ``ops``' order."""
+    from numba import types
+
+    array = types.int64[::1]
+    turn_ends = types.int64(array, array)
+    tally = types.none(array, array, types.int64, array)
+    return turn_ends, tally

@@ -164,6 +164,13 @@ class Variant:
         it in the background while the first screen is shown, so no prompt
         waits for a compile.  Default: nothing (a variant with no core)."""
 
+    def compiled_prepared(self) -> bool:
+        """Has this process prepared the variant's compiled core already
+        (:meth:`prepare_compiled`)?  A caller whose compiled path saves less
+        than loading the core costs (about a second: the playtest's random
+        seats) takes it only then.  Default ``False``."""
+        return False
+
     def hint_reason(self, state, step, face, move, hooks) -> str:
         """Why ``move`` is worth playing, in one short line for ``th play``'s
         hint (no full stop), worked out through the game's ``hooks`` (house

@@ -46,6 +46,12 @@ CHUNK = 100
 #: tenths of a second, so a short run is quicker without.
 WORKERS_AFTER_SECONDS = 1.0
 
+#: A run of at least this many games loads the compiled playout
+#: (playtest/compiled_playout.py) where its seats are random: loading numba
+#: and the kernels costs about a second, and each classic game saved about
+#: 1 ms.  A shorter run takes it only where its process has loaded it already.
+COMPILED_PLAYOUT_AFTER_GAMES = 2000
+
 #: The signals that end a run as Ctrl-C does (the workers end with it).
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -105,11 +111,20 @@ class Batch:
     seed: int | str = 1
     rotate: bool = False
     records: str | None = None
+    #: Load the compiled playout of random seats where it applies (the run is
+    #: long enough to pay for loading it: :func:`run_chunks` decides); where
+    #: it is loaded already, it is used whatever this says.  Never changes a result.
+    compiled_playout: bool = False
+
+
+def game_seed(seed: int | str, index: int) -> str:
+    """The seed of game ``index``'s generator in a batch seeded ``seed``."""
+    return f"{seed}:{index}"
 
 
 def game_rng(seed: int | str, index: int) -> random.Random:
     """The generator of game ``index`` of a batch seeded ``seed``."""
-    return random.Random(f"{seed}:{index}")
+    return random.Random(game_seed(seed, index))
 
 
 def seating(batch: Batch, index: int) -> tuple[int, tuple[int, ...]]:
@@ -282,6 +297,31 @@ class _Table:
         self.house_rules = [plugins.house_rule(name, cls.name.lower()) for name in spec.house_rules]
         self.factories = [bot_factory(plugins, spec) for spec in seats]
 
+    def compiled_playout(self, load: bool = False) -> Any:
+        """The compiled playout of this rule set's games
+        (:mod:`treehouse.playtest.compiled_playout`), or ``None`` where
+        they are played through the engine.  Without ``load``, only where
+        the variant's compiled core is loaded in this process already."""
+        if not load and not self.variant.compiled_prepared():
+            return None
+        from treehouse.kernel import compiled
+        from treehouse.kernel.hooks import game_hooks
+
+        if not compiled.enabled():
+            return None
+        from treehouse.playtest import compiled_playout
+
+        seats = [factory() for factory in self.factories]
+        return compiled_playout.playout_for(game_hooks(self.variant, self.house_rules), self.variant, seats, self.spec.turn_cap)
+
+    def play_compiled(self, playout: Any, batch: Batch, start: int, stop: int) -> list[tuple[GameSummary, tuple[int, ...]]]:
+        """Games ``[start, stop)`` of ``batch`` played by ``playout``: what :func:`play_game` gives for each."""
+        from treehouse.playtest import compiled_playout
+
+        seatings = [seating(batch, index) for index in range(start, stop)]
+        summaries = compiled_playout.play(playout, [game_seed(batch.seed, group) for group, _ in seatings])
+        return [(summary, entrants) for summary, (_, entrants) in zip(summaries, seatings)]
+
 
 def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None = None) -> tuple[GameSummary, tuple[int, ...]]:
     """Play game ``index`` of ``batch`` under one rule set; its summary and seating."""
@@ -346,10 +386,16 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
     paired = Paired.empty(players) if len(tables) == 2 else None
     folder = Path(batch.records) if batch.records else None
     prefixes = [""] if len(tables) == 1 else [f"{'ab'[i]}-" for i in range(len(tables))]
+    # A rule set whose games the compiled playout plays has them all played at once; the others game by game.
+    playouts = [None if folder else table.compiled_playout(load=batch.compiled_playout) for table in tables]
+    played = [None if playout is None else table.play_compiled(playout, batch, start, stop) for table, playout in zip(tables, playouts)]
     index = start
     try:
         for index in range(start, stop):
-            summaries = [(play_game(table, batch, index, folder / f"{prefix}game-{index:06d}.jsonl" if folder else None)) for table, prefix in zip(tables, prefixes)]
+            summaries = [
+                done[index - start] if done is not None else play_game(table, batch, index, folder / f"{prefix}game-{index:06d}.jsonl" if folder else None)
+                for table, prefix, done in zip(tables, prefixes, played)
+            ]
             vectors = [side.add(summary, entrants) for side, (summary, entrants) in zip(sides, summaries)]
             if paired is not None:
                 paired.add(vectors[0], vectors[1], summaries[0][0].counters, summaries[1][0].counters)
@@ -417,9 +463,14 @@ def run_chunks(
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
     work = chunks(games, chunk, first)
+    if not batch.records and games - first >= COMPILED_PLAYOUT_AFTER_GAMES:
+        batch = replace(batch, compiled_playout=True)  # long enough to pay for loading it, wherever the chunks are played
     if pool is not None:
         yield from pool.results(batch, work, on_game)
         return
+    if batch.compiled_playout:  # loaded here, before the pace is taken and any worker starts (they inherit it)
+        for spec in batch.rule_sets:
+            _Table(spec, batch.seats, plugins if plugins is not None else _worker_plugins()).compiled_playout(load=True)
     if jobs is None:
         work = yield from _here_while_short(batch, work, plugins, on_game)
         jobs = min(usable_cpus(), len(work))

@@ -26,7 +26,8 @@ builds the encoding:
   per face and trio the ranks of the trios one action makes of it.
 
 The kernels ``status``, ``legal``, ``play``, ``advance`` and ``evaluate`` are
-the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`);
+the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`),
+with ``turn_ends`` and ``tally`` for the compiled playout of random seats;
 ``look`` and ``look_all`` answer the look hooks with them.
 """
 
@@ -35,7 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from treehouse.kernel.compiled import njit_cached
-from treehouse.kernel.compiled_game import GOES_ON, REROLL, op_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, op_types, playout_types
 
 #: How many legal trios there are (trio.all_trios); a code from here up is a move on the House.
 TRIOS = 204
@@ -47,6 +48,9 @@ T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS = range(7)
 HEADER = 7
 
 STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = op_types()
+TURN_ENDS, TALLY = playout_types()
+#: The counters of ``tally``, in its order (game.Classic.treehouse_step_statistics).
+STATISTICS = ("passes", "house_moves", "own_moves")
 
 
 @njit_cached(signature=STATUS)
@@ -133,6 +137,23 @@ def evaluate(tables, position, seat):
         if other != seat:
             theirs = min(theirs, tables[away + position[P_FIRST + other]])
     return -100.0 if theirs == 0 else float(theirs - mine)
+
+
+@njit_cached(signature=TURN_ENDS)
+def turn_ends(tables, position):
+    """Every classic turn is one step, so each step ends its turn."""
+    return 1
+
+
+@njit_cached(signature=TALLY)
+def tally(tables, position, code, counts):
+    """treehouse_step_statistics: a pass, a move on the House, or one on the mover's own trio (STATISTICS' order)."""
+    if code == PASS:
+        counts[0] += 1
+    elif code >= TRIOS:
+        counts[1] += 1
+    elif code >= 0:
+        counts[2] += 1
 
 
 @njit_cached

@@ -332,6 +332,11 @@ class Classic(Variant):
 
             prepare()
 
+    def compiled_prepared(self) -> bool:
+        from treehouse.kernel import compiled
+
+        return compiled.ready("classic")
+
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
         """Many moves looked at in one call of the compiled core (core.py) while

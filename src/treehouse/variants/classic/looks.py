@@ -21,7 +21,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types, playout_types
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import REROLL as REROLL_CHOICE
 from treehouse.kernel.turn import Looks, Outcome
@@ -121,8 +121,9 @@ def compiled_game(table: np.ndarray) -> CompiledGame:
     from treehouse.bots.compiled_search import pointers
     from treehouse.variants.classic import core
 
-    ops = pointers((core.status, core.legal, core.play, core.advance, core.evaluate))
-    return CompiledGame(ops, table, most_choices(table), FACES, position, code)
+    ops = pointers((core.status, core.legal, core.play, core.advance, core.evaluate), op_types())
+    playout = Playout(pointers((core.turn_ends, core.tally), playout_types()), core.STATISTICS, outcome)
+    return CompiledGame(ops, table, most_choices(table), FACES, position, code, playout)
 
 
 class ClassicCore:
