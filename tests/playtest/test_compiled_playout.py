@@ -45,11 +45,11 @@ def test_the_generator_draws_what_pythons_draws(playout_module, seed):
 
     python = random.Random(seed)
     mt = np.empty(playout_module.N + 1, dtype=np.int64)
-    playout_module._seed(mt, playout_module.seed_key(seed))
+    playout_module._seed(mt, playout_module.seed_key(seed), playout_module._unseeded())
     assert [playout_module._random(mt) for _ in range(700)] == [python.random() for _ in range(700)]
     seat = random.Random(python.getrandbits(64))
     seat_mt = np.empty_like(mt)
-    playout_module._seed(seat_mt, playout_module._seat_key(mt))
+    playout_module._seed(seat_mt, playout_module._seat_key(mt), playout_module._unseeded())
     assert [playout_module._random(seat_mt) for _ in range(5)] == [seat.random() for _ in range(5)]
 
 
@@ -61,7 +61,7 @@ def test_a_key_has_the_fewest_words_its_number_needs(playout_module, value):
     for key in (playout_module.seed_key(value), playout_module._key(value & 0xFFFFFFFF, value >> 32)):
         python = random.Random(value)
         mt = np.empty(playout_module.N + 1, dtype=np.int64)
-        playout_module._seed(mt, key)
+        playout_module._seed(mt, key, playout_module._unseeded())
         assert [playout_module._random(mt) for _ in range(3)] == [python.random() for _ in range(3)]
 
 

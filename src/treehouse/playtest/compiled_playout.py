@@ -71,12 +71,21 @@ VARIANT_HOOKS = ("treehouse_setup", "treehouse_step_statistics", "treehouse_eval
 
 
 @njit_cached
-def _seed(mt, key):
-    """init_by_array: the state ``random.Random`` seeded with the integer
-    whose 32-bit words (least significant first) are ``key``."""
+def _unseeded():
+    """init_genrand(19650218): where every seeding starts."""
+    mt = np.empty(N + 1, dtype=np.int64)
     mt[0] = 19650218
-    for i in range(1, N):  # init_genrand(19650218)
+    for i in range(1, N):
         mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & MASK
+    return mt
+
+
+@njit_cached
+def _seed(mt, key, start):
+    """init_by_array: the state ``random.Random`` seeded with the integer
+    whose 32-bit words (least significant first) are ``key``, from ``start``
+    (:func:`_unseeded`)."""
+    mt[:N] = start[:N]
     i, j = 1, 0
     for _ in range(max(N, key.shape[0])):
         mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525) & MASK)) + key[j] + j) & MASK
@@ -161,13 +170,14 @@ def _games(status, legal, play, advance, evaluate, turn_ends, tally, tables, sta
     each face's number for ``legal``; ``turn_cap`` 0 for none.  Returns -1,
     or the first game whose step rolled too often with nothing to play."""
     codes = np.empty(choices, dtype=np.int64)
+    unseeded = _unseeded()
     mt = np.empty(N + 1, dtype=np.int64)
     seat_mts = np.empty((seats, N + 1), dtype=np.int64)
     scores = np.empty(seats)
     for g in range(key_starts.shape[0] - 1):
-        _seed(mt, keys[key_starts[g] : key_starts[g + 1]])
+        _seed(mt, keys[key_starts[g] : key_starts[g + 1]], unseeded)
         for seat in range(seats):  # each seat's stream is drawn first (Game.__init__)
-            _seed(seat_mts[seat], _seat_key(mt))
+            _seed(seat_mts[seat], _seat_key(mt), unseeded)
         row, face_counts, mine, not_leading = ints[g], faces[g], counts[g], last_not_leading[g]
         position = start.copy()
         after = np.empty_like(position)
