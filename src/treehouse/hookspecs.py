@@ -495,12 +495,16 @@ def treehouse_look_all_moves(state, step, faces, seat):
 
 @hookspec(firstresult=True)
 def treehouse_compiled_game(state, step):
-    """The game as compiled kernels, for the compiled search.
+    """The game as compiled kernels, for the compiled search and playout.
 
     Called by the search bot before a decision it searches without a budget:
     with an answer, the whole decision is one call of numba code
     (:mod:`treehouse.bots.compiled_search`), the same values as the search
-    over the hooks gives, bit for bit.
+    over the hooks gives, bit for bit.  Called by the playtest before a
+    chunk of games between random seats (a long run, or where the core is
+    loaded already): with an answer that has a ``playout``, the chunk is
+    played in one call (:mod:`treehouse.playtest.compiled_playout`), the
+    same games and summaries as the engine gives.
 
     :param state: the position the decision is taken in.
     :param step: the step being played (never a setup step).
@@ -508,8 +512,10 @@ def treehouse_compiled_game(state, step):
         kernels of fixed signatures over the variant's integer encoding
         (whose turn and whether the step rolls, the legal choices, a choice
         played with its outcome, the next step, the evaluation), their
-        tables, and how positions and moves are encoded.  They must play
-        exactly as the hooks do.  A variant answers only while it alone
+        tables, and how positions and moves are encoded; optionally a
+        :class:`~treehouse.kernel.compiled_game.Playout` (the turn's end and
+        ``treehouse_step_statistics`` as two more kernels, the outcome's
+        words).  They must play exactly as the hooks do.  A variant answers only while it alone
         answers every hook of a turn
         (:meth:`~treehouse.kernel.hooks.GameHooks.variant_alone`) and its
         compiled core is in use; otherwise ``None`` (the kernel's answer),

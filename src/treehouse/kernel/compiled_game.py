@@ -38,9 +38,10 @@ that is in use asks).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, Mapping, NamedTuple
 
-import numpy as np
+if TYPE_CHECKING:
+    import numpy as np
 
 #: The choice codes of a decline (the moves' own codes are 0 or more).
 PASS = -1

@@ -16,9 +16,7 @@ kernels (and so numba) only once the compiled core is in use.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, Sequence
 
 from treehouse.kernel import compiled
 from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types, playout_types
@@ -28,6 +26,9 @@ from treehouse.kernel.turn import Looks, Outcome
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.distance import _targets
 from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
+
+if TYPE_CHECKING:
+    import numpy as np
 
 TRIOS = len(all_trios())
 
@@ -66,6 +67,7 @@ def outcome(winners: int, mover: int) -> Outcome:
 
 def tables(rules: Any) -> np.ndarray:
     """The kernels' tables for ``rules`` (core.py's docstring), made from the reference rules."""
+    import numpy as np  # here, not at import: a game that never uses the core never loads numpy
     from treehouse.variants.classic import core
 
     assert core.TRIOS == TRIOS
@@ -94,6 +96,7 @@ def tables(rules: Any) -> np.ndarray:
 
 def most_choices(table: np.ndarray) -> int:
     """The most choices ``legal`` can write: a face's most on one trio and on the House, and a decline."""
+    import numpy as np
     from treehouse.variants.classic import core
 
     offsets = table[table[core.T_OFFSETS] : table[core.T_RESULTS]]
@@ -103,6 +106,7 @@ def most_choices(table: np.ndarray) -> int:
 
 def position(state: Any, step: Any = None) -> np.ndarray:
     """A position as the kernels read it (every classic turn is one step, so ``step`` adds nothing)."""
+    import numpy as np
     house, trios, to_move = state
     return np.array([trio_rank(house), to_move, len(trios), *map(trio_rank, trios)], dtype=np.int64)
 
@@ -138,6 +142,7 @@ class ClassicCore:
 
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
+        import numpy as np
         codes = np.array([code(move) for move in moves], dtype=np.int64)
         values, winners, ended = self._core.look(self.game.tables, position(state), seat, codes)
         values = values.tolist()
@@ -150,6 +155,7 @@ class ClassicCore:
         """``treehouse_look_all_moves``'s answer: for each face, every choice the
         legal moves list (game.Classic.treehouse_legal_moves), in their order,
         without making a move; ``None`` for a die with a face classic does not know."""
+        import numpy as np
         numbers = [FACES.get(face, -1) for face in faces]
         if -1 in numbers:
             return None
@@ -173,6 +179,7 @@ def prepare() -> None:
     from treehouse.variants.classic import core
 
     def warm() -> None:  # every kernel once, on the official rules' tables
+        import numpy as np
         from treehouse.variants.classic.game import ClassicRules
 
         game = compiled_game(tables(ClassicRules()))
