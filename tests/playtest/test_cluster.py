@@ -125,6 +125,27 @@ def test_simulate_on_the_cluster_equals_the_local_run(dask_cluster):
     assert local["games"] == 250
 
 
+def test_a_long_run_of_random_seats_is_played_compiled_on_the_workers_with_the_engines_results(dask_cluster, monkeypatch):
+    """2,000 games of random seats: the workers load the compiled playout
+    (the batch says the run is long enough) and give the statistics the
+    engine gives here, played game by game with the playout withheld."""
+    from distributed import Client
+
+    from treehouse.playtest.work import _Table
+
+    def playout_loaded() -> bool:  # run on each worker (defined here, so it travels by value)
+        from treehouse.kernel import compiled
+
+        return compiled.ready("playout")
+
+    common = ["simulate", "--variant", "classic", "--games", "2000", "--seed", "13", "--json"]
+    cluster = _json([*common, "--cluster", dask_cluster.address])
+    with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
+        assert all(client.run(playout_loaded).values())
+    monkeypatch.setattr(_Table, "compiled_playout", lambda self, load=False: None)
+    assert cluster == _json([*common, "--jobs", "1"])
+
+
 def test_compare_and_sweep_on_the_cluster_equal_the_local_run(dask_cluster):
     compare = ["compare", "classic", "--set-b", "dig_in_place=false", "--games", "200", "--seed", "5", "--json"]
     a, b = _json(compare), _json([*compare, "--cluster", dask_cluster.address])
@@ -254,7 +275,7 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
     def tasks_left(dask_scheduler):
         return sum(1 for task in dask_scheduler.tasks.values() if task.key.startswith("treehouse-chunk") and task.state in ("processing", "queued", "no-worker", "waiting"))
 
-    command = [TH, "simulate", "--variant", "classic", "--games", "20000", "--seed", "2", "--json", "--cluster", dask_cluster.address]
+    command = [TH, "simulate", "--variant", "fences", "--games", "20000", "--seed", "2", "--json", "--cluster", dask_cluster.address]
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
@@ -276,7 +297,7 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
     assert run.returncode == 130, stderr.decode()
     partial = json.loads(stdout)
     assert partial["partial"] is True and 0 < partial["games"] < 20000 and partial["games"] % 100 == 0
-    local = _json(["simulate", "--variant", "classic", "--games", str(partial["games"]), "--seed", "2", "--json"])
+    local = _json(["simulate", "--variant", "fences", "--games", str(partial["games"]), "--seed", "2", "--json"])
     partial.pop("seconds"), partial.pop("partial")
     assert partial == local  # the first games, exactly as a run of that many plays them
 
@@ -411,7 +432,7 @@ def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tm
         processes.scheduler()
         worker = processes.worker("last")
         processes.wait_for_workers(1)
-        command = [TH, "simulate", "--variant", "classic", "--games", "100000", "--seed", "3", "--json", "--cluster", processes.address, "--worker-timeout", "3"]
+        command = [TH, "simulate", "--variant", "fences", "--games", "100000", "--seed", "3", "--json", "--cluster", processes.address, "--worker-timeout", "3"]
         run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
         try:
             from distributed import Client
