@@ -11,13 +11,21 @@ Both loops play two-player random-versus-random games from the same seeds.
 * simulate: what ``th simulate --variant classic`` runs (one process):
   :func:`treehouse.playtest.work.play_chunk` with its observer counting the
   faces, the decisions, the variant's statistics and the lead (metrics on);
+* simulate (engine): the same with the compiled playout withheld, every
+  game played through the engine and counted by the observer: the
+  reference tier of ``simulate`` (the rows above it use the compiled
+  playout of random seats, playtest/compiled_playout.py, loaded first as a
+  run of 2,000 games or more loads it);
 * th simulate: the command itself (``th simulate --variant classic --jobs 1
   --json``, through Typer's runner in this process; one process, as every
   row here is, where the command's default would hand a long run to a
   worker per CPU): the same games as ``simulate``,
-  plus reading the rule set, the metrics and the JSON, and Typer building
-  the command (about 18 ms an invocation, which a user pays once per run
-  but this row pays once per alternation: raise ``--chunk`` to see it fade);
+  plus parsing the options, reading the rule set, the metrics and the JSON
+  (a few ms an invocation, which a user pays once a run but this row once
+  an alternation: raise ``--chunk`` to see it fade).  Typer builds the
+  command group once in the process, as in a user's ``th`` (about 20 ms
+  that a user pays once, with Python's start and the imports, which no row
+  counts);
 * openspiel game: the peer reference of the issue, classic written directly
   as an OpenSpiel Python game over the bare loop's tables
   (``openspiel_classic.py``), played random against random through
@@ -78,23 +86,58 @@ def engine_games(games: int, seed: int, recorded: bool = False) -> int:
     return turns
 
 
-def simulate_games(games: int, seed: int) -> int:
-    from treehouse.playtest.work import Batch, RuleSpec, play_chunk
+def classic_batch(seed: int):
+    from treehouse.playtest.work import Batch, RuleSpec
     from treehouse.variants.classic.game import ClassicRules
 
     rules = tuple(sorted(ClassicRules().model_dump(mode="json").items()))
-    batch = Batch((RuleSpec("classic", "classic", rules, TURN_CAP),), ("random", "random"), seed=seed)
-    return play_chunk(batch, 0, games).sides[0].turns_total
+    return Batch((RuleSpec("classic", "classic", rules, TURN_CAP),), ("random", "random"), seed=seed)
+
+
+def simulate_games(games: int, seed: int) -> int:
+    from treehouse.playtest.work import play_chunk
+
+    return play_chunk(classic_batch(seed), 0, games).sides[0].turns_total
+
+
+def simulate_engine_games(games: int, seed: int) -> int:
+    """``simulate`` with the compiled playout withheld: every game through the engine and its observer."""
+    from treehouse.playtest.work import _Table, play_chunk
+
+    playout = _Table.compiled_playout
+    _Table.compiled_playout = lambda self, load=False: None
+    try:
+        return play_chunk(classic_batch(seed), 0, games).sides[0].turns_total
+    finally:
+        _Table.compiled_playout = playout
+
+
+def load_the_playout() -> bool:
+    """Load the compiled playout as a run of 2,000 games or more does (or any
+    process where the core is loaded already): then ``simulate`` and ``th
+    simulate`` play with it, whatever ``--chunk``.  False where it cannot be
+    (the reference tier, or an older commit without it)."""
+    from treehouse.playtest import work
+    from treehouse.plugins import load_plugins
+
+    table = getattr(work, "_Table")(classic_batch(1).rule_sets[0], ("random", "random"), load_plugins())
+    return getattr(table, "compiled_playout", lambda load: None)(load=True) is not None
 
 
 def cli_games(games: int, seed: int) -> int:
     """``th simulate --variant classic --games N --seed S --json`` as typed, through Typer (in this process)."""
     import json
 
+    import typer.main
+    import typer.testing
     from typer.testing import CliRunner
 
     from treehouse.cli import app
 
+    if not hasattr(cli_games, "command"):
+        # Typer builds the command group (every command's options) once a process, as a user's `th` does: not once an alternation
+        cli_games.command = typer.main.get_command(app)
+        typer.testing._get_command = lambda _app: cli_games.command
     result = CliRunner().invoke(app, ["simulate", "--variant", "classic", "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json"])
     if result.exit_code != 0:
         raise SystemExit(result.output)
@@ -225,6 +268,10 @@ def main() -> None:
         "simulate": simulate_games,
         "th simulate": cli_games,
     }
+    if load_the_playout():
+        loops["simulate (engine)"] = simulate_engine_games
+    else:
+        print("(the compiled playout is not in use: simulate and th simulate play through the engine)")
     try:
         import pyspiel
 
