@@ -29,6 +29,8 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 def _check(name: str, factory: Any, options: dict[str, Any], spec: str) -> dict[str, Any]:
     """Check ``options`` against the factory's parameters, converting ints to floats where a float is wanted."""
+    if not options:
+        return options  # nothing to check (and a builtin's signature costs a parse, at every game table)
     try:
         parameters = inspect.signature(factory).parameters
     except (TypeError, ValueError):
