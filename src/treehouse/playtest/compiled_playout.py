@@ -115,10 +115,15 @@ def _next(mt):
     if below ``k``, so twisting each word as it is drawn gives the very same
     words: and a game that draws 150 words of a seat's stream never twists
     the other 474."""
-    k = mt[N] % N  # N after a seeding: the first draw starts a twist
-    y = (mt[k] & 0x80000000) | (mt[(k + 1) % N] & 0x7FFFFFFF)
-    mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
-    y = mt[k]
+    k = mt[N]
+    if k == N:  # all N drawn (as after a seeding): a new twist starts
+        k = 0
+    # the two words it reads, wrapped by comparisons (numba's %, with Python's sign rule, made a draw twice as slow)
+    following = k + 1 if k + 1 < N else 0
+    ahead = k + M if k + M < N else k + M - N
+    y = (mt[k] & 0x80000000) | (mt[following] & 0x7FFFFFFF)
+    y = mt[ahead] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+    mt[k] = y
     mt[N] = k + 1
     y ^= y >> 11
     y ^= (y << 7) & 0x9D2C5680
