@@ -43,11 +43,12 @@ def test_th_version_says_which_tier_is_in_use(fresh_tier, value, words):
 
 
 def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_are_the_same():
-    without = run(WITHOUT_NUMBA, *SIMULATE)
+    wanted = {compiled.COMPILED_ENV: "1"}  # the core asked for from the first look (two games may be too short to load it)
+    without = run(WITHOUT_NUMBA, *SIMULATE, **wanted)
     assert without.returncode == 0, without.stderr
     lines = [line for line in without.stderr.splitlines() if line.strip()]
     assert len(lines) == 1 and "numba cannot be imported" in lines[0] and "the reference rules are in use" in lines[0], lines
-    with_core = run(WITHOUT_NUMBA.replace("sys.modules['numba'] = None; ", ""), *SIMULATE)
+    with_core = run(WITHOUT_NUMBA.replace("sys.modules['numba'] = None; ", ""), *SIMULATE, **wanted)
     assert with_core.returncode == 0, with_core.stderr
     reports = [json.loads(done.stdout) for done in (without, with_core)]
     for report in reports:
@@ -159,3 +160,25 @@ def test_while_the_core_is_prepared_in_the_background_the_hooks_answer_the_looks
     assert not compiled.preparing()
     looked = variant.treehouse_look_moves(state, step, face, moves, 0)
     assert looked is not None and list(looked.values) == list(look_moves(variant.hooks, state, step, moves, 0).values)
+
+
+@pytest.mark.parametrize(
+    "seconds, always, prepared, waits",
+    [
+        (float("inf"), None, False, True),  # deferred: the hooks answer
+        (0.0, None, False, False),  # the deferral is over: the core is loaded now
+        (float("inf"), "1", False, False),  # TREEHOUSE_COMPILED=1: the core always
+        (float("inf"), None, True, False),  # prepared already: nothing to wait for
+    ],
+)
+def test_a_core_waits_only_within_a_deferral_that_has_not_ended(fresh_tier, seconds, always, prepared, waits):
+    if always:
+        fresh_tier.setenv(compiled.COMPILED_ENV, always)
+    if prepared:
+        compiled._ready.add("example")
+    assert not compiled.waiting("example")  # outside any deferral
+    with compiled.deferred(seconds) as deferral:
+        assert compiled.waiting("example") is waits
+        deferral.until = 0.0
+        assert not compiled.waiting("example")  # its holder ended it
+    assert not compiled.waiting("example")

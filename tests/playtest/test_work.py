@@ -145,3 +145,98 @@ def test_classic_counts_house_moves_and_passes(plugins):
     assert agg.counters["house_moves"] + agg.counters["passes"] + agg.counters["own_moves"] == agg.decisions_total
     passed = sum(counts[4] for counts in agg.faces.values())
     assert passed == agg.counters["passes"]
+
+
+# -- the compiled core waits in a run too short to repay loading it --
+
+
+def _search_batch(plugins, run_stop: int) -> Batch:
+    return Batch((spec(plugins),), ("search", "search"), seed=4, run_stop=run_stop)
+
+
+def _core_answers(monkeypatch) -> list[bool]:
+    """With the compiled core wanted: for each of classic's looks, whether the core answered it (not the hooks)."""
+    from treehouse.kernel import compiled
+    from treehouse.variants.classic import game, looks
+
+    if not compiled.enabled():
+        import pytest
+
+        pytest.skip("the compiled core is off here")
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()  # 'prepared' forgotten (the kernels stay in memory), as in a fresh process
+    answers: list[bool] = []
+
+    def watched(variant, hooks=looks.LOOK_HOOKS):
+        core = looks.core_for(variant, hooks)
+        answers.append(isinstance(core, looks.ClassicCore))
+        return core
+
+    monkeypatch.setattr(game, "core_for", watched)
+    return answers
+
+
+def test_while_the_pace_says_short_the_core_waits_and_once_it_says_long_it_answers_with_the_same_games(plugins, monkeypatch):
+    """Timing-free: the thresholds are set so that the pace says 'short' and then 'long' whatever this machine's speed."""
+    from treehouse.playtest import work
+
+    answers = _core_answers(monkeypatch)
+    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", float("inf"))
+    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", float("inf"))
+    short = play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
+    assert answers and not any(answers)  # every look of the search's answered by the hooks
+    answers.clear()
+    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr(work, "PACE_SECONDS", 0.0)
+    long = play_chunk(_search_batch(plugins, 10_000), 0, 3, plugins, on_game=lambda: None)
+    assert answers[-1] and not answers[0]  # judged after the second game: the third on the core
+    assert vars(long.sides[0]) == vars(short.sides[0])
+
+
+def test_a_long_first_game_takes_the_core_midway_and_forcing_it_takes_it_at_once(plugins, monkeypatch):
+    from treehouse.kernel import compiled
+    from treehouse.playtest import work
+
+    answers = _core_answers(monkeypatch)
+    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", 0.0)  # the deferral over before the first look
+    play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
+    assert answers and all(answers)
+    answers.clear()
+    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", float("inf"))
+    monkeypatch.setenv(compiled.COMPILED_ENV, "1")
+    play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
+    assert answers and all(answers)  # TREEHOUSE_COMPILED=1: the core even for one game
+
+
+def test_once_the_pace_says_the_run_ends_soon_it_ends_on_the_reference_rules_past_the_first_deadline(plugins, monkeypatch):
+    """A clock that moves one second a game: the deadline (2.5 s) falls in the
+    third game, but the second game's pace already said the one game left
+    takes a second, under the five it would need."""
+    import time
+
+    from treehouse.playtest import work
+
+    answers = _core_answers(monkeypatch)
+    now = [0.0]
+    real_play_game = work.play_game
+
+    def one_second_a_game(*args, **named):
+        now[0] += 1.0
+        return real_play_game(*args, **named)
+
+    monkeypatch.setattr(work, "play_game", one_second_a_game)
+    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", 2.5)
+    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", 5.0)
+    play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
+    assert answers and not any(answers)  # without the pace's word, the third game's looks would take the core
+
+
+def test_run_chunks_tells_each_chunk_where_the_run_ends(plugins, monkeypatch):
+    from treehouse.playtest import work
+
+    seen: list[tuple[int, int, int]] = []
+    real = work.play_chunk
+    monkeypatch.setattr(work, "play_chunk", lambda batch, start, stop, *rest, **named: seen.append((start, stop, batch.run_stop)) or real(batch, start, stop, *rest, **named))
+    list(work.run_chunks(Batch((spec(plugins),), ("random", "random")), 250, jobs=1, plugins=plugins))
+    assert seen == [(0, 100, 250), (100, 200, 250), (200, 250, 250)]

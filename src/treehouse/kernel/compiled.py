@@ -21,19 +21,25 @@ use and prepares the core; the kernel itself holds no kernel of any game.
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
+import math
 import os
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import platformdirs
 
-#: ``TREEHOUSE_COMPILED=0`` (or ``false``, ``no``, ``off``) plays on the reference rules only.
+#: ``TREEHOUSE_COMPILED=0`` (or ``false``, ``no``, ``off``) plays on the reference rules only;
+#: ``=1`` (or ``true``, ``yes``, ``on``) takes the core even in a run too short
+#: to repay loading it (:func:`deferred`).
 COMPILED_ENV = "TREEHOUSE_COMPILED"
 _OFF = ("0", "false", "no", "off")
+_ALWAYS = ("1", "true", "yes", "on")
 
 #: Why the reference tier is in use, once known (``""``: the compiled one is).
 _reason: str | None = None
@@ -189,6 +195,52 @@ def prepare_in_background(prepare: Callable[[], None]) -> threading.Thread:
     thread = threading.Thread(target=run, name="treehouse-prepare-compiled", daemon=True)
     thread.start()
     return thread
+
+
+class Deferral:
+    """A stretch of play in which a core not loaded yet stays unloaded, until
+    ``until`` (a ``time.perf_counter()``), which its holder may move."""
+
+    __slots__ = ("until",)
+
+    def __init__(self, until: float) -> None:
+        self.until = until
+
+
+#: The deferral in force here, if any.  A context variable, not an argument:
+#: it must reach a look deep inside a bot's search, and each thread (th
+#: serve's tables) has its own.
+_deferral: contextvars.ContextVar[Deferral | None] = contextvars.ContextVar("treehouse_compiled_deferral", default=None)
+
+
+@contextmanager
+def deferred(seconds: float = math.inf) -> Iterator[Deferral]:
+    """For the next ``seconds`` (the holder may move the end), a core not
+    loaded yet is not loaded: the hooks answer its looks, with the same
+    values.  The playtest plays a run's first games so, until the run shows
+    it will last long enough on the reference rules to repay loading numba
+    and the kernels (``playtest/work.py``).  ``TREEHOUSE_COMPILED=1`` takes
+    the core even so."""
+    deferral = Deferral(time.perf_counter() + seconds)
+    token = _deferral.set(deferral)
+    try:
+        yield deferral
+    finally:
+        _deferral.reset(token)
+
+
+def waiting(name: str) -> bool:
+    """Should a look leave the core ``name`` alone for now, the hooks
+    answering (the same values)?  Never once it is prepared; while ``th
+    play`` prepares it in the background (:func:`preparing`), and within a
+    :func:`deferred` stretch (unless ``TREEHOUSE_COMPILED=1``), yes.  Cheap:
+    it imports nothing, so deferred play never pays for numba's import."""
+    if name in _ready:
+        return False
+    if _background > 0:
+        return True
+    deferral = _deferral.get()
+    return deferral is not None and time.perf_counter() < deferral.until and os.environ.get(COMPILED_ENV, "").strip().lower() not in _ALWAYS
 
 
 def reset_for_tests() -> None:

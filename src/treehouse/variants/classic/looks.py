@@ -212,12 +212,13 @@ def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | U
     """The core that answers ``variant``'s looks in its game, or :class:`Unused`
     where the compiled core is off or another plugin answers one of the
     ``hooks`` the look stands for (:data:`LOOK_HOOKS`, :data:`LOOK_ALL_HOOKS`,
-    :data:`GAME_HOOKS`); ``None`` while ``th play`` prepares the core in the
-    background (the hooks answer meanwhile: ask again later)."""
+    :data:`GAME_HOOKS`); ``None`` while the core waits (:func:`compiled.waiting`:
+    ``th play`` prepares it in the background, or a short run has not loaded
+    it): the hooks answer meanwhile, ask again later."""
+    if compiled.waiting("classic"):
+        return None
     if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
         return Unused()
-    if not compiled.ready("classic") and compiled.preparing():
-        return None
     rules = variant.rules
     key = (bool(rules.dig_in_place), bool(rules.mirror_matches), rules.house_decline)
     core = _cores.get(key)

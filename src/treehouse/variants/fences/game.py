@@ -448,7 +448,7 @@ class Fences(Variant):
         kernel's default plays each move through the hooks, house rules included."""
         from treehouse.kernel import compiled
 
-        if step.setup or not compiled.enabled():
+        if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
 
@@ -499,7 +499,7 @@ class Fences(Variant):
         hooks a look stands for; else ``None``: the search lists the moves and looks at them."""
         from treehouse.kernel import compiled
 
-        if step.setup or not compiled.enabled():
+        if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences import looks
 

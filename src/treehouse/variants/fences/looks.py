@@ -225,12 +225,13 @@ def prepare() -> None:
 
 
 def usable() -> bool:
-    """May a look use the core now?  Once it is prepared, yes; while ``th
-    play`` prepares it in the background, not yet (the hooks answer
-    meanwhile, with the same values); otherwise it is prepared now."""
+    """May a look use the core now?  Once it is prepared, yes; while it waits
+    (:func:`compiled.waiting`: ``th play`` prepares it in the background, or
+    a short run has not loaded it), not yet (the hooks answer meanwhile,
+    with the same values); otherwise it is prepared now."""
     if compiled.ready("fences"):
         return True
-    if compiled.preparing():
+    if compiled.waiting("fences"):
         return False
     prepare()
     return True
