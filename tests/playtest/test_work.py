@@ -176,12 +176,19 @@ def _core_answers(monkeypatch) -> list[bool]:
     return answers
 
 
+def _reference_first(monkeypatch, seconds: float) -> None:
+    """Classic's games play this long on the reference rules before the pace is known."""
+    from treehouse.variants.classic.game import Classic
+
+    monkeypatch.setattr(Classic, "reference_first_seconds", lambda self: seconds)
+
+
 def test_while_the_pace_says_short_the_core_waits_and_once_it_says_long_it_answers_with_the_same_games(plugins, monkeypatch):
     """Timing-free: the thresholds are set so that the pace says 'short' and then 'long' whatever this machine's speed."""
     from treehouse.playtest import work
 
     answers = _core_answers(monkeypatch)
-    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", float("inf"))
+    _reference_first(monkeypatch, float("inf"))
     monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", float("inf"))
     short = play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
     assert answers and not any(answers)  # every look of the search's answered by the hooks
@@ -198,11 +205,11 @@ def test_a_long_first_game_takes_the_core_midway_and_forcing_it_takes_it_at_once
     from treehouse.playtest import work
 
     answers = _core_answers(monkeypatch)
-    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", 0.0)  # the deferral over before the first look
+    _reference_first(monkeypatch, 0.0)  # the deferral over before the first look
     play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
     assert answers and all(answers)
     answers.clear()
-    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", float("inf"))
+    _reference_first(monkeypatch, float("inf"))
     monkeypatch.setenv(compiled.COMPILED_ENV, "1")
     play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
     assert answers and all(answers)  # TREEHOUSE_COMPILED=1: the core even for one game
@@ -226,10 +233,31 @@ def test_once_the_pace_says_the_run_ends_soon_it_ends_on_the_reference_rules_pas
 
     monkeypatch.setattr(work, "play_game", one_second_a_game)
     monkeypatch.setattr(time, "perf_counter", lambda: now[0])
-    monkeypatch.setattr(work, "REFERENCE_FIRST_SECONDS", 2.5)
+    _reference_first(monkeypatch, 2.5)
     monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", 5.0)
     play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
     assert answers and not any(answers)  # without the pace's word, the third game's looks would take the core
+
+
+def test_a_fences_playtest_takes_the_core_from_its_first_look(plugins, monkeypatch):
+    """Its reference rules are slow enough that one game repays loading the core."""
+    from dataclasses import replace
+
+    from treehouse.kernel import compiled
+
+    if not compiled.enabled():
+        import pytest
+
+        pytest.skip("the compiled core is off here")
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    waited: list[bool] = []
+    real_waiting = compiled.waiting
+    monkeypatch.setattr(compiled, "waiting", lambda name: waited.append(real_waiting(name)) or waited[-1])
+    short = replace(spec(plugins, "fences", ("start=corners",)), turn_cap=6)
+    play_chunk(Batch((short,), ("greedy", "search"), seed=2, run_stop=1), 0, 1, plugins, on_game=lambda: None)
+    assert waited and not any(waited)
+    assert compiled.ready("fences")
 
 
 def test_run_chunks_tells_each_chunk_where_the_run_ends(plugins, monkeypatch):

@@ -63,11 +63,11 @@ COMPILED_PLAYOUT_AFTER_GAMES = 2000
 #: :data:`PACE_SECONDS`) says the rest of the run would take longer than
 #: :data:`COMPILED_CORE_AFTER_SECONDS` on the reference rules, and stays
 #: unloaded while it says less.  Before the pace is known, a look loads it
-#: after :data:`REFERENCE_FIRST_SECONDS` (a long game: the rest of it on the
-#: core).  The same games either way.
+#: after the variant's ``reference_first_seconds()`` (half a second; none for
+#: Fences, whose reference rules are slow enough that one game repays it).
+#: The same games either way.
 COMPILED_CORE_AFTER_SECONDS = 1.0
 PACE_SECONDS = 0.1
-REFERENCE_FIRST_SECONDS = 0.5
 
 #: The signals that end a run as Ctrl-C does (the workers end with it).
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -424,7 +424,7 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
 
     index = start
     try:
-        with compiled.deferred(REFERENCE_FIRST_SECONDS) as deferral:  # on the reference rules until the rest would repay loading the core
+        with compiled.deferred(min(table.variant.reference_first_seconds() for table in tables)) as deferral:  # on the reference rules until the rest would repay loading the core
             timed: tuple[float, int] | None = None  # from the end of the first game (it warms up: not a pace)
             while index < stop:
                 play(index)
