@@ -9,7 +9,9 @@ seconds (user + system) of that command alone.  Before it, the process
 prepares its rules (for the core: loads the kernels from numba's cache) and
 runs the same command once with ``--games 1``, so neither numba's import
 nor the first game's imports count; the start-up of a whole process is
-printed on its own.  (Measuring a whole process and subtracting a 1-game
+printed on its own (medians of 5 interleaved 1-game processes, and one more
+row for the default, ``TREEHOUSE_COMPILED`` unset, where a run that short
+stays on the reference rules).  (Measuring a whole process and subtracting a 1-game
 run, as this benchmark once did, left the core's figure to the noise of a
 1.5 s start-up: rounds ranged 0.04-0.10 s a game.)
 
@@ -119,13 +121,20 @@ def main() -> None:
         for name, data in answers.items():
             if data != first:
                 raise SystemExit(f"round {round_ + 1}: {name}'s JSON differs from the core's: not the same games")
-    starts = {name: statistics.median(start_up(env, args.seed) for _ in range(3)) for name, env in contenders.items()}
+    # whole 1-game processes, interleaved; 'default' leaves TREEHOUSE_COMPILED unset, as a user does (the core waits for the run's pace)
+    starting = {**contenders, "default": base}
+    timed: dict[str, list[float]] = {name: [] for name in starting}
+    for _ in range(5):
+        for name, env in starting.items():
+            timed[name].append(start_up(env, args.seed))
+    starts = {name: statistics.median(values) for name, values in timed.items()}
     print(f"classic search vs search, {args.games} games a command, {args.rounds} rounds; every round's JSON identical across {', '.join(contenders)}")
     print(f"{'':<11}{'CPU s/game':>11}{'  (min-max)':<18}{'1-game process s':>17}")
     for name in contenders:
         values = per_game[name]
         print(f"{name:<11}{statistics.median(values):>11.4f}  ({min(values):.4f}-{max(values):.4f}){starts[name]:>12.2f}")
     print_ratios(per_game, "core", " cheaper on the core")
+    print(f"default    (TREEHOUSE_COMPILED unset){starts['default']:>24.2f}")
 
 
 if __name__ == "__main__":
