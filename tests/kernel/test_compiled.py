@@ -182,3 +182,20 @@ def test_a_core_waits_only_within_a_deferral_that_has_not_ended(fresh_tier, seco
         deferral.until = 0.0
         assert not compiled.waiting("example")  # its holder ended it
     assert not compiled.waiting("example")
+
+
+def test_loading_every_installed_plugin_and_a_random_seat_playtest_import_neither_numpy_nor_numba():
+    """The start of every ``th`` command: numpy and numba are for looks,
+    learners and long playtests, imported where they are used (an example
+    house rule once imported numpy for its observation: 0.2 s and 10 MB at
+    every command's start)."""
+    code = (
+        "import sys; from treehouse.plugins import load_plugins; plugins = load_plugins(); "
+        "assert 'fences-house-rules' in plugins.loaded, sorted(plugins.loaded); "
+        "from typer.testing import CliRunner; from treehouse.cli import app; "
+        "done = CliRunner().invoke(app, ['simulate', '--variant', 'classic', '--games', '20', '--json']); assert done.exit_code == 0, done.output; "
+        "print(sorted(name for name in ('numpy', 'numba') if name in sys.modules))"
+    )
+    done = run(code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

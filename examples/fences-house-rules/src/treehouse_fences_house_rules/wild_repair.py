@@ -18,7 +18,6 @@ from typing import NamedTuple
 from treehouse.errors import NotationError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.added_moves import AddsMoves
-from treehouse.variants.fences.encoding import TallyObservation
 from treehouse.variants.fences.rules import advance
 
 #: The name of the count in the position's tallies.
@@ -64,6 +63,8 @@ class WildRepair(AddsMoves):
     def observation(self, players):
         """The repairs each seat has made, for learners (docs/interop.md,
         "What an observation holds"): the count is part of the position."""
+        from treehouse.variants.fences.encoding import TallyObservation  # numpy: only for learners, not at every th's start
+
         return TallyObservation(players, TALLY)
 
     def repairs(self, state, face) -> tuple:
