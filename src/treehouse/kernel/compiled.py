@@ -13,6 +13,9 @@ use and prepares the core; the kernel itself holds no kernel of any game.
 
 * ``TREEHOUSE_COMPILED=0`` turns the core off (so does a numba that cannot be
   imported: then one line says the reference tier is in use, once a process).
+* A playtest plays its first games with the core waiting (:func:`deferred`,
+  :func:`waiting`) until the run shows it would repay loading numba and the
+  kernels; ``TREEHOUSE_COMPILED=1`` takes the core from the first look.
 * Compiled kernels are cached under the user's cache folder
   (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``), so only
   the first use on a machine compiles; that one says so in one line, with
