@@ -240,7 +240,7 @@ def waiting(name: str) -> bool:
     it imports nothing, so deferred play never pays for numba's import."""
     if name in _ready:
         return False
-    if _background > 0:
+    if preparing():
         return True
     deferral = _deferral.get()
     return deferral is not None and time.perf_counter() < deferral.until and os.environ.get(COMPILED_ENV, "").strip().lower() not in _ALWAYS
