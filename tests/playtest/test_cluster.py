@@ -439,10 +439,15 @@ def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tm
 
             with Client(processes.address, set_as_default=False, timeout=30) as client:
                 deadline = time.monotonic() + 120
-                while not client.run_on_scheduler(lambda dask_scheduler: sum(1 for t in dask_scheduler.tasks.values() if t.state == "memory" or t.key.startswith("treehouse-chunk") and t.state == "processing")):
-                    assert run.poll() is None and time.monotonic() < deadline, "the run ended or never started"
+                # A fixed sleep after the first chunk started was too short under
+                # CI load: wait until the run has fetched a chunk's result (its
+                # task forgotten), so the partial result has games in it.  The
+                # scheduler counts each task's arrival in every state; a lambda,
+                # since Dask pickles it by value.
+                fetched = lambda dask_scheduler: (p := dask_scheduler.task_prefixes.get("treehouse-chunk")) is not None and p.state_counts["forgotten"] > 0  # noqa: E731
+                while not client.run_on_scheduler(fetched):
+                    assert run.poll() is None and time.monotonic() < deadline, "the run ended or never fetched a chunk"
                     time.sleep(0.1)
-            time.sleep(2)  # a few chunks of 100 games are played
             os.killpg(worker.pid, signal.SIGKILL)
             stdout, stderr = run.communicate(timeout=120)
         finally:
