@@ -272,6 +272,9 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
     """SIGINT mid-run: exit 130, the games finished in order so far, and no chunk left on the cluster."""
     from distributed import Client
 
+    # A lambda, since Dask pickles it by value: the scheduler counts each task's arrival in every state.
+    fetched = lambda dask_scheduler: (p := dask_scheduler.task_prefixes.get("treehouse-chunk")) is not None and p.state_counts["forgotten"] > 0  # noqa: E731
+
     def tasks_left(dask_scheduler):
         return sum(1 for task in dask_scheduler.tasks.values() if task.key.startswith("treehouse-chunk") and task.state in ("processing", "queued", "no-worker", "waiting"))
 
@@ -280,10 +283,11 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
     try:
         with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
             deadline = time.monotonic() + 120
-            while not client.run_on_scheduler(tasks_left):
-                assert run.poll() is None and time.monotonic() < deadline, "the run ended or never started"
+            # Until the run has fetched a chunk's result (a fixed wait can end
+            # before any chunk finished under load), so the partial result has games.
+            while not client.run_on_scheduler(fetched):
+                assert run.poll() is None and time.monotonic() < deadline, "the run ended or never fetched a chunk"
                 time.sleep(0.1)
-            time.sleep(3)  # a few chunks of 100 games finish (about half a second each)
             assert run.poll() is None, "the run ended before it could be interrupted"
             run.send_signal(signal.SIGINT)
             stdout, stderr = run.communicate(timeout=120)
