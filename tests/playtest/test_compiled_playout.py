@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
@@ -115,6 +117,27 @@ def test_a_chunk_adds_up_to_the_same_totals(plugins):
 def test_the_engine_plays_where_anything_else_could_answer(plugins, why, change):
     table, _ = table_of(plugins, CLASSIC_OPTION_SETS["official"], **change)
     assert table.compiled_playout(load=True) is None, why
+
+
+@pytest.mark.parametrize(
+    "variant, seats",
+    [("fences", ("random", "random")), ("classic", ("greedy", "greedy")), ("classic", ("random", "search(depth=1)"))],
+)
+def test_a_long_run_that_the_playout_cannot_play_never_imports_numba(variant, seats):
+    """A run of 2,000 games or more asks for the playout first; where it
+    cannot be had (Fences offers no compiled game; a seat that is not random)
+    numba is not imported for it: a long Fences run of random seats once
+    loaded it for nothing, 176 MB against 45 MB and a fifth slower."""
+    code = (
+        "import sys; from treehouse.plugins import load_plugins; from treehouse.playtest.work import RuleSpec, _Table; "
+        f"plugins = load_plugins(); cls = plugins.variant({variant!r}); "
+        f"spec = RuleSpec({variant!r}, {variant!r}, tuple(sorted(cls.Rules().model_dump(mode='json').items())), 1000); "
+        f"table = _Table(spec, {seats!r}, plugins); "
+        "print(table.compiled_playout(load=True), sorted(name for name in ('numpy', 'numba') if name in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "None []"
 
 
 def test_a_short_run_waits_for_the_core_to_be_loaded_by_something_else(plugins):

@@ -325,14 +325,21 @@ class _Table:
         the variant's compiled core is loaded in this process already."""
         if not load and not self.variant.compiled_prepared():
             return None
+        from treehouse.bots.random_bot import RandomBot
         from treehouse.kernel.hooks import game_hooks
 
+        seats = [factory() for factory in self.factories]
+        hooks = game_hooks(self.variant, self.house_rules)
+        # Asked before numba is imported (about 130 MB and half a second), by
+        # compiled.enabled() or the module: a variant that offers no compiled
+        # game (Fences) or a seat that is not random never loads it.
+        if not all(type(seat) is RandomBot for seat in seats) or not hooks.implementers("treehouse_compiled_game"):
+            return None
         if not compiled.enabled():
             return None
         from treehouse.playtest import compiled_playout
 
-        seats = [factory() for factory in self.factories]
-        return compiled_playout.playout_for(game_hooks(self.variant, self.house_rules), self.variant, seats, self.spec.turn_cap)
+        return compiled_playout.playout_for(hooks, self.variant, seats, self.spec.turn_cap)
 
     def play_compiled(self, playout: Any, batch: Batch, start: int, stop: int) -> list[tuple[GameSummary, tuple[int, ...]]]:
         """Games ``[start, stop)`` of ``batch`` played by ``playout``: what :func:`play_game` gives for each."""
