@@ -475,11 +475,16 @@ class Fences(Variant):
         saves), else by the reference rules."""
         from treehouse.kernel import compiled
 
+        if state.setting_up or not compiled.ready("fences"):
+            # The reference rules judge Hits through the hook, as
+            # treehouse_evaluate does, so only a house rule's own evaluation
+            # (or tracing, which shows every call) sends this to the hooks.
+            if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
+                return None
+            return evaluate_seats(state, self._stand(state))
         judged = self.core_verdicts("treehouse_evaluate", "treehouse_fences_hits")
         if judged is None:
             return None
-        if state.setting_up or not compiled.ready("fences"):
-            return evaluate_seats(state, self._stand(state))
         from treehouse.variants.fences import looks
 
         return looks.evaluate_seats(self.rules, judged, state)
