@@ -268,26 +268,39 @@ def test_tune_on_the_cluster_gives_the_same_trials_and_best_rule_set(dask_cluste
         assert (folders["cluster"] / file).read_text() == (folders["local"] / file).read_text()
 
 
+def wait_until_the_run_fetched_a_chunk(client, run) -> None:
+    """Until ``run`` has fetched a chunk's result and let it go, so a partial
+    result has games in it (a fixed wait after the first chunk started ended
+    before any had finished under CI load).  Its chunks are the keys new to
+    the scheduler (others may be left by earlier tests); they are fetched in
+    order, and one leaves the scheduler only once the run has it."""
+
+    def chunk_keys(dask_scheduler):  # a local function: Dask pickles it by value
+        return [key for key in dask_scheduler.tasks if isinstance(key, str) and key.startswith("treehouse-chunk-")]
+
+    earlier, seen = set(client.run_on_scheduler(chunk_keys)), set()
+    deadline = time.monotonic() + 120
+    while True:
+        keys = set(client.run_on_scheduler(chunk_keys))
+        if seen - keys:
+            return
+        seen |= keys - earlier
+        assert run.poll() is None and time.monotonic() < deadline, "the run ended or never fetched a chunk"
+        time.sleep(0.02)
+
+
 def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster):
     """SIGINT mid-run: exit 130, the games finished in order so far, and no chunk left on the cluster."""
     from distributed import Client
-
-    # A lambda, since Dask pickles it by value: the scheduler counts each task's arrival in every state.
-    fetched = lambda dask_scheduler: (p := dask_scheduler.task_prefixes.get("treehouse-chunk")) is not None and p.state_counts["forgotten"] > 0  # noqa: E731
 
     def tasks_left(dask_scheduler):
         return sum(1 for task in dask_scheduler.tasks.values() if task.key.startswith("treehouse-chunk") and task.state in ("processing", "queued", "no-worker", "waiting"))
 
     command = [TH, "simulate", "--variant", "fences", "--games", "20000", "--seed", "2", "--json", "--cluster", dask_cluster.address]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
-            deadline = time.monotonic() + 120
-            # Until the run has fetched a chunk's result (a fixed wait can end
-            # before any chunk finished under load), so the partial result has games.
-            while not client.run_on_scheduler(fetched):
-                assert run.poll() is None and time.monotonic() < deadline, "the run ended or never fetched a chunk"
-                time.sleep(0.1)
+    with Client(dask_cluster.address, set_as_default=False, timeout=30) as client:
+        run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        try:
+            wait_until_the_run_fetched_a_chunk(client, run)
             assert run.poll() is None, "the run ended before it could be interrupted"
             run.send_signal(signal.SIGINT)
             stdout, stderr = run.communicate(timeout=120)
@@ -295,10 +308,11 @@ def test_ctrl_c_cancels_the_cluster_work_and_prints_partial_results(dask_cluster
             while client.run_on_scheduler(tasks_left):
                 assert time.monotonic() < deadline, "chunks were left running on the cluster"
                 time.sleep(0.2)
-    finally:
-        if run.poll() is None:
-            os.killpg(run.pid, signal.SIGKILL)
+        finally:
+            if run.poll() is None:
+                os.killpg(run.pid, signal.SIGKILL)
     assert run.returncode == 130, stderr.decode()
+    assert stdout, stderr.decode()
     partial = json.loads(stdout)
     assert partial["partial"] is True and 0 < partial["games"] < 20000 and partial["games"] % 100 == 0
     local = _json(["simulate", "--variant", "fences", "--games", str(partial["games"]), "--seed", "2", "--json"])
@@ -442,16 +456,7 @@ def test_a_run_whose_last_worker_dies_stops_with_partial_results_and_says_why(tm
             from distributed import Client
 
             with Client(processes.address, set_as_default=False, timeout=30) as client:
-                deadline = time.monotonic() + 120
-                # A fixed sleep after the first chunk started was too short under
-                # CI load: wait until the run has fetched a chunk's result (its
-                # task forgotten), so the partial result has games in it.  The
-                # scheduler counts each task's arrival in every state; a lambda,
-                # since Dask pickles it by value.
-                fetched = lambda dask_scheduler: (p := dask_scheduler.task_prefixes.get("treehouse-chunk")) is not None and p.state_counts["forgotten"] > 0  # noqa: E731
-                while not client.run_on_scheduler(fetched):
-                    assert run.poll() is None and time.monotonic() < deadline, "the run ended or never fetched a chunk"
-                    time.sleep(0.1)
+                wait_until_the_run_fetched_a_chunk(client, run)
             os.killpg(worker.pid, signal.SIGKILL)
             stdout, stderr = run.communicate(timeout=120)
         finally:
