@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from pathlib import Path
 from typing import Callable
 
 Loop = Callable[[int, int], int]  # (games, first seed) -> turns played
@@ -22,6 +23,16 @@ def arguments(description: str) -> argparse.Namespace:
     parser.add_argument("--chunk", type=int, default=100, help="games per alternation (default 100)")
     parser.add_argument("--seed", type=int, default=1)
     return parser.parse_args()
+
+
+def checkout_src(path: str) -> Path:
+    """The ``src`` folder of a ``--baseline`` checkout, given the checkout or
+    its ``src``.  Anything else stops the benchmark in one line: a wrong path
+    on PYTHONPATH silently measured the installed code as the baseline."""
+    for folder in (Path(path), Path(path) / "src"):
+        if (folder / "treehouse" / "__init__.py").is_file():
+            return folder.resolve()
+    raise SystemExit(f"--baseline {path}: no treehouse package in it or in its src folder; give a checkout (a git worktree of main at fb0e67f, say)")
 
 
 def alternate(loops: dict[str, Loop], args: argparse.Namespace, reference: str = "bare", same_games: tuple[str, ...] = ()) -> None:

@@ -39,7 +39,7 @@ import subprocess
 import sys
 import time
 
-from alternate import print_ratios
+from alternate import checkout_src, print_ratios
 
 
 def cpu_seconds() -> float:
@@ -100,7 +100,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games a command plays (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--baseline", help="another checkout's src folder to measure too (main at fb0e67f, say)")
+    parser.add_argument("--baseline", help="another checkout (or its src folder) to measure too (main at fb0e67f, say)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -109,7 +109,7 @@ def main() -> None:
     base = {key: value for key, value in os.environ.items() if key != "TREEHOUSE_COMPILED"}
     contenders = {"core": {**base, "TREEHOUSE_COMPILED": "1"}, "reference": {**base, "TREEHOUSE_COMPILED": "0"}}
     if args.baseline:
-        path = os.pathsep.join(p for p in (os.path.abspath(args.baseline), base.get("PYTHONPATH")) if p)
+        path = os.pathsep.join(p for p in (str(checkout_src(args.baseline)), base.get("PYTHONPATH")) if p)
         contenders["baseline"] = {**base, "PYTHONPATH": path, "TREEHOUSE_COMPILED": "0"}
     per_game: dict[str, list[float]] = {name: [] for name in contenders}
     for round_ in range(args.rounds):

@@ -31,9 +31,8 @@ import resource
 import statistics
 import subprocess
 import sys
-from pathlib import Path
 
-from alternate import print_ratios
+from alternate import checkout_src, print_ratios
 
 
 def cpu_of_children() -> float:
@@ -77,7 +76,7 @@ def main() -> None:
     base = {key: value for key, value in os.environ.items() if key != "TREEHOUSE_COMPILED"}
     contenders = {"core": (base, True), "reference": ({**base, "TREEHOUSE_COMPILED": "0"}, True)}
     if args.baseline:
-        root = Path(args.baseline).resolve()
+        root = checkout_src(args.baseline).parent
         path = os.pathsep.join(p for p in (str(root / "src"), str(root / "examples/fences-house-rules/src"), base.get("PYTHONPATH")) if p)
         contenders["baseline"] = ({**base, "PYTHONPATH": path, "TREEHOUSE_COMPILED": "0"}, False)
     for env, pin in contenders.values():

@@ -40,6 +40,8 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+from alternate import checkout_src
+
 HERE = Path(__file__).resolve().parent
 SCENARIOS = {"greedy-search": ("greedy", "search"), "search-4": ("search",) * 4}
 
@@ -91,7 +93,7 @@ def measure(scenario: str, games: int, seed: int, on: bool, baseline: str | None
     """One measurement in a fresh process: the core (``on``), the reference, or the code of a ``baseline`` checkout."""
     env = {**os.environ, "TREEHOUSE_COMPILED": "1" if on else "0"}
     if baseline:
-        env["PYTHONPATH"] = str(Path(baseline) / "src")
+        env["PYTHONPATH"] = str(checkout_src(baseline))
     command = [sys.executable, __file__, "--worker", scenario, "--games", str(games), "--seed", str(seed)]
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -152,6 +154,8 @@ def main() -> None:
     if args.worker:
         worker(args.worker, args.games, args.seed)
         return
+    if args.baseline:
+        checkout_src(args.baseline)  # a wrong path stops here, in one line
     for scenario in args.scenario or sorted(SCENARIOS):
         runs = {True: [], False: [], "baseline": []}
         for _round in range(args.rounds):
