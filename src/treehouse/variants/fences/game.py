@@ -468,11 +468,12 @@ class Fences(Variant):
     @hookimpl
     def treehouse_evaluate_seats(self, state, players):
         """Every seat's evaluation at once (the playtest's lead tracking, after
-        every step), each Stack valued once, while Fences alone judges
-        positions (else ``None``, and each seat is asked in turn): by the
-        compiled core once a bot's look has loaded it (for lead tracking
-        alone, as in a game of random seats, loading numba costs more than it
-        saves), else by the reference rules."""
+        every step), each Stack valued once, while Fences alone answers
+        ``treehouse_evaluate`` (else ``None``, and each seat is asked in
+        turn): by the compiled core once a bot's look has loaded it (for lead
+        tracking alone, as in a game of random seats, loading numba costs
+        more than it saves) and while it may answer (``core_verdicts``), else
+        by the reference rules."""
         from treehouse.kernel import compiled
 
         if state.setting_up or not compiled.ready("fences"):
