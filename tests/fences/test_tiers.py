@@ -265,10 +265,8 @@ def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
     moves = [m for m in hooks.treehouse_legal_moves(state, step, "WILD" if step.rolls else None) if not isinstance(m, Control)]
     assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
     assert variant.treehouse_look_all_moves(state, step, ("WILD",), 0) is None
-    assert variant.treehouse_evaluate_seats(state, 2) is None  # the core steps aside for the lead tracking too
-    with pytest.MonkeyPatch.context() as patch:  # before the core is loaded: the reference rules judge Hits through the hook
-        patch.setattr(compiled, "ready", lambda name: False)
-        assert variant.treehouse_evaluate_seats(state, 2) == [hooks.treehouse_evaluate(state, seat) for seat in range(2)]
+    # the lead tracking: the reference rules, which judge Hits through the hook, as seat by seat
+    assert variant.treehouse_evaluate_seats(state, 2) == [hooks.treehouse_evaluate(state, seat) for seat in range(2)]
     assert hooks.treehouse_look_moves(state, step, "WILD", moves, 0) == look_moves(hooks, state, step, moves, 0)
     # a house rule that only changes the legal moves leaves the look to the core
     variant = fences(plugins, house_rules=["dig-restores-any"])

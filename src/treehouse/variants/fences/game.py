@@ -470,22 +470,20 @@ class Fences(Variant):
         """Every seat's evaluation at once (the playtest's lead tracking, after
         every step), each Stack valued once, while Fences alone answers
         ``treehouse_evaluate`` (else ``None``, and each seat is asked in
-        turn): by the compiled core once a bot's look has loaded it (for lead
-        tracking alone, as in a game of random seats, loading numba costs
-        more than it saves) and while it may answer (``core_verdicts``), else
-        by the reference rules."""
+        turn; so too while tracing, which shows every call): by the compiled
+        core once a bot's look has loaded it and while it may answer
+        (``core_verdicts``; for lead tracking alone, as in a game of random
+        seats, loading numba costs more than it saves), else by the
+        reference rules, which judge Hits through the hook as
+        ``treehouse_evaluate`` does."""
         from treehouse.kernel import compiled
 
-        if state.setting_up or not compiled.ready("fences"):
-            # The reference rules judge Hits through the hook, as
-            # treehouse_evaluate does, so only a house rule's own evaluation
-            # (or tracing, which shows every call) sends this to the hooks.
-            if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
-                return None
-            return evaluate_seats(state, self._stand(state))
-        judged = self.core_verdicts("treehouse_evaluate", "treehouse_fences_hits")
-        if judged is None:
+        if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
             return None
+        on_core = not state.setting_up and compiled.ready("fences")
+        judged = self.core_verdicts("treehouse_evaluate", "treehouse_fences_hits") if on_core else None
+        if judged is None:
+            return evaluate_seats(state, self._stand(state))
         from treehouse.variants.fences import looks
 
         return looks.evaluate_seats(self.rules, judged, state)
