@@ -202,7 +202,6 @@ def test_while_the_pace_says_short_the_core_waits_and_once_it_says_long_it_answe
 
 def test_a_long_first_game_takes_the_core_midway_and_forcing_it_takes_it_at_once(plugins, monkeypatch):
     from treehouse.kernel import compiled
-    from treehouse.playtest import work
 
     answers = _core_answers(monkeypatch)
     _reference_first(monkeypatch, 0.0)  # the deferral over before the first look

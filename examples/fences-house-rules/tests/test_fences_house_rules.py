@@ -14,7 +14,6 @@ from treehouse.errors import ConfigError, NotationError
 from treehouse.kernel.engine import format_move, parse_move, play_move
 from treehouse.kernel.hooks import all_game_hooks, game_hooks
 from treehouse.kernel.records import Record
-from treehouse.kernel.replay import replay
 from treehouse.plugins import load_plugins
 from treehouse.testing import check_variant
 from treehouse_fences_house_rules.wild_repair import TALLY, Repair
