@@ -515,7 +515,7 @@ def treehouse_compiled_game(state, step):
         tables, and how positions and moves are encoded; optionally a
         :class:`~treehouse.kernel.compiled_game.Playout` (the turn's end and
         ``treehouse_step_statistics`` as two more kernels, the outcome's
-        words).  They must play exactly as the hooks do.  A variant answers only while it alone
+        words, and the playout bound to the seven).  They must play exactly as the hooks do.  A variant answers only while it alone
         answers every hook of a turn
         (:meth:`~treehouse.kernel.hooks.GameHooks.variant_alone`) and its
         compiled core is in use; otherwise ``None`` (the kernel's answer),

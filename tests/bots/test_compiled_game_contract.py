@@ -33,7 +33,7 @@ from pydantic import Field
 from treehouse.bots.search import SearchBot
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types, playout_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import PASS as PASS_CHOICE
 from treehouse.kernel.engine import REROLL as REROLL_CHOICE
@@ -50,8 +50,7 @@ if not compiled.enabled():
     pytest.skip("the compiled core is off", allow_module_level=True)
 
 njit_cached = compiled.njit_cached
-STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = op_types()
-TURN_ENDS, TALLY = playout_types()
+from treehouse.playtest.compiled_playout import games  # noqa: E402 (it imports numba: after the skips)
 
 RUN, PUSH = Step("run", rolls=True), Step("push", rolls=False)
 CHASE_DIE = Die("chase", ("1", "2", "3"), (3, 2, 1))
@@ -77,12 +76,12 @@ class ChaseMove(NamedTuple):
 S_STEP, S_TO_MOVE, S_PLAYERS, S_FIRST = range(4)
 
 
-@njit_cached(signature=STATUS)
+@njit_cached
 def _status(tables, position):
     return position[S_TO_MOVE] * 2 + (1 if position[S_STEP] == 0 else 0)
 
 
-@njit_cached(signature=LEGAL)
+@njit_cached
 def _legal(tables, position, face, codes):
     length, mover = tables[0], position[S_TO_MOVE]
     mine = position[S_FIRST + mover]
@@ -108,7 +107,7 @@ def _legal(tables, position, face, codes):
     return n
 
 
-@njit_cached(signature=PLAY)
+@njit_cached
 def _play(tables, position, code, after):
     after[:] = position
     length, mover = tables[0], position[S_TO_MOVE]
@@ -121,7 +120,7 @@ def _play(tables, position, code, after):
     return 1 << mover if after[S_FIRST + mover] == length else GOES_ON
 
 
-@njit_cached(signature=ADVANCE)
+@njit_cached
 def _advance(tables, position, after):
     after[:] = position
     if position[S_STEP] == 0:
@@ -131,7 +130,7 @@ def _advance(tables, position, after):
         after[S_TO_MOVE] = (position[S_TO_MOVE] + 1) % position[S_PLAYERS]
 
 
-@njit_cached(signature=EVALUATE)
+@njit_cached
 def _evaluate(tables, position, seat):
     best = -1
     for other in range(position[S_PLAYERS]):
@@ -140,7 +139,7 @@ def _evaluate(tables, position, seat):
     return float(position[S_FIRST + seat] - best)
 
 
-@njit_cached(signature=TURN_ENDS)
+@njit_cached
 def _turn_ends(tables, position):
     return 1 if position[S_STEP] == 1 else 0
 
@@ -148,12 +147,19 @@ def _turn_ends(tables, position):
 STATISTICS = ("passes", "runs", "pushes")
 
 
-@njit_cached(signature=TALLY)
+@njit_cached
 def _tally(tables, position, code, counts):
     if code == PASS:
         counts[0] += 1
     elif code >= 0:
         counts[1 if code <= tables[0] else 2] += 1
+
+
+@njit_cached
+def _playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
+    """The compiled playout bound to Chase's kernels, as a variant binds it."""
+    # the arguments one by one: passed on as *arguments, numba calls the kernels through pointers
+    return games(_status, _legal, _play, _advance, _evaluate, _turn_ends, _tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
 
 
 def _outcome(winners, mover):
@@ -229,7 +235,7 @@ class Chase(Variant):
     def treehouse_compiled_game(self, state, step):
         if not self.hooks.variant_alone("treehouse_legal_moves", "treehouse_apply_move", "treehouse_outcome", "treehouse_evaluate", "treehouse_end_turn"):
             return None
-        playout = Playout((_turn_ends, _tally), STATISTICS, _outcome)
+        playout = Playout(_playout, STATISTICS, _outcome)
         tables = np.array([self.rules.length], dtype=np.int64)
         return CompiledGame((_status, _legal, _play, _advance, _evaluate), tables, 4, {"1": 0, "2": 1, "3": 2}, self.encode, self.code, playout)
 

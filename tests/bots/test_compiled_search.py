@@ -180,4 +180,3 @@ def test_classic_hands_the_search_pointers_taken_once_and_anything_else_passes_a
     assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.ops)
     odd = object()
     assert compiled_search.pointers((odd,), op_types()[:1]) == (odd,)
-    assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.playout.ops)

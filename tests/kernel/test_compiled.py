@@ -199,3 +199,60 @@ def test_loading_every_installed_plugin_and_a_random_seat_playtest_import_neithe
     done = run(code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+TEMPLATE = """
+from numba import njit
+
+@njit(inline="always")
+def body(kernel, x):
+    return kernel(x) + {added}
+"""
+BINDING = """
+from treehouse.kernel.compiled import njit_cached
+from template import body
+
+@njit_cached
+def inc(x):
+    return x + 1
+
+@njit_cached
+def bound(x):
+    return body(inc, x)
+"""
+PREPARE = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from treehouse.kernel import compiled
+compiled.enabled()
+import binding, template
+compiled.prepare("bound", (template.__file__, binding.__file__), 1, lambda: binding.bound(1), "test binding", rebuilt=(binding.bound,))
+print(binding.bound(1))
+"""
+
+
+def test_a_kernel_bound_to_a_changed_template_is_compiled_again_not_loaded_stale(tmp_path):
+    """numba checks only a kernel's own file: the binding of the playout
+    (playtest/compiled_playout.py's games, bound in a variant's core) would
+    load its old code after a change to the template alone.  ``rebuilt``
+    drops it at the first preparation for new sources, and going back to
+    older sources compiles again too."""
+    code, cache = tmp_path / "code", tmp_path / "cache"
+    code.mkdir()
+    (code / "binding.py").write_text(BINDING)
+
+    def prepared(added: int) -> subprocess.CompletedProcess:
+        (code / "template.py").write_text(TEMPLATE.format(added=added))
+        return run(PREPARE, str(code), NUMBA_CACHE_DIR=str(cache))
+
+    first = prepared(10)
+    assert first.returncode == 0, first.stderr
+    assert first.stdout.split() == ["12"] and "preparing the compiled test binding" in first.stderr
+    again = prepared(10)
+    assert again.stdout.split() == ["12"] and again.stderr == ""  # warm: loaded from the cache
+    changed = prepared(100)
+    assert changed.returncode == 0, changed.stderr
+    assert changed.stdout.split() == ["102"], "the binding's code cached for the old template was loaded"
+    back = prepared(10)
+    assert back.stdout.split() == ["12"], "going back to the old template loaded the code cached for the new one"
+    assert len(list(cache.glob("bound-*.ready"))) == 1

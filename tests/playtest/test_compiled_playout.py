@@ -172,7 +172,7 @@ def test_th_simulate_says_the_same_on_both_tiers(monkeypatch):
     command = ["simulate", "--variant", "classic", "--players", "3", "--games", "300", "--seed", "9", "--jobs", "1", "--json"]
     fast = runner.invoke(app, command)
     assert fast.exit_code == 0, fast.output
-    assert compiled.ready("playout")
+    assert compiled.ready("playout-classic")
     monkeypatch.setattr(_Table, "compiled_playout", lambda self, load=False: None)
     slow = runner.invoke(app, command)
     assert slow.exit_code == 0, slow.output
@@ -186,7 +186,7 @@ def test_a_run_loads_the_playout_only_when_long_enough_to_pay_for_it(plugins, mo
     _, batch = table_of(plugins, CLASSIC_OPTION_SETS["official"], seed="long")
     compiled.reset_for_tests()
     short = [result.sides[0] for result in work.run_chunks(batch, 100, jobs=1, plugins=plugins)]
-    assert not compiled.ready("classic") and not compiled.ready("playout")
+    assert not compiled.ready("classic") and not compiled.ready("playout-classic")
     long = [result.sides[0] for result in work.run_chunks(batch, 200, jobs=1, plugins=plugins)]
-    assert compiled.ready("playout")
+    assert compiled.ready("playout-classic")
     assert long[0] == short[0]  # the first chunk's games, the same however they were played

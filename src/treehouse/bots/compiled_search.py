@@ -198,8 +198,7 @@ def _typeof_pointer(pointer: Pointer, context: Any) -> Any:
 def pointers(kernels: Sequence, signatures: Sequence) -> tuple:
     """Kernels of a compiled game as :class:`Pointer` s, for a game that is
     built once and searched often: the five of ``CompiledGame.ops`` with
-    :func:`~treehouse.kernel.compiled_game.op_types`, a playout's with
-    ``playout_types``.  Where this numba takes addresses another way, the
+    :func:`~treehouse.kernel.compiled_game.op_types`.  Where this numba takes addresses another way, the
     kernels themselves (the same values, a little slower)."""
     try:
         return tuple(Pointer(kernel, signature) for kernel, signature in zip(kernels, signatures, strict=True))

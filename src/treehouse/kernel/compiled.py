@@ -90,7 +90,10 @@ def njit_cached(function: Callable | None = None, *, signature: Any = None) -> A
     """numba's ``njit(cache=True)`` for a core's kernel, its cache in
     :func:`cache_folder` however the core's module came to be imported.
     With a ``signature`` (``@njit_cached(signature=...)``) it is compiled for
-    those types only, as a kernel another kernel calls through a pointer is."""
+    those types only, as the compiled search is, whose kernels come as
+    function pointers.  A compiled game's own kernels take none: compiled
+    for one signature only, numba would pass them to the playout's
+    :func:`~treehouse.playtest.compiled_playout.games` as pointers too."""
     import numba
 
     _use_cache_folder(numba)
@@ -136,7 +139,9 @@ def ready(name: str) -> bool:
     return name in _ready
 
 
-def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None], what: str | None = None) -> None:
+def prepare(
+    name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None], what: str | None = None, rebuilt: Sequence[Any] = ()
+) -> None:
     """Compile (or load from the cache) a core's kernels before their first use.
 
     ``warm`` calls every kernel once on a small input.  The first time on a
@@ -144,7 +149,12 @@ def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[]
     compiled again) it compiles; then one line on stderr says so, with
     ``seconds`` as the estimate, instead of a silent stall.  After that numba
     loads the kernels from its cache.  ``what`` names it in that line
-    (default: the rules of ``name``)."""
+    (default: the rules of ``name``).
+
+    ``rebuilt`` are kernels compiled from more files than their own (a
+    generic kernel bound to a variant's: the playout).  numba checks only
+    the date of a kernel's own file, so at the first preparation for these
+    ``sources`` their cached code is dropped and compiled again."""
     if name in _ready:
         return
     digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()[:16]
@@ -152,12 +162,16 @@ def prepare(name: str, sources: Sequence[str], seconds: float, warm: Callable[[]
     cold = not marker.exists()
     if cold:
         print(f"treehouse: preparing the compiled {what or f'rules of {name}'}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
+        for kernel in rebuilt:
+            kernel._cache.flush()  # numba's own cache of the kernel (njit_cached): its index emptied
     started = time.perf_counter()
     warm()
     _ready.add(name)
     if cold:
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)
+            for older in marker.parent.glob(f"{name}-{'?' * len(digest)}.ready"):
+                older.unlink()  # back at older sources, the code cached since would be stale: compile again
             marker.write_text(f"compiled in {time.perf_counter() - started:.1f} s\n")
         except OSError:
             pass  # a read-only cache: the line shows again next time, nothing else changes

@@ -75,7 +75,18 @@ class CompiledGame(NamedTuple):
 class Playout(NamedTuple):
     """What the compiled playout needs besides the search's five kernels.
 
-    ``ops`` is ``(turn_ends, tally)``, two more kernels (:func:`playout_types`):
+    ``games`` is :func:`treehouse.playtest.compiled_playout.games` bound to
+    the variant's kernels: a cached kernel in the module of its kernels that
+    passes it the five and two more, so that numba calls them directly::
+
+        @njit_cached
+        def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
+            return games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys,
+                         key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
+
+    (the arguments one by one: passed on as ``*arguments``, or the kernels
+    compiled for one signature only, numba calls the kernels through
+    pointers, and cannot cache the binding).
 
     * ``turn_ends(tables, position)``: 1 if the step ``position`` is at is
       the last of its turn (``advance`` then hands the turn on), else 0;
@@ -91,7 +102,7 @@ class Playout(NamedTuple):
     impossible action played out (Fences' fail): a game whose resolve
     reports one offers no playout."""
 
-    ops: tuple
+    games: Any
     statistics: tuple[str, ...]
     outcome: Callable[[int, int], Any]
 
@@ -108,13 +119,3 @@ def op_types() -> tuple:
     advance = types.none(array, array, array)
     evaluate = types.float64(array, array, types.int64)
     return status, legal, play, advance, evaluate
-
-
-def playout_types() -> tuple:
-    """The numba types of a :class:`Playout`'s two kernels, in its ``ops``' order."""
-    from numba import types
-
-    array = types.int64[::1]
-    turn_ends = types.int64(array, array)
-    tally = types.none(array, array, types.int64, array)
-    return turn_ends, tally

@@ -6,9 +6,15 @@
 ``random`` bot and the variant offers a compiled game with a
 :class:`~treehouse.kernel.compiled_game.Playout`, this module plays a
 chunk's games in one call of numba code instead, over the variant's
-kernels (through function pointers, as the compiled search does, so it
-knows no game), and hands back the very summaries the observer would have
-written: the same games, because it draws the same numbers.
+kernels, and hands back the very summaries the observer would have written:
+the same games, because it draws the same numbers.
+
+* **Written once, bound by the variant.** :func:`games` knows no game: it
+  takes the variant's kernels as its first seven arguments.  The variant
+  binds it to them in the module of its kernels, a cached kernel of one
+  line (``Playout.games``; classic's is ``core.playout``), so numba calls
+  them directly: through function pointers, as the compiled search calls
+  them, a third of a classic game's time went to the calls.
 
 * **The same numbers.** Python's ``random.Random`` is the Mersenne Twister
   (MT19937).  This module writes it again (:func:`_seed`, :func:`_next`,
@@ -17,7 +23,7 @@ written: the same games, because it draws the same numbers.
   64 bits ``Game`` draws for it, and each number is drawn where the engine
   and the random bot draw theirs (``int(random() * n)``: the fair die's
   roll, the bot's pick).
-* **The same counting.** :func:`_games` counts faces, decisions, the lead
+* **The same counting.** :func:`games` counts faces, decisions, the lead
   and the variant's statistics step by step exactly as the observer's
   ``on_choice`` and ``on_step`` do; tests/playtest/test_compiled_playout.py
   checks the two give equal summaries, game by game, under every option.
@@ -32,24 +38,21 @@ loading it, :func:`treehouse.playtest.work.run_chunks` loads it first).
 from __future__ import annotations
 
 import hashlib
+import inspect
 import random
-import warnings
 from typing import Any, NamedTuple, Sequence
 
 import numpy as np
-from numba import types
-from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba import njit
 
 from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel import compiled
 from treehouse.kernel.compiled import njit_cached
-from treehouse.kernel.compiled_game import GOES_ON, NO_FACE, PASS, REROLL, CompiledGame, op_types, playout_types
+from treehouse.kernel.compiled_game import GOES_ON, NO_FACE, PASS, REROLL, CompiledGame
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import MAX_ROLLS_PER_STEP
 from treehouse.kernel.turn import Outcome
 from treehouse.playtest.aggregate import FACE_COLUMNS, FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, GameSummary
-
-warnings.filterwarnings("ignore", category=NumbaExperimentalFeatureWarning, module=r"numba\..*|treehouse\.playtest\.compiled_playout")
 
 #: MT19937's sizes, as CPython's _randommodule.c has them: the state's words, and the twist's offset.
 N, M = 624, 397
@@ -58,7 +61,7 @@ MASK = 0xFFFFFFFF
 #: About how long a cold compile of the playout takes (the line on first use).
 COMPILE_SECONDS = 6.0
 
-#: The columns of each game's whole numbers in :func:`_games`' ``ints``.
+#: The columns of each game's whole numbers in :func:`games`' ``ints``.
 WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, TIMEOUT = range(9)
 INTS = 9
 
@@ -158,20 +161,10 @@ def _seat_key(mt):
     return _key(low, _next(mt))
 
 
-STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = (types.FunctionType(signature) for signature in op_types())
-TURN_ENDS, TALLY = (types.FunctionType(signature) for signature in playout_types())
-_ARRAY = types.int64[::1]
-_MATRIX = types.int64[:, ::1]
-_GAMES = types.int64(
-    STATUS, LEGAL, PLAY, ADVANCE, EVALUATE, TURN_ENDS, TALLY,
-    _ARRAY, _ARRAY, _ARRAY, _ARRAY, _ARRAY, types.int64, types.int64, types.int64, types.int64,
-    _MATRIX, types.int64[:, :, ::1], _MATRIX, _MATRIX,
-)  # fmt: skip
-
-
-@njit_cached(signature=_GAMES)
-def _games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
-    """Play one game per key (``keys[key_starts[g]:key_starts[g + 1]]``) from
+@njit(inline="always")  # into each variant's binding (Playout.games), which numba caches: the kernels become direct calls
+def games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
+    """Over a variant's kernels (the compiled game's five, then the
+    playout's ``turn_ends`` and ``tally``), play one game per key (``keys[key_starts[g]:key_starts[g + 1]]``) from
     ``start``, every seat random, and count each as the observer does:
     ``ints[g]`` (the columns above), ``faces[g, i]`` die face ``i``'s
     :data:`~treehouse.playtest.aggregate.FACE_COLUMNS`, ``counts[g]`` the
@@ -341,7 +334,10 @@ def playout_for(hooks: Any, variant: Any, seats: Sequence[Any], turn_cap: int | 
         bool(hooks.implementers("treehouse_evaluate")),
         game.playout.statistics if hooks.implementers("treehouse_step_statistics") else (),
     )
-    compiled.prepare("playout", (__file__,), COMPILE_SECONDS, lambda: warm(playout), "playout of random seats")
+    binding = game.playout.games
+    sources = (__file__, inspect.getsourcefile(binding.py_func))
+    name = f"playout-{variant.name}"
+    compiled.prepare(name, sources, COMPILE_SECONDS, lambda: warm(playout), "playout of random seats", rebuilt=(binding,))
     return playout
 
 
@@ -356,8 +352,8 @@ def play(playout: CompiledPlayout, seeds: Sequence[int | str]) -> list[GameSumma
     faces = np.zeros((games, len(playout.faces), len(FACE_COLUMNS)), dtype=np.int64)
     counts = np.zeros((games, len(game.playout.statistics)), dtype=np.int64)
     last_not_leading = np.zeros((games, seats), dtype=np.int64)
-    stuck = _games(
-        *game.ops, *game.playout.ops, game.tables, playout.start, playout.die,
+    stuck = game.playout.games(
+        game.tables, playout.start, playout.die,
         np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64), starts,
         seats, playout.turn_cap, int(playout.lead), game.choices,
         ints, faces, counts, last_not_leading,

@@ -27,7 +27,8 @@ builds the encoding:
 
 The kernels ``status``, ``legal``, ``play``, ``advance`` and ``evaluate`` are
 the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`),
-with ``turn_ends`` and ``tally`` for the compiled playout of random seats;
+with ``turn_ends`` and ``tally`` for the compiled playout of random seats
+(``playout``);
 ``look`` and ``look_all`` answer the look hooks with them.
 """
 
@@ -36,7 +37,8 @@ from __future__ import annotations
 import numpy as np
 
 from treehouse.kernel.compiled import njit_cached
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, op_types, playout_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL
+from treehouse.playtest.compiled_playout import games
 
 #: How many legal trios there are (trio.all_trios); a code from here up is a move on the House.
 TRIOS = 204
@@ -47,13 +49,11 @@ P_HOUSE, P_TO_MOVE, P_PLAYERS, P_FIRST = range(4)
 T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS = range(7)
 HEADER = 7
 
-STATUS, LEGAL, PLAY, ADVANCE, EVALUATE = op_types()
-TURN_ENDS, TALLY = playout_types()
 #: The counters of ``tally``, in its order (game.Classic.treehouse_step_statistics).
 STATISTICS = ("passes", "house_moves", "own_moves")
 
 
-@njit_cached(signature=STATUS)
+@njit_cached
 def status(tables, position):
     """The seat to move, times 2, plus 1: every classic turn is one rolled step."""
     return position[P_TO_MOVE] * 2 + 1
@@ -70,7 +70,7 @@ def _results(tables, face, trio, offset, codes, n):
     return n
 
 
-@njit_cached(signature=LEGAL)
+@njit_cached
 def legal(tables, position, face, codes):
     """treehouse_legal_moves: own trio first; else the House and the decline; WILD both trios."""
     n = _results(tables, face, position[P_FIRST + position[P_TO_MOVE]], 0, codes, 0)
@@ -112,7 +112,7 @@ def _copy(position, after):
         after[i] = position[i]
 
 
-@njit_cached(signature=PLAY)
+@njit_cached
 def play(tables, position, code, after):
     """A choice applied (treehouse_apply_move; PASS leaves the position as it
     is), and who has won (treehouse_outcome)."""
@@ -124,7 +124,7 @@ def play(tables, position, code, after):
     return _winners(tables, after, position[P_TO_MOVE])
 
 
-@njit_cached(signature=ADVANCE)
+@njit_cached
 def advance(tables, position, after):
     """treehouse_end_turn: the next seat's turn."""
     _copy(position, after)
@@ -132,7 +132,7 @@ def advance(tables, position, after):
     after[P_TO_MOVE] = seat if seat < position[P_PLAYERS] else 0
 
 
-@njit_cached(signature=EVALUATE)
+@njit_cached
 def evaluate(tables, position, seat):
     """game._scores for ``seat``: 100 once its trio matches, -100 once only an
     opponent's does, else the nearest opponent's distance minus its own."""
@@ -147,13 +147,13 @@ def evaluate(tables, position, seat):
     return -100.0 if theirs == 0 else float(theirs - mine)
 
 
-@njit_cached(signature=TURN_ENDS)
+@njit_cached
 def turn_ends(tables, position):
     """Every classic turn is one step, so each step ends its turn."""
     return 1
 
 
-@njit_cached(signature=TALLY)
+@njit_cached
 def tally(tables, position, code, counts):
     """treehouse_step_statistics: a pass, a move on the House, or one on the mover's own trio (STATISTICS' order)."""
     if code == PASS:
@@ -162,6 +162,14 @@ def tally(tables, position, code, counts):
         counts[1] += 1
     elif code >= 0:
         counts[2] += 1
+
+
+@njit_cached
+def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
+    """The compiled playout of random seats over these kernels
+    (:class:`~treehouse.kernel.compiled_game.Playout`), calling them directly."""
+    # the arguments one by one: passed on as *arguments, numba calls the kernels through pointers
+    return games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
 
 
 @njit_cached

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Sequence
 
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types, playout_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import REROLL as REROLL_CHOICE
 from treehouse.kernel.turn import Looks, Outcome
@@ -126,7 +126,7 @@ def compiled_game(table: np.ndarray) -> CompiledGame:
     from treehouse.variants.classic import core
 
     ops = pointers((core.status, core.legal, core.play, core.advance, core.evaluate), op_types())
-    playout = Playout(pointers((core.turn_ends, core.tally), playout_types()), core.STATISTICS, outcome)
+    playout = Playout(core.playout, core.STATISTICS, outcome)
     return CompiledGame(ops, table, most_choices(table), FACES, position, code, playout)
 
 
