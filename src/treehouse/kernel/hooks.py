@@ -316,6 +316,12 @@ class GameHooks:
             for caller in manager.hook.__dict__.values()
             if isinstance(caller, pluggy.HookCaller)
         }
+        #: hook name -> the plugin objects other than the kernel and the variant implementing it, in pluggy's order
+        self._answering = {
+            caller.name: tuple(impl.plugin for impl in reversed(caller.get_hookimpls()) if impl.plugin_name != KERNEL_PLUGIN and impl.plugin is not variant)
+            for caller in manager.hook.__dict__.values()
+            if isinstance(caller, pluggy.HookCaller)
+        }
         variant_name = plugin_name(variant) if variant is not None else None
         #: the hooks some plugin other than the variant and the kernel implements (variant_alone asks it per node)
         self._shared = frozenset(hook for hook, names in self._implementers.items() if any(name != variant_name for name in names))
@@ -339,10 +345,7 @@ class GameHooks:
         implement ``hook``, in the order pluggy asks them: a variant with a
         faster path for some house rules (one whose answer it can compute
         itself) asks which these are."""
-        caller = getattr(self.manager.hook, hook, None)
-        if caller is None:
-            return ()
-        return tuple(impl.plugin for impl in reversed(caller.get_hookimpls()) if impl.plugin_name != KERNEL_PLUGIN and impl.plugin is not self.variant)
+        return self._answering.get(hook, ())
 
     def variant_alone(self, *hooks: str) -> bool:
         """Does the variant alone (or the kernel's default) answer every one

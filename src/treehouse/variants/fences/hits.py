@@ -233,6 +233,8 @@ def verdicts(judges) -> tuple[int, ...]:
     source size (:data:`SOURCE_SIZES`), dropped if any drops it, else ignoring
     colour if any says so, else standing; the same as their wrappers one
     inside another, in any order."""
+    if not judges:  # no house rule judges Hits (the common game): every Hit stands
+        return (int(Verdict.STANDS),) * len(SOURCE_SIZES)
     table = []
     for size in SOURCE_SIZES:
         said = {judge.judged(size) for judge in judges}

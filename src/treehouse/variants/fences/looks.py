@@ -255,14 +255,19 @@ def flags_of(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     return known[1]
 
 
-def looks_of(state, rules, values, codes, winners, ended) -> Looks:
-    """The kernel's answer as :class:`Looks`."""
+def looks_of(state, rules, values: list, codes: list, winners: list | None, start: int = 0, end: int | None = None) -> Looks:
+    """The kernel's answer for its moves ``[start, end)`` as :class:`Looks`:
+    ``values`` and ``codes`` (``O_*``) as lists, ``winners`` too where a move
+    ended the game (else ``None``).  Lists, not arrays: one ``tolist`` per
+    kernel call, not one per face (a search makes thousands of looks a game)."""
+    end = len(values) if end is None else end
     outcomes = {}
-    if ended:
+    if winners is not None:
         players = len(state.stacks)
-        for i in np.flatnonzero(codes).tolist():
-            outcomes[i] = outcome_of(int(codes[i]), int(winners[i]), players, rules)
-    return Looks(values.tolist(), outcomes)
+        for i in range(start, end):
+            if codes[i]:
+                outcomes[i - start] = outcome_of(codes[i], winners[i], players, rules)
+    return Looks(values[start:end], outcomes)
 
 
 def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | None:
@@ -276,12 +281,12 @@ def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | Non
     position[core.P_STEP] = index
     codes = np.array([FACE_CODE.get(face, core.F_AIM) for face in faces], dtype=np.int64)
     values, outcomes, winners, counts = core.look_faces(position, codes, seat, flags_of(rules, judged))
+    values, outcomes = values.tolist(), outcomes.tolist()
+    winners = winners.tolist() if any(outcomes) else None
     found, start = [], 0
     for count in counts.tolist():
-        end = start + count
-        ended = outcomes[start:end]
-        found.append(looks_of(state, rules, values[start:end], ended, winners[start:end], ended.any()))
-        start = end
+        found.append(looks_of(state, rules, values, outcomes, winners, start, start + count))
+        start += count
     return found
 
 
@@ -313,4 +318,5 @@ def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
         return None
     position = encode_position(state)
     position[core.P_STEP] = index
-    return looks_of(state, rules, *core.look(position, table, rows, seat, flags_of(rules, judged)))
+    values, outcomes, winners, ended = core.look(position, table, rows, seat, flags_of(rules, judged))
+    return looks_of(state, rules, values.tolist(), outcomes.tolist(), winners.tolist() if ended else None)
