@@ -19,7 +19,10 @@ statistics, compared exactly), or the benchmark stops.
 
 Then the start-up: a cold compile (an empty cache folder), a warm start (the
 cache filled), and a worker process of a pool started after the parent
-prepared (it loads the cache, never compiles).  ``--profile`` prints
+prepared (it loads the cache, never compiles).  ``--startup-python`` runs
+the first two under another environment's interpreter (this checkout's code
+still): the README's first command installs no scipy, whose import numba's
+BLAS probe adds to a warm start where the extras brought it.  ``--profile`` prints
 cProfile's top five (by own time) of the core tier.
 """
 
@@ -43,6 +46,7 @@ from pathlib import Path
 from alternate import checkout_src
 
 HERE = Path(__file__).resolve().parent
+STARTUP_ROUNDS = 5
 SCENARIOS = {"greedy-search": ("greedy", "search"), "search-4": ("search",) * 4}
 
 
@@ -99,23 +103,47 @@ def measure(scenario: str, games: int, seed: int, on: bool, baseline: str | None
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def startup() -> None:
-    """Cold compile, warm start and a pool worker's first look, each in a fresh process."""
+def startup(python: str) -> None:
+    """Cold compile, warm start and a pool worker's first look, each in a fresh
+    process; the first two under ``python`` (this checkout's code on its path),
+    which may be another environment's: one made by the README's first
+    command has numba without the extras' scipy."""
     probe = "import time; t = time.perf_counter(); import sys; sys.path.insert(0, %r); from bench_tiers import prepare_rules; prepare_rules(); print(time.perf_counter() - t)" % str(HERE)
     with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "TREEHOUSE_COMPILED": "1"}
-        timed = []
-        for _ in range(2):
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "TREEHOUSE_COMPILED": "1", "PYTHONPATH": str(HERE.parent / "src")}
+        def run(env: dict) -> tuple[float, float]:
             started = time.perf_counter()
-            done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, check=True)
-            timed.append((float(done.stdout.strip()), time.perf_counter() - started))
-        off = subprocess.run([sys.executable, "-c", probe], env={**env, "TREEHOUSE_COMPILED": "0"}, capture_output=True, text=True, check=True)
-        print(f"cold compile: the core's kernels prepared in {timed[0][0]:.2f} s (process {timed[0][1]:.2f} s)")
-        print(f"warm start (cache hit): {timed[1][0]:.2f} s (process {timed[1][1]:.2f} s); the reference tier: {float(off.stdout):.2f} s")
+            done = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True)
+            return float(done.stdout.strip()), time.perf_counter() - started
+
+        cold = run(env)
+        # the median of interleaved runs: one warm start varies by a tenth of a second on a shared machine
+        warm, off = [], []
+        for _ in range(STARTUP_ROUNDS):
+            warm.append(run(env))
+            off.append(run({**env, "TREEHOUSE_COMPILED": "0"})[0])
+        prepared, process = (statistics.median(times) for times in zip(*warm))
+        reference = statistics.median(off)
+        print(f"start-up under {python} (warm: the median of {STARTUP_ROUNDS}):")
+        print(f"cold compile: the core's kernels prepared in {cold[0]:.2f} s (process {cold[1]:.2f} s)")
+        print(f"warm start (cache hit): {prepared:.2f} s (process {process:.2f} s); the reference tier: {reference:.2f} s; the core costs {prepared - reference:.2f} s more")
+        print(blas_probe(python, env))
     # a fresh worker process (spawned: nothing inherited from a parent that had the kernels loaded)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         seconds, compiled_again = pool.submit(_worker_first_look).result()
-    print(f"a worker process's preparing (numba's import and the cache on disk): {seconds:.2f} s; compiled again: {compiled_again}")
+    print(f"a worker process's preparing (numba's import and the cache on disk), under {sys.executable}: {seconds:.2f} s; compiled again: {compiled_again}")
+
+
+def blas_probe(python: str, env: dict) -> str:
+    """What numba's BLAS probe adds to a warm start under ``python``: loading
+    a kernel imports ``numba.np.arraymath``, which imports
+    ``scipy.linalg.cython_blas`` wherever scipy is installed (the
+    ``openspiel`` extra brings it), whether or not a kernel uses BLAS."""
+    probe = "import time; t = time.perf_counter()\ntry:\n import scipy.linalg.cython_blas\nexcept ImportError:\n print('none')\nelse:\n print(time.perf_counter() - t)"
+    seconds = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout.strip()
+    if seconds == "none":
+        return "numba's BLAS probe: no scipy here, so it imports nothing"
+    return f"numba's BLAS probe: scipy is installed here, and its import is {float(seconds):.2f} s of the warm start"
 
 
 def _worker_first_look() -> tuple[float, bool]:
@@ -149,6 +177,10 @@ def main() -> None:
     parser.add_argument(
         "--baseline", metavar="CHECKOUT", help="also measure the code of another checkout (a git worktree of main before the tiers), interleaved"
     )
+    parser.add_argument(
+        "--startup-python", metavar="PYTHON", default=sys.executable,
+        help="the interpreter of the cold and warm start (default this one), e.g. a venv made by the README's first command",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -178,7 +210,7 @@ def main() -> None:
         if args.profile:
             profile(scenario, args.games, args.seed)
     if not args.no_startup:
-        startup()
+        startup(args.startup_python)
 
 
 if __name__ == "__main__":
