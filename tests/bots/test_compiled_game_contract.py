@@ -50,7 +50,8 @@ if not compiled.enabled():
     pytest.skip("the compiled core is off", allow_module_level=True)
 
 njit_cached = compiled.njit_cached
-from treehouse.playtest.compiled_playout import games  # noqa: E402 (it imports numba: after the skips)
+from treehouse.bots.compiled_search import node, root  # noqa: E402 (they import numba: after the skips)
+from treehouse.playtest.playout_kernels import games  # noqa: E402
 
 RUN, PUSH = Step("run", rolls=True), Step("push", rolls=False)
 CHASE_DIE = Die("chase", ("1", "2", "3"), (3, 2, 1))
@@ -156,6 +157,18 @@ def _tally(tables, position, code, counts):
 
 
 @njit_cached
+def _search_node(tables, faces, probs, position, depth, me, width, choices, counter):
+    """The compiled search's node bound to Chase's kernels, as a variant binds it."""
+    return node(_status, _legal, _play, _advance, _evaluate, _search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+
+
+@njit_cached
+def _search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
+    """The compiled search bound to Chase's kernels (CompiledGame.search)."""
+    return root(_status, _legal, _play, _advance, _evaluate, _search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+
+
+@njit_cached
 def _playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
     """The compiled playout bound to Chase's kernels, as a variant binds it."""
     # the arguments one by one: passed on as *arguments, numba calls the kernels through pointers
@@ -237,7 +250,7 @@ class Chase(Variant):
             return None
         playout = Playout(_playout, STATISTICS, _outcome)
         tables = np.array([self.rules.length], dtype=np.int64)
-        return CompiledGame((_status, _legal, _play, _advance, _evaluate), tables, 4, {"1": 0, "2": 1, "3": 2}, self.encode, self.code, playout)
+        return CompiledGame(_search, tables, 4, {"1": 0, "2": 1, "3": 2}, self.encode, self.code, playout)
 
     def encode(self, state, step):
         return np.array([0 if step == RUN else 1, state.to_move, len(state.spaces), *state.spaces], dtype=np.int64)

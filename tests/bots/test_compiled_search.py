@@ -14,11 +14,10 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from treehouse.bots import compiled_search
+from treehouse.bots.lookahead import Model
 from treehouse.bots.search import SearchBot
 from treehouse.config import resolve
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import op_types
 from treehouse.kernel.engine import Control, Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import ONE_ROLLED_STEP
@@ -115,16 +114,21 @@ def test_whole_games_of_search_bots_are_the_python_searchs_games(plugins, option
 def test_the_compiled_search_decides_unbudgeted_searches_and_only_those(plugins, monkeypatch):
     """A search with a ``nodes`` or ``seconds`` budget counts its own moves in
     Python; one without decides in one compiled call."""
-    calls = []
-    real = compiled_search.values
-    monkeypatch.setattr(compiled_search, "values", lambda *args: calls.append(args) or real(*args))
+    answers = []
+    real = Model.compiled_values
+
+    def watched(*args):
+        answers.append(real(*args))
+        return answers[-1]
+
+    monkeypatch.setattr(Model, "compiled_values", watched)
     state = ClassicPosition(HOUSE, (TREE, TREE), 0)
     for bot, used in ((SearchBot(), True), (SearchBot(nodes=500), False), (SearchBot(seconds=5.0), False)):
         seated(plugins, ClassicRules(), 2, bot, 0)
         moves = bot.model.hooks.treehouse_legal_moves(state, STEP, "WILD")
-        calls.clear()
+        answers.clear()
         bot.choose(state, STEP, "WILD", moves, random.Random(1))
-        assert bool(calls) is used, bot.__dict__
+        assert (bool(answers) and None not in answers) is used, bot.__dict__
         assert bot.last_nodes > 0
 
 
@@ -168,15 +172,3 @@ def test_wins_and_losses_in_the_head_are_valued_alike(plugins, rules, house, dat
     with search_through_the_hooks():
         slow = bot.advise(state, STEP, face, moves)
     assert bits(fast) == bits(slow)
-
-
-def test_classic_hands_the_search_pointers_taken_once_and_anything_else_passes_as_it_is(plugins):
-    """Classic's kernels reach the search as Pointers (their addresses taken
-    once, not at every decision); what numba cannot take an address of is
-    handed on unchanged, and the search then takes kernels as they are (the
-    Chase contract test does)."""
-    game = Game(plugins.variant("classic")(), [SearchBot(), SearchBot()], random.Random(2))
-    compiled_game = game.hooks.treehouse_compiled_game(game.state, STEP)
-    assert all(isinstance(op, compiled_search.Pointer) for op in compiled_game.ops)
-    odd = object()
-    assert compiled_search.pointers((odd,), op_types()[:1]) == (odd,)

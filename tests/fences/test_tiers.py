@@ -139,7 +139,7 @@ def test_lead_tracking_alone_does_not_load_the_core(plugins):
         "from treehouse.kernel.engine import Game; from treehouse.bots.random_bot import RandomBot; import random, sys;"
         "g = Game(v, [RandomBot(), RandomBot()], random.Random(1), turn_cap=5); g.play();"
         "reference = v.treehouse_evaluate_seats(g.state, 2); print('numba' in sys.modules);"
-        "v.prepare_compiled(); print(v.treehouse_evaluate_seats(g.state, 2) == reference, 'numba' in sys.modules)"
+        "v.prepare_compiled(); print(v.treehouse_evaluate_seats(g.state, 2) == reference, compiled.ready('fences'))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, check=True)
     assert done.stdout.split() == ["False", "True", "True"]

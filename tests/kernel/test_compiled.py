@@ -15,6 +15,8 @@ from treehouse.kernel import compiled
 
 #: Run treehouse's CLI with numba made unimportable (as on a machine where it cannot be installed).
 WITHOUT_NUMBA = "import sys; sys.modules['numba'] = None; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
+#: Run treehouse's CLI as it is.
+CLI = "import sys; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
 SIMULATE = ["simulate", "--variant", "fences", "--seat", "greedy", "--seat", "search", "--games", "2", "--seed", "3", "--json"]
 
 
@@ -58,15 +60,61 @@ def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_
     assert "rules: reference tier (numba cannot be imported" in version.stdout
 
 
-def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_says_nothing(tmp_path):
-    """Classic's core (the smaller one: a cold compile takes seconds, not tens of them)."""
-    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
+def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_loads_the_core_without_numba(tmp_path):
+    """Classic's core (the smaller one: a cold build takes seconds, not tens of
+    them), compiled ahead of time into the cache folder; a warm process loads
+    that build and never imports numba."""
+    prepare = (
+        "import sys; from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); "
+        "cls(cls.Rules()).prepare_compiled(); print('numba' in sys.modules)"
+    )
     cold = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
     assert cold.returncode == 0, cold.stderr
     assert cold.stderr.splitlines() == [cold.stderr.strip()] and cold.stderr.startswith("treehouse: preparing the compiled rules of classic, once: about ")
+    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
     warm = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
     assert warm.returncode == 0 and warm.stderr == ""
-    assert any(tmp_path.rglob("*.nbi")), "numba's cache index is in the cache folder"
+    assert warm.stdout.split() == ["False"]
+    version = run("from treehouse.cli import main; import sys; sys.argv = ['th', '--version']; main()", NUMBA_CACHE_DIR=str(tmp_path))
+    assert "compiled core (numba " in version.stdout and "compiled ahead of time" in version.stdout, version.stdout
+
+
+def test_processes_that_need_a_core_at_once_build_it_once(tmp_path):
+    """A playtest's workers may all meet a cold cache: one builds, the others wait and load its build."""
+    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
+    inherited = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
+    started = [
+        subprocess.Popen([sys.executable, "-c", prepare], env={**inherited, "NUMBA_CACHE_DIR": str(tmp_path)}, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    said = [process.communicate(timeout=600)[1] for process in started]
+    assert [process.returncode for process in started] == [0, 0], said
+    assert sorted(len(words.splitlines()) for words in said) == [0, 1], said  # one built and said so; the other loaded its build
+    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
+
+
+def test_without_a_c_compiler_the_kernels_are_compiled_just_in_time_with_the_same_games(tmp_path):
+    """Where no ahead-of-time build can be made, numba compiles the same
+    kernels just in time: one line says it prepares them, ``th --version``
+    says why, and the games of both variants are the ones the build plays."""
+    without = {"CC": str(tmp_path / "no-such-cc"), compiled.COMPILED_ENV: "1"}
+    games = {
+        "classic": ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"],
+        "fences": SIMULATE,
+    }
+    for name, command in games.items():
+        just_in_time = run(CLI, *command, NUMBA_CACHE_DIR=str(tmp_path / "cache"), **without)
+        assert just_in_time.returncode == 0, just_in_time.stderr
+        assert just_in_time.stderr.startswith(f"treehouse: preparing the compiled rules of {name}, once"), just_in_time.stderr
+        assert any((tmp_path / "cache").rglob("*.nbi")), "numba's cache index is in the cache folder"
+        ahead_of_time = run(CLI, *command, **{compiled.COMPILED_ENV: "1"})
+        assert ahead_of_time.returncode == 0, ahead_of_time.stderr
+        reports = [json.loads(done.stdout) for done in (just_in_time, ahead_of_time)]
+        for report in reports:
+            report.pop("seconds")
+        assert reports[0] == reports[1]
+    version = run(CLI, "--version", NUMBA_CACHE_DIR=str(tmp_path / "cache"), **without)
+    assert f"compiled just in time: no C compiler ({tmp_path / 'no-such-cc'} not found)" in version.stdout, version.stdout
 
 
 @pytest.mark.parametrize("first", ["from treehouse.variants.fences import core", "import numba; from treehouse.variants.fences import core"])
@@ -175,7 +223,7 @@ def test_a_core_waits_only_within_a_deferral_that_has_not_ended(fresh_tier, seco
     if always:
         fresh_tier.setenv(compiled.COMPILED_ENV, always)
     if prepared:
-        compiled._ready.add("example")
+        compiled._kernels["example"] = object()
     assert not compiled.waiting("example")  # outside any deferral
     with compiled.deferred(seconds) as deferral:
         assert compiled.waiting("example") is waits
@@ -212,6 +260,8 @@ BINDING = """
 from treehouse.kernel.compiled import njit_cached
 from template import body
 
+AHEAD_OF_TIME = {"bound": "i8(i8)"}
+
 @njit_cached
 def inc(x):
     return x + 1
@@ -222,32 +272,37 @@ def bound(x):
 """
 PREPARE = """
 import sys
-sys.path.insert(0, sys.argv[1])
 from treehouse.kernel import compiled
 compiled.enabled()
-import binding, template
-compiled.prepare("bound", (template.__file__, binding.__file__), 1, lambda: binding.bound(1), "test binding", rebuilt=(binding.bound,))
-print(binding.bound(1))
+sources = [sys.argv[1] + "/template.py", sys.argv[1] + "/binding.py"]
+kernels = compiled.kernels("bound", "binding", sources, 1, lambda kernels: kernels.bound(1))
+print(kernels.bound(1))
 """
 
 
-def test_a_kernel_bound_to_a_changed_template_is_compiled_again_not_loaded_stale(tmp_path):
-    """numba checks only a kernel's own file: the binding of the playout
-    (playtest/compiled_playout.py's games, bound in a variant's core) would
-    load its old code after a change to the template alone.  ``rebuilt``
-    drops it at the first preparation for new sources, and going back to
-    older sources compiles again too."""
+@pytest.mark.parametrize("way", ["ahead of time", "just in time"])
+def test_a_kernel_bound_to_a_changed_template_is_compiled_again_not_loaded_stale(tmp_path, way):
+    """A core is built again when any of its sources changes, not only its
+    own file, and going back to older sources never loads the code built for
+    newer ones.  Just in time this needs care: numba checks only a kernel's
+    own file, so the binding of the search or the playout (inlined from
+    generic code in other files) would load its old code after a change to
+    the template alone; its cached code is dropped at the first preparation
+    for new sources."""
     code, cache = tmp_path / "code", tmp_path / "cache"
     code.mkdir()
     (code / "binding.py").write_text(BINDING)
+    env = {"NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(code)}
+    if way == "just in time":
+        env["CC"] = str(tmp_path / "no-such-cc")
 
     def prepared(added: int) -> subprocess.CompletedProcess:
         (code / "template.py").write_text(TEMPLATE.format(added=added))
-        return run(PREPARE, str(code), NUMBA_CACHE_DIR=str(cache))
+        return run(PREPARE, str(code), **env)
 
     first = prepared(10)
     assert first.returncode == 0, first.stderr
-    assert first.stdout.split() == ["12"] and "preparing the compiled test binding" in first.stderr
+    assert first.stdout.split() == ["12"] and "preparing the compiled rules of bound" in first.stderr
     again = prepared(10)
     assert again.stdout.split() == ["12"] and again.stderr == ""  # warm: loaded from the cache
     changed = prepared(100)
@@ -255,4 +310,7 @@ def test_a_kernel_bound_to_a_changed_template_is_compiled_again_not_loaded_stale
     assert changed.stdout.split() == ["102"], "the binding's code cached for the old template was loaded"
     back = prepared(10)
     assert back.stdout.split() == ["12"], "going back to the old template loaded the code cached for the new one"
-    assert len(list(cache.glob("bound-*.ready"))) == 1
+    if way == "just in time":
+        assert len(list(cache.glob("bound-*.ready"))) == 1
+    else:
+        assert len(list((cache / "ahead").glob("treehouse_bound_*"))) == 2  # the two templates' builds, both kept

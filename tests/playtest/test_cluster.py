@@ -136,7 +136,7 @@ def test_a_long_run_of_random_seats_is_played_compiled_on_the_workers_with_the_e
     def playout_loaded() -> bool:  # run on each worker (defined here, so it travels by value)
         from treehouse.kernel import compiled
 
-        return compiled.ready("playout-classic")
+        return compiled.ready("classic")
 
     common = ["simulate", "--variant", "classic", "--games", "2000", "--seed", "13", "--json"]
     cluster = _json([*common, "--cluster", dask_cluster.address])

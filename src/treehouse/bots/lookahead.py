@@ -108,17 +108,35 @@ class Model:
 
     def compiled_values(self, state: Any, step: Any, moves: Sequence, seat: int, depth: int, width: int) -> tuple[list[float], int] | None:
         """Each of ``moves``' value to ``seat``, searched ``depth`` steps by the
-        compiled search (:mod:`treehouse.bots.compiled_search`), and the moves
-        it played in its head; ``None`` where the variant offers no compiled
-        game (``treehouse_compiled_game``) or the die is not the kernel's."""
+        compiled search (:mod:`treehouse.bots.compiled_search`, bound to the
+        variant's kernels: ``CompiledGame.search``), and the moves it played
+        in its head; ``None`` where the variant offers no compiled game
+        (``treehouse_compiled_game``), the die is not the kernel's, or it
+        has a face the game does not know (then the Python search answers)."""
         if not self._compiles or self._die is None:
             return None
         game = self.hooks.treehouse_compiled_game(state, step)
         if game is None:
             return None
-        from treehouse.bots import compiled_search  # numba: only once a variant's compiled core is in use
+        faces = [game.faces.get(face, -1) for face, _p in self._die]
+        if -1 in faces:
+            return None
+        import numpy as np  # only once a variant's compiled core is in use
 
-        return compiled_search.values(game, state, step, moves, self._die, seat, depth, width)
+        counter = np.zeros(1, dtype=np.int64)
+        found = game.search(
+            game.tables,
+            np.array(faces, dtype=np.int64),
+            np.array([p for _face, p in self._die], dtype=np.float64),
+            game.position(state, step),
+            np.array([game.code(move) for move in moves], dtype=np.int64),
+            depth,
+            seat,
+            width,
+            game.choices,
+            counter,
+        )
+        return found.tolist(), int(counter[0])
 
     def _looked(self, state: Any, step: Any, face: Any, moves: Sequence, seat: int) -> list[float]:
         return self._scored(self.hooks.treehouse_look_moves(state, step, face, moves, seat), seat)

@@ -9,23 +9,30 @@ Each built-in variant keeps its rules twice (docs/rules/tiers.md):
   (:meth:`treehouse.kernel.hooks.GameHooks.variant_alone`).
 
 Both give the same games, value for value.  This module says which one is in
-use and prepares the core; the kernel itself holds no kernel of any game.
+use and prepares the core (:func:`kernels`); the kernel itself holds no
+kernel of any game.
 
 * ``TREEHOUSE_COMPILED=0`` turns the core off (so does a numba that cannot be
   imported: then one line says the reference tier is in use, once a process).
+* A core is compiled once a machine, into the user's cache folder: ahead of
+  time into an extension module where a C compiler is at hand
+  (:mod:`treehouse.kernel.ahead`: then a process loads it in milliseconds
+  and never imports numba), else just in time by numba, cached
+  (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``).  The
+  first use on a machine says so in one line, with the time it takes.
 * A playtest plays its first games with the core waiting (:func:`deferred`,
-  :func:`waiting`) until the run shows it would repay loading numba and the
-  kernels; ``TREEHOUSE_COMPILED=1`` takes the core from the first look.
-* Compiled kernels are cached under the user's cache folder
-  (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``), so only
-  the first use on a machine compiles; that one says so in one line, with
-  the time it takes.
+  :func:`waiting`) until the run shows it would repay loading the core;
+  ``TREEHOUSE_COMPILED=1`` takes the core from the first look.
 """
 
 from __future__ import annotations
 
 import contextvars
 import hashlib
+import importlib
+import importlib.metadata
+import importlib.util
+import platform
 import math
 import os
 import sys
@@ -46,7 +53,6 @@ _ALWAYS = ("1", "true", "yes", "on")
 
 #: Why the reference tier is in use, once known (``""``: the compiled one is).
 _reason: str | None = None
-_numba: Any = None
 _told = False
 
 
@@ -57,8 +63,11 @@ def cache_folder() -> Path:
 
 
 def _load() -> str:
-    """Import numba once (its cache folder set first); the reason it is not used, or ``""``."""
-    global _reason, _numba
+    """Is numba there (its cache folder set first)?  The reason the core is not
+    used, or ``""``.  Asks without importing it: a core compiled ahead of time
+    (:mod:`treehouse.kernel.ahead`) never needs the import, and a broken install
+    is met where numba is imported (:func:`kernels`)."""
+    global _reason
     if _reason is not None:
         return _reason
     if os.environ.get(COMPILED_ENV, "").strip().lower() in _OFF:
@@ -66,14 +75,19 @@ def _load() -> str:
         return _reason
     os.environ.setdefault("NUMBA_CACHE_DIR", str(cache_folder()))  # for this process and the workers it starts
     try:
-        import numba
-    except Exception as error:  # ImportError, or a broken install (llvmlite missing, say)
-        _reason = f"numba cannot be imported ({type(error).__name__}: {error})"
+        found = importlib.util.find_spec("numba") is not None
+    except (ImportError, ValueError) as error:
+        found, _reason = False, f"numba cannot be imported ({type(error).__name__}: {error})"
         return _reason
-    _use_cache_folder(numba)
-    _numba = numba
-    _reason = ""
+    _reason = "" if found else "numba cannot be imported (ModuleNotFoundError: No module named 'numba')"
     return _reason
+
+
+def _unusable(error: Exception) -> None:
+    """numba was found but cannot be imported (llvmlite missing, say): the reference tier, said once."""
+    global _reason
+    _reason = f"numba cannot be imported ({type(error).__name__}: {error})"
+    enabled()
 
 
 def _use_cache_folder(numba: Any) -> None:
@@ -86,19 +100,12 @@ def _use_cache_folder(numba: Any) -> None:
         numba.config.CACHE_DIR = str(cache_folder())
 
 
-def njit_cached(function: Callable | None = None, *, signature: Any = None) -> Any:
+def njit_cached(function: Callable) -> Any:
     """numba's ``njit(cache=True)`` for a core's kernel, its cache in
-    :func:`cache_folder` however the core's module came to be imported.
-    With a ``signature`` (``@njit_cached(signature=...)``) it is compiled for
-    those types only, as the compiled search is, whose kernels come as
-    function pointers.  A compiled game's own kernels take none: compiled
-    for one signature only, numba would pass them to the playout's
-    :func:`~treehouse.playtest.compiled_playout.games` as pointers too."""
+    :func:`cache_folder` however the core's module came to be imported."""
     import numba
 
     _use_cache_folder(numba)
-    if function is None:
-        return lambda function: numba.njit(signature, cache=True)(function)
     return numba.njit(cache=True)(function)
 
 
@@ -113,68 +120,127 @@ def enabled() -> bool:
     return not reason
 
 
-def numba() -> Any:
-    """The numba module (only when :func:`enabled`)."""
-    if not enabled():
-        raise RuntimeError("the compiled core is off")  # a caller's bug: ask enabled() first
-    return _numba
-
-
 def tier() -> str:
     """Which tier is in use, in words, for ``th --version``."""
     reason = _load()
     if reason:
         return f"rules: reference tier ({reason})"
-    return f"rules: compiled core (numba {_numba.__version__}; kernels cached in {cache_folder()})"
+    from treehouse.kernel import ahead
+
+    newest = ahead.builds(ahead_folder())[:1] if ahead_folder().is_dir() else []
+    if not newest:
+        how = "compiled at first use: ahead of time where a C compiler is at hand"
+    elif newest[0].suffix == ".unbuildable":
+        how = f"compiled just in time: {newest[0].read_text().strip()}"
+    else:
+        how = "compiled ahead of time"
+    return f"rules: compiled core (numba {importlib.metadata.version('numba')}, {how}; kernels cached in {cache_folder()})"
 
 
-#: The cores prepared in this process (their kernels loaded).
-_ready: set[str] = set()
+def ahead_folder() -> Path:
+    """Where the cores compiled ahead of time are kept (:mod:`treehouse.kernel.ahead`)."""
+    return cache_folder() / "ahead"
 
 
 def ready(name: str) -> bool:
-    """Has this process prepared the core ``name`` already?  A hook whose
-    compiled answer saves less than loading numba costs (about a second)
+    """Has this process prepared the core ``name`` already (:func:`kernels`)?
+    A hook whose compiled answer saves less than loading the core costs
     takes the core only once something else has loaded it."""
-    return name in _ready
+    return name in _kernels
 
 
-def prepare(
-    name: str, sources: Sequence[str], seconds: float, warm: Callable[[], None], what: str | None = None, rebuilt: Sequence[Any] = ()
-) -> None:
-    """Compile (or load from the cache) a core's kernels before their first use.
+def digest_of(sources: Sequence[str]) -> str:
+    """What a core's compiled code depends on: its source files, and the
+    numba, numpy, Python and processor they are compiled with and for."""
+    identity = hashlib.sha256()
+    for source in sources:
+        identity.update(Path(source).read_bytes())
+    for package in ("numba", "numpy"):
+        identity.update(importlib.metadata.version(package).encode())
+    identity.update(f"{sys.version} {platform.machine()} {_processor()}".encode())
+    return identity.hexdigest()[:16]
 
-    ``warm`` calls every kernel once on a small input.  The first time on a
-    machine for these ``sources`` (the files of the kernels: a changed one is
-    compiled again) it compiles; then one line on stderr says so, with
-    ``seconds`` as the estimate, instead of a silent stall.  After that numba
-    loads the kernels from its cache.  ``what`` names it in that line
-    (default: the rules of ``name``).
 
-    ``rebuilt`` are kernels compiled from more files than their own (a
-    generic kernel bound to a variant's: the playout).  numba checks only
-    the date of a kernel's own file, so at the first preparation for these
-    ``sources`` their cached code is dropped and compiled again."""
-    if name in _ready:
-        return
-    digest = hashlib.sha256(b"".join(Path(source).read_bytes() for source in sources)).hexdigest()[:16]
+def _processor() -> str:
+    """The processor's features, as the kernels compiled for it may use them
+    (a cache folder shared by machines of several kinds keeps a core for each)."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            return next((line for line in cpuinfo if line.startswith(("flags", "Features"))), "")
+    except OSError:
+        return platform.processor()
+
+
+#: The kernels of each core prepared in this process (:func:`kernels`).
+_kernels: dict[str, Any] = {}
+_kernels_lock = threading.Lock()
+
+
+def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm: Callable[[Any], None]) -> Any | None:
+    """The kernels of the core ``name`` ready to call, prepared once a
+    process; ``None`` where numba turns out not to import (the hooks answer).
+
+    ``module`` names the core's module, whose ``AHEAD_OF_TIME`` table names
+    the kernels Python calls; ``sources`` are the files its kernels are
+    compiled from (their code and the constants they read).  Where a C
+    compiler is at hand, they are compiled ahead of time into an extension
+    module (:mod:`treehouse.kernel.ahead`), once a machine for these
+    sources, which then loads in milliseconds without numba.  Where not,
+    the module itself is imported and its kernels compiled just in time and
+    cached by numba (``warm(module)`` calls each once).  The first time on
+    a machine, one line on stderr says so, with ``seconds`` as the
+    estimate; a process that finds another building the same core waits for
+    it (workers never compile again)."""
+    prepared = _kernels.get(name)
+    if prepared is not None:
+        return prepared  # every look asks: no lock once prepared
+    with _kernels_lock:
+        if name in _kernels:
+            return _kernels[name]
+        from treehouse.kernel import ahead
+
+        digest = digest_of(sources)
+        said: list[bool] = []
+
+        def announce() -> None:  # the one line, once, by the process that compiles
+            if not said:
+                said.append(True)
+                print(f"treehouse: preparing the compiled rules of {name}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
+
+        loaded = ahead.prepared(name, module, digest, ahead_folder(), announce)
+        if loaded is None:
+            try:
+                loaded = importlib.import_module(module)
+            except Exception as error:  # numba or llvmlite broken: ImportError, OSError, ...
+                _unusable(error)
+                return None
+            _just_in_time(name, digest, loaded, warm, announce)
+        _kernels[name] = loaded
+        return loaded
+
+
+def _just_in_time(name: str, digest: str, loaded: Any, warm: Callable[[Any], None], announce: Callable[[], None]) -> None:
+    """Compile the core's kernels just in time, or load them from numba's
+    cache: ``warm`` calls each once.  numba dates a kernel's cache by its
+    own file only, and the kernels that bind generic code (the search, the
+    playout) compile in other files' code and constants too, so the first
+    time for this ``digest`` every kernel's cached code is dropped."""
     marker = cache_folder() / f"{name}-{digest}.ready"
-    cold = not marker.exists()
-    if cold:
-        print(f"treehouse: preparing the compiled {what or f'rules of {name}'}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
-        for kernel in rebuilt:
-            kernel._cache.flush()  # numba's own cache of the kernel (njit_cached): its index emptied
+    if not marker.exists():
+        announce()
+        for kernel in vars(loaded).values():
+            if hasattr(kernel, "_cache") and hasattr(kernel, "py_func"):
+                kernel._cache.flush()  # its index emptied: compiled again
     started = time.perf_counter()
-    warm()
-    _ready.add(name)
-    if cold:
+    warm(loaded)
+    if not marker.exists():
         try:
             marker.parent.mkdir(parents=True, exist_ok=True)
             for older in marker.parent.glob(f"{name}-{'?' * len(digest)}.ready"):
                 older.unlink()  # back at older sources, the code cached since would be stale: compile again
             marker.write_text(f"compiled in {time.perf_counter() - started:.1f} s\n")
         except OSError:
-            pass  # a read-only cache: the line shows again next time, nothing else changes
+            pass  # a read-only cache: compiled again next time, nothing else changes
 
 
 #: How many preparations are running in background threads.
@@ -252,7 +318,7 @@ def waiting(name: str) -> bool:
     play`` prepares it in the background (:func:`preparing`), and within a
     :func:`deferred` stretch (unless ``TREEHOUSE_COMPILED=1``), yes.  Cheap:
     it imports nothing, so deferred play never pays for numba's import."""
-    if name in _ready:
+    if name in _kernels:
         return False
     if preparing():
         return True
@@ -262,6 +328,6 @@ def waiting(name: str) -> bool:
 
 def reset_for_tests() -> None:
     """Forget what was decided (tests that switch ``TREEHOUSE_COMPILED`` in one process)."""
-    global _reason, _numba, _told
-    _reason, _numba, _told = None, None, False
-    _ready.clear()
+    global _reason, _told
+    _reason, _told = None, False
+    _kernels.clear()

@@ -4,11 +4,12 @@ The search is written once per tier (docs/bots.md): in Python over the
 game's hooks (:mod:`treehouse.bots.search`), and compiled over any
 compiled game (:mod:`treehouse.bots.compiled_search`).  A variant whose core
 can play its whole game as integers answers ``treehouse_compiled_game``
-with a :class:`CompiledGame`: five numba kernels of fixed signatures
-(:func:`op_types`) over its own integer encoding, the arrays they read, and
-how its positions and moves become integers.  The search calls the kernels
-through function pointers, so it knows no game, and each kernel is compiled
-and cached on its own (a changed core never leaves a stale search behind).
+with a :class:`CompiledGame`: the search bound to five numba kernels over
+its own integer encoding, the arrays they read, and how its positions and
+moves become integers.  The search knows no game: the variant binds it to
+its kernels in two kernels of one line beside them (:class:`CompiledGame`
+shows them), so numba calls them directly and compiles the whole search
+into the variant's core.
 
 The five kernels, each given the variant's ``tables`` (one int64 array
 holding whatever its rules need) and a ``position`` (an int64 array in the
@@ -32,8 +33,7 @@ A game may also offer a :class:`Playout`: what the compiled playout of
 random seats (:mod:`treehouse.playtest.compiled_playout`) needs beyond
 those five to count a game as ``th simulate``'s observer does.
 
-This module imports no numba until :func:`op_types` is asked (only a core
-that is in use asks).
+This module imports no numba.
 """
 
 from __future__ import annotations
@@ -55,15 +55,26 @@ GOES_ON = -1
 class CompiledGame(NamedTuple):
     """A variant's compiled game (see the module's docstring).
 
-    ``ops`` is ``(status, legal, play, advance, evaluate)``, the kernels or
-    pointers to them (:func:`treehouse.bots.compiled_search.pointers`, for a
-    game built once and searched often); ``choices`` the
+    ``search`` is :func:`treehouse.bots.compiled_search.root` bound to the
+    variant's five kernels, in the module of its kernels, with
+    :func:`~treehouse.bots.compiled_search.node` bound beside it (the
+    search's recursion goes through it)::
+
+        @njit_cached
+        def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
+            return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+
+        @njit_cached
+        def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
+            return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+
+    It values each of the root's choices ``codes``.  ``choices`` is the
     most choices ``legal`` ever writes; ``faces`` each face's number for
     ``legal``; ``position(state, step)`` and ``code(move)`` the encoding
     (``code`` gives :data:`PASS` and :data:`REROLL` for the declines);
     ``playout`` what random seats' games need besides, if it offers them."""
 
-    ops: tuple
+    search: Any
     tables: np.ndarray
     choices: int
     faces: Mapping[str, int]
@@ -75,7 +86,7 @@ class CompiledGame(NamedTuple):
 class Playout(NamedTuple):
     """What the compiled playout needs besides the search's five kernels.
 
-    ``games`` is :func:`treehouse.playtest.compiled_playout.games` bound to
+    ``games`` is :func:`treehouse.playtest.playout_kernels.games` bound to
     the variant's kernels: a cached kernel in the module of its kernels that
     passes it the five and two more, so that numba calls them directly::
 
@@ -84,9 +95,8 @@ class Playout(NamedTuple):
             return games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys,
                          key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
 
-    (the arguments one by one: passed on as ``*arguments``, or the kernels
-    compiled for one signature only, numba calls the kernels through
-    pointers, and cannot cache the binding).
+    (the arguments one by one: passed on as ``*arguments``, numba calls the
+    kernels through pointers, and cannot cache the binding).
 
     * ``turn_ends(tables, position)``: 1 if the step ``position`` is at is
       the last of its turn (``advance`` then hands the turn on), else 0;
@@ -106,16 +116,3 @@ class Playout(NamedTuple):
     statistics: tuple[str, ...]
     outcome: Callable[[int, int], Any]
 
-
-def op_types() -> tuple:
-    """The numba types of the five kernels, in ``CompiledGame.ops``' order,
-    and of the arrays they take (int64, contiguous)."""
-    from numba import types
-
-    array = types.int64[::1]
-    status = types.int64(array, array)
-    legal = types.int64(array, array, types.int64, array)
-    play = types.int64(array, array, types.int64, array)
-    advance = types.none(array, array, array)
-    evaluate = types.float64(array, array, types.int64)
-    return status, legal, play, advance, evaluate

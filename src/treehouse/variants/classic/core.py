@@ -8,49 +8,40 @@ that one call looks at every move of a position (``treehouse_look_moves``,
 (:mod:`treehouse.bots.compiled_search`) plays whole games in its head.
 tests/classic/test_tiers.py proves the two tiers equal, value for value.
 
-Only :mod:`treehouse.variants.classic.looks` imports this module, and only
-once :func:`treehouse.kernel.compiled.enabled` said numba is there; it also
-builds the encoding:
-
-* a **trio** is its rank among the 204 legal trios
-  (:func:`~treehouse.variants.classic.trio.trio_rank`);
-* a **position** is ``[House, seat to move, players, each seat's trio]``;
-* a **move** is ``rank(result)`` on one's own trio, ``TRIOS + rank(result)``
-  on the House, or a decline (:data:`~treehouse.kernel.compiled_game.PASS`,
-  :data:`~treehouse.kernel.compiled_game.REROLL`);
-* the **tables** (one int64 array) hold what the rules need beyond that,
-  made once per rule set from the reference rules, so an action is written
-  in one place only (actions.py): a header (``T_*``), the rank of each
-  trio's mirror image, ``away[house, trio]`` (the fewest actions from a trio
-  to the House or, under ``mirror_matches``, its image: distance.py), and
-  per face and trio the ranks of the trios one action makes of it.
+The encoding of trios, positions and moves is in
+:mod:`treehouse.variants.classic.core_layout`, which imports no numba: the
+glue (looks.py) reads it whichever way the kernels were compiled.
 
 The kernels ``status``, ``legal``, ``play``, ``advance`` and ``evaluate`` are
 the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`),
-with ``turn_ends`` and ``tally`` for the compiled playout of random seats
-(``playout``);
-``look`` and ``look_all`` answer the look hooks with them.
+bound to the generic search in ``search`` (with ``search_node``), and with
+``turn_ends`` and ``tally`` to the compiled playout of random seats in
+``playout``; ``look`` and ``look_all`` answer the look hooks with them.
+Those four are what Python calls (``AHEAD_OF_TIME``).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from treehouse.bots.compiled_search import node, root
 from treehouse.kernel.compiled import njit_cached
 from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL
-from treehouse.playtest.compiled_playout import games
+from treehouse.playtest.playout_kernels import games
+from treehouse.variants.classic.core_layout import (  # the kernels read them as constants
+    P_FIRST, P_HOUSE, P_PLAYERS, P_TO_MOVE, T_AWAY, T_DECLINE, T_IMAGE, T_MIRROR, T_OFFSETS, T_RESULTS, T_WILD, TRIOS,
+)
 
-#: How many legal trios there are (trio.all_trios); a code from here up is a move on the House.
-TRIOS = 204
-
-#: Where the fields of a position sit (then each seat's trio).
-P_HOUSE, P_TO_MOVE, P_PLAYERS, P_FIRST = range(4)
-#: The tables' header: two rule options, the WILD face's number, then where each table starts.
-T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS = range(7)
-HEADER = 7
-
-#: The counters of ``tally``, in its order (game.Classic.treehouse_step_statistics).
-STATISTICS = ("passes", "house_moves", "own_moves")
+#: The kernels Python calls (looks.py; ``CompiledGame.search``, ``Playout.games``),
+#: with the one signature each is called with: compiled ahead of time, where
+#: they can be, into an extension module (kernel/ahead.py).  Arrays are
+#: C-contiguous int64 (the search's probabilities float64).
+AHEAD_OF_TIME = {
+    "look": "Tuple((f8[::1], i8[::1], i8))(i8[::1], i8[::1], i8, i8[::1])",
+    "look_all": "Tuple((f8[::1], i8[::1], i8[::1], i8[::1], i8))(i8[::1], i8[::1], i8, i8[::1], i8)",
+    "search": "f8[::1](i8[::1], i8[::1], f8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8[::1])",
+    "playout": "i8(i8[::1], i8[::1], i8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8[:, ::1], i8[:, :, ::1], i8[:, ::1], i8[:, ::1])",
+}
 
 
 @njit_cached
@@ -170,6 +161,18 @@ def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices
     (:class:`~treehouse.kernel.compiled_game.Playout`), calling them directly."""
     # the arguments one by one: passed on as *arguments, numba calls the kernels through pointers
     return games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
+
+
+@njit_cached
+def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
+    """The compiled search's node over these kernels (:func:`search`; its recursion comes back here)."""
+    return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+
+
+@njit_cached
+def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
+    """The compiled search over these kernels (``CompiledGame.search``), calling them directly."""
+    return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
 
 
 @njit_cached

@@ -10,19 +10,23 @@ Python search play move by move; tests/classic/test_tiers.py checks the two
 give the same answers, value for value.
 
 This module encodes positions and moves as the kernels read them and makes
-each rule set's tables from the reference rules once; it imports the
-kernels (and so numba) only once the compiled core is in use.
+each rule set's tables from the reference rules once.  It gets the kernels
+from :func:`treehouse.kernel.compiled.kernels` only once the compiled core
+is in use: compiled ahead of time where they can be (then numba is never
+imported), else just in time.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout, op_types
+from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import REROLL as REROLL_CHOICE
 from treehouse.kernel.turn import Looks, Outcome
+from treehouse.variants.classic import core_layout as layout
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.distance import _targets
 from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
@@ -53,8 +57,30 @@ REASONS = {
 
 NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
 
-#: About how long a cold compile of the kernels (the core's and the search's) takes (the line on first use).
-COMPILE_SECONDS = 9.0
+#: About how long a cold compile of the kernels (the core's, the search's and the playout's) takes (the line on first use).
+COMPILE_SECONDS = 12.0
+
+#: The core's module, named, not imported: its kernels are compiled ahead of
+#: time where they can be (kernel/ahead.py), and then it is never loaded.
+CORE = "treehouse.variants.classic.core"
+_SOURCE = Path(__file__).parent.parent.parent  # the treehouse package
+#: The files the kernels are compiled from: the core's, the generic search
+#: and playout it binds, and those whose constants they read (a change to
+#: any compiles them again; tests/kernel/test_compiled.py checks the list).
+SOURCES = tuple(
+    str(_SOURCE / path)
+    for path in (
+        "variants/classic/core.py",
+        "variants/classic/core_layout.py",
+        "bots/compiled_search.py",
+        "bots/lookahead.py",
+        "playtest/playout_kernels.py",
+        "playtest/compiled_playout.py",
+        "playtest/aggregate.py",
+        "kernel/compiled_game.py",
+        "kernel/engine.py",
+    )
+)
 
 
 def outcome(winners: int, mover: int) -> Outcome:
@@ -68,9 +94,8 @@ def outcome(winners: int, mover: int) -> Outcome:
 def tables(rules: Any) -> np.ndarray:
     """The kernels' tables for ``rules`` (core.py's docstring), made from the reference rules."""
     import numpy as np  # here, not at import: a game that never uses the core never loads numpy
-    from treehouse.variants.classic import core
 
-    assert core.TRIOS == TRIOS
+    assert layout.TRIOS == TRIOS
     trios = all_trios()
     image = [trio_rank(mirror(trio)) for trio in trios]
     away = [steps for row in _targets(rules.dig_in_place, rules.mirror_matches) for steps in row]
@@ -83,23 +108,22 @@ def tables(rules: Any) -> np.ndarray:
                 made = [result for result, _words in results(trio, face, rules.dig_in_place)]
             found += map(trio_rank, made)
             offsets.append(len(found))
-    header = [0] * core.HEADER
-    header[core.T_MIRROR] = int(rules.mirror_matches)
-    header[core.T_DECLINE] = PASS if rules.house_decline == "pass" else REROLL
-    header[core.T_WILD] = FACES["WILD"]
-    header[core.T_IMAGE] = core.HEADER
-    header[core.T_AWAY] = header[core.T_IMAGE] + len(image)
-    header[core.T_OFFSETS] = header[core.T_AWAY] + len(away)
-    header[core.T_RESULTS] = header[core.T_OFFSETS] + len(offsets)
+    header = [0] * layout.HEADER
+    header[layout.T_MIRROR] = int(rules.mirror_matches)
+    header[layout.T_DECLINE] = PASS if rules.house_decline == "pass" else REROLL
+    header[layout.T_WILD] = FACES["WILD"]
+    header[layout.T_IMAGE] = layout.HEADER
+    header[layout.T_AWAY] = header[layout.T_IMAGE] + len(image)
+    header[layout.T_OFFSETS] = header[layout.T_AWAY] + len(away)
+    header[layout.T_RESULTS] = header[layout.T_OFFSETS] + len(offsets)
     return np.array(header + image + away + offsets + found, dtype=np.int64)
 
 
 def most_choices(table: np.ndarray) -> int:
     """The most choices ``legal`` can write: a face's most on one trio and on the House, and a decline."""
     import numpy as np
-    from treehouse.variants.classic import core
 
-    offsets = table[table[core.T_OFFSETS] : table[core.T_RESULTS]]
+    offsets = table[table[layout.T_OFFSETS] : table[layout.T_RESULTS]]
     most = int(np.diff(offsets).max())
     return 2 * most + 1
 
@@ -120,25 +144,18 @@ def code(move: Any) -> int:
     return move.rank + TRIOS if move.target == "house" else move.rank
 
 
-def compiled_game(table: np.ndarray) -> CompiledGame:
-    """The compiled game (``treehouse_compiled_game``) of the rule set whose tables are ``table``."""
-    from treehouse.bots.compiled_search import pointers
-    from treehouse.variants.classic import core
-
-    ops = pointers((core.status, core.legal, core.play, core.advance, core.evaluate), op_types())
-    playout = Playout(core.playout, core.STATISTICS, outcome)
-    return CompiledGame(ops, table, most_choices(table), FACES, position, code, playout)
+def compiled_game(kernels: Any, table: np.ndarray) -> CompiledGame:
+    """The compiled game (``treehouse_compiled_game``) of the rule set whose
+    tables are ``table``, on the core's ``kernels`` (:func:`prepare`)."""
+    return CompiledGame(kernels.search, table, most_choices(table), FACES, position, code, Playout(kernels.playout, layout.STATISTICS, outcome))
 
 
 class ClassicCore:
     """The compiled tier of one rule set's classic game (see the module's docstring)."""
 
-    def __init__(self, rules: Any) -> None:
-        from treehouse.variants.classic import core
-
-        prepare()
-        self._core = core
-        self.game = compiled_game(tables(rules))
+    def __init__(self, kernels: Any, rules: Any) -> None:
+        self._core = kernels
+        self.game = compiled_game(kernels, tables(rules))
 
     def look(self, state: Any, moves: Sequence, seat: int) -> Looks:
         """``treehouse_look_moves``'s answer for ``moves`` of ``state`` (a play step's)."""
@@ -173,24 +190,29 @@ class ClassicCore:
         return found
 
 
-def prepare() -> None:
-    """Compile the kernels, or load them from numba's cache, before their first use."""
-    from treehouse.bots import compiled_search
-    from treehouse.variants.classic import core
+def _warm(core: Any) -> None:
+    """Every kernel Python calls once, on the official rules' tables (compiles
+    them just in time, or loads them from numba's cache)."""
+    import numpy as np
+    from treehouse.variants.classic.game import ClassicRules
 
-    def warm() -> None:  # every kernel once, on the official rules' tables
-        import numpy as np
-        from treehouse.variants.classic.game import ClassicRules
+    game = compiled_game(core, tables(ClassicRules()))
+    start = position((all_trios()[0], (all_trios()[1], all_trios()[2]), 0))
+    core.look(game.tables, start, 0, np.array([3, TRIOS + 4], dtype=np.int64))
+    core.look_all(game.tables, start, 0, np.array([FACES["WILD"]], dtype=np.int64), game.choices)
+    codes = np.empty(game.choices, dtype=np.int64)
+    count = core.legal(game.tables, start, FACES["WILD"], codes)
+    faces = np.array([FACES["WILD"]], dtype=np.int64)
+    game.search(game.tables, faces, np.array([1.0]), start, codes[:count].copy(), 2, 0, 2, game.choices, np.zeros(1, dtype=np.int64))
+    from treehouse.playtest import compiled_playout
 
-        game = compiled_game(tables(ClassicRules()))
-        start = position((all_trios()[0], (all_trios()[1], all_trios()[2]), 0))
-        core.look(game.tables, start, 0, np.array([3, TRIOS + 4], dtype=np.int64))
-        core.look_all(game.tables, start, 0, np.array([FACES["WILD"]], dtype=np.int64), game.choices)
-        codes = np.empty(game.choices, dtype=np.int64)
-        count = core.legal(game.tables, start, FACES["WILD"], codes)
-        compiled_search.warm(game, start, FACES["WILD"], codes[:count].copy())
+    compiled_playout.play(compiled_playout.CompiledPlayout(game, start, np.arange(len(FACES), dtype=np.int64), tuple(FACES), 2, 0, True, layout.STATISTICS), ["warm"])
 
-    compiled.prepare("classic", (core.__file__, compiled_search.__file__), COMPILE_SECONDS, warm)  # once a process
+
+def prepare() -> Any | None:
+    """The core's kernels, prepared once a process (compiled, or loaded from
+    the cache, before their first use); ``None`` where numba turns out not to import."""
+    return compiled.kernels("classic", CORE, SOURCES, COMPILE_SECONDS, _warm)
 
 
 class Unused:
@@ -219,9 +241,12 @@ def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | U
         return None
     if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
         return Unused()
+    kernels = prepare()
+    if kernels is None:
+        return Unused()
     rules = variant.rules
     key = (bool(rules.dig_in_place), bool(rules.mirror_matches), rules.house_decline)
     core = _cores.get(key)
     if core is None:
-        core = _cores[key] = ClassicCore(rules)
+        core = _cores[key] = ClassicCore(kernels, rules)
     return core

@@ -13,19 +13,9 @@ value for value.
 Only :mod:`treehouse.variants.fences.looks` imports this module, and only
 once :func:`treehouse.kernel.compiled.enabled` said numba is there.
 
-The encoding (:mod:`~treehouse.variants.fences.looks` builds it):
-
-* a **cell** of the 49-cell board: ``EMPTY`` (0; also the four corners,
-  never reached), ``1 + seat`` for a Stack, or a Fence
-  ``FENCE + (size * 10 + colour) * 5 + direction`` (size 0 large, 1 medium;
-  colour the index in ``ALL_COLOURS``; direction ``UP N E S W`` = 0..4);
-* **Stacks**: ``stacks[seat, i]`` colours bottom to top, ``heights[seat]``;
-  ``out[seat]`` the check the seat went out at (0: in);
-* a **move**: a row of ``MOVE_WIDTH`` ints: its action, ``ACTION_WIDTH``
-  ints (its kind ``K_*``, the square it names, its argument: a square, a
-  direction, a colour or -1; then an Aim's turns: their count, then square
-  and direction each), and its WILD reorder, ``ORDER_WIDTH`` ints (its
-  length, 0 for none, then the colours bottom to top).
+The encoding of positions and moves, and the board's tables, are in
+:mod:`treehouse.variants.fences.core_layout`, which imports no numba: the
+glue (looks.py) reads it whichever way the kernels were compiled.
 """
 
 from __future__ import annotations
@@ -33,80 +23,26 @@ from __future__ import annotations
 import numpy as np
 
 from treehouse.kernel.compiled import njit_cached
+from treehouse.variants.fences.core_layout import (  # the kernels read them as constants
+    EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, M_KIND, M_SQUARE,
+    M_ARG, M_AIM, MAX_HEIGHT, M_ORDER, MOVE_WIDTH, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
+    R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_VERDICT,
+    V_DROPPED, V_IGNORES_COLOUR, UNIFORM_NOOP, UNIFORM_REROLL, F_TIP, F_SWAP, F_HOP, F_DIG, F_WILD, O_NONE,
+    O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
+    RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
+    P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK, SEAT_WIDTH,
+)
 
-# -- encoding --------------------------------------------------------------
-EMPTY = 0
-FENCE = 8
-UP, NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3, 4
-K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP = range(9)
-#: An action row's layout: then the count of an Aim's turns and (square, direction) pairs.
-M_KIND, M_SQUARE, M_ARG, M_AIM = 0, 1, 2, 3
-ACTION_WIDTH = M_AIM + 1 + 2 * 4
-MAX_HEIGHT = 6
-#: An order row: its length (0: no reorder), then the colours bottom to top.
-ORDER_WIDTH = 1 + MAX_HEIGHT
-M_ORDER = ACTION_WIDTH
-MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
-#: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
-R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
-R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS = 7, 8
-#: Then the house rules' verdicts on a Hit by the size of its source
-#: (``hits.Verdict``: 0 stands, 1 dropped, 2 ignores colour), four ints from
-#: ``R_VERDICT`` indexed by the size code + 1: no piece, Large, Medium, a Stack.
-R_VERDICT = 9
-V_STANDS, V_DROPPED, V_IGNORES_COLOUR = 0, 1, 2
-RULE_COUNT = R_VERDICT + 4
-#: ``uniform_dig``'s values, as ``R_UNIFORM_DIG`` holds them.
-UNIFORM_NOOP, UNIFORM_HIT, UNIFORM_REROLL = 0, 1, 2
-#: The rolled face of the act step (any other face reads as AIM, as in rules.one_action_moves).
-F_TIP, F_SWAP, F_HOP, F_DIG, F_AIM, F_WILD = range(6)
-#: How a move ended the game (0: it did not).
-O_NONE, O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT = 0, 1, 2, 3
-#: What a Hit's source is: none (an attempt Outside, an impossible action), a Fence, a Stack.
-S_NONE, S_FENCE, S_STACK = 0, 1, 2
-SMALL_SIZE = 2  # a Stack's source has the small size: never equal to a Fence's (0, 1)
-
-# -- the board, as tables (board.py's NEIGHBOUR, RAY, INSIDE) ----------------
-_SIZE = 7
-
-
-def _at(x: int, y: int) -> int:
-    if not (0 <= x < _SIZE and 0 <= y < _SIZE) or (x in (0, _SIZE - 1) and y in (0, _SIZE - 1)):
-        return -1
-    return y * _SIZE + x
-
-
-_DELTA = ((0, 0), (0, 1), (1, 0), (0, -1), (-1, 0))  # by direction: UP, N, E, S, W
-NEIGHBOUR = np.full((49, 5), -1, dtype=np.int64)
-INSIDE = np.zeros(49, dtype=np.bool_)
-RAY = np.full((49, 5, 7), -1, dtype=np.int64)
-RAY_LENGTH = np.zeros((49, 5), dtype=np.int64)
-for _s in range(49):
-    _x, _y = _s % _SIZE, _s // _SIZE
-    if _at(_x, _y) < 0:
-        continue
-    INSIDE[_s] = 1 <= _x <= 5 and 1 <= _y <= 5
-    for _d in range(1, 5):
-        NEIGHBOUR[_s, _d] = _at(_x + _DELTA[_d][0], _y + _DELTA[_d][1])
-for _s in range(49):
-    for _d in range(1, 5):
-        _n, _k = NEIGHBOUR[_s, _d], 0
-        while _n >= 0:
-            RAY[_s, _d, _k] = _n
-            _k += 1
-            _n = NEIGHBOUR[_n, _d]
-        RAY_LENGTH[_s, _d] = _k
-
-# -- the evaluation's weights (evaluate.py) -----------------------------------
-SMALL = 10.0
-POINTING_AT = 3.0
-STANDING = 1.5
-POINTING_AWAY = 1.0
-SHIELD = 0.5
-ROOM = 0.5
-BOXED_IN = 2.0
-WON = 1000.0
-
+#: The kernels Python calls (looks.py), with the one signature each is called
+#: with: compiled ahead of time, where they can be, into an extension module
+#: (kernel/ahead.py).  Arrays are C-contiguous: positions, rules and rows int64,
+#: the move table int16.
+AHEAD_OF_TIME = {
+    "look": "Tuple((f8[::1], i8[::1], i8[::1], i8))(i8[::1], i2[:, ::1], i8[::1], i8, i8[::1])",
+    "look_faces": "Tuple((f8[::1], i8[::1], i8[::1], i8[::1]))(i8[::1], i8[::1], i8, i8[::1])",
+    "evaluate_seats": "f8[::1](i8[::1], i8[::1])",
+    "legal": "i2[:, ::1](i8[::1], i8, i8[::1])",
+}
 
 @njit_cached
 def _opposite(d):
@@ -238,16 +174,6 @@ def _attempt(cells, top, seat, square, target, hits, count, bounced):
         return _add_hit(hits, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
     return _add_hit(hits, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
 
-
-#: The position's layout in one int array (``looks.encode_position``): the
-#: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
-#: count, the 49 cells, then per seat its height, its out-check, the colours
-#: of its destroyed smalls (a bit per colour) and its Stack (``MAX_HEIGHT``
-#: colours, bottom to top).
-P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
-P_SEATS = P_BOARD + 49
-SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK = 0, 1, 2, 3
-SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
 
 
 @njit_cached
@@ -583,7 +509,7 @@ def _row(out, n, kind, square, arg):
 
 @njit_cached
 def _same_line(a, b):
-    return a % _SIZE == b % _SIZE or a // _SIZE == b // _SIZE
+    return a % SIZE == b % SIZE or a // SIZE == b // SIZE
 
 
 @njit_cached

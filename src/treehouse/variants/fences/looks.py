@@ -4,48 +4,49 @@ moves encoded once, one kernel call, the answer built as :class:`Looks`.
 The variant calls :func:`look_moves` only while it alone answers the hooks
 a look stands for and the core is enabled (game.py); the answer equals the
 kernel's default (:func:`treehouse.kernel.turn.look_moves`) value for value
-(tests/fences/test_tiers.py).  Importing this module imports numba, so
-only do it once :func:`treehouse.kernel.compiled.enabled` said yes.
+(tests/fences/test_tiers.py).  Importing this module imports no numba:
+the kernels come from :func:`kernels`, compiled ahead of time where they
+can be, so a process that finds them built never loads numba at all.
 """
 
 from __future__ import annotations
 
-
 import threading
+from pathlib import Path
 
 import numpy as np
 
 from treehouse.kernel import compiled
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.turn import Looks, Outcome
-from treehouse.variants.fences import core
+from treehouse.variants.fences import core_layout
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
 DIRECTION_CODE = {
-    Direction.UP: core.UP, Direction.NORTH: core.NORTH, Direction.EAST: core.EAST,
-    Direction.SOUTH: core.SOUTH, Direction.WEST: core.WEST,
+    Direction.UP: core_layout.UP, Direction.NORTH: core_layout.NORTH, Direction.EAST: core_layout.EAST,
+    Direction.SOUTH: core_layout.SOUTH, Direction.WEST: core_layout.WEST,
 }
 #: Every Fence piece's cell code, by value.
 FENCE_CODE = {
-    fence(size, d, colour): core.FENCE + (FENCE_SIZES.index(size) * 10 + COLOUR_CODE[colour]) * 5 + DIRECTION_CODE[d]
+    fence(size, d, colour): core_layout.FENCE + (FENCE_SIZES.index(size) * 10 + COLOUR_CODE[colour]) * 5 + DIRECTION_CODE[d]
     for size in FENCE_SIZES
     for d in DIRECTION_CODE
     for colour in ALL_COLOURS
 }
 KIND_CODE = {
-    "move": core.K_MOVE, "tip": core.K_TIP, "swap": core.K_SWAP, "hop": core.K_HOP, "hopfence": core.K_HOPFENCE,
-    "dig": core.K_DIG, "aim": core.K_AIM, "fail": core.K_FAIL, "step": core.K_STEP,
+    "move": core_layout.K_MOVE, "tip": core_layout.K_TIP, "swap": core_layout.K_SWAP, "hop": core_layout.K_HOP, "hopfence": core_layout.K_HOPFENCE,
+    "dig": core_layout.K_DIG, "aim": core_layout.K_AIM, "fail": core_layout.K_FAIL, "step": core_layout.K_STEP,
 }
 #: Every cell's code: empty, a seat's Stack, a Fence.
-CELL = {None: core.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
+CELL = {None: core_layout.EMPTY, **{seat: seat + 1 for seat in range(4)}, **FENCE_CODE}
 STEP_INDEX = {"fence": 0, "act": 1, "stack": 2}
 #: About how long a cold compile of the kernels takes (the line on first use says it).
 COMPILE_SECONDS = 30
-UNIFORM_CODE = {"noop": core.UNIFORM_NOOP, "hit": core.UNIFORM_HIT, "reroll": core.UNIFORM_REROLL}
+UNIFORM_CODE = {"noop": core_layout.UNIFORM_NOOP, "hit": core_layout.UNIFORM_HIT, "reroll": core_layout.UNIFORM_REROLL}
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
-FACE_CODE = {"TIP": core.F_TIP, "SWAP": core.F_SWAP, "HOP": core.F_HOP, "DIG": core.F_DIG, "AIM": core.F_AIM, "WILD": core.F_WILD}
-_PAD = [0] * core.ACTION_WIDTH
+FACE_CODE = {"TIP": core_layout.F_TIP, "SWAP": core_layout.F_SWAP, "HOP": core_layout.F_HOP, "DIG": core_layout.F_DIG, "AIM": core_layout.F_AIM, "WILD": core_layout.F_WILD}
+_PAD = [0] * core_layout.ACTION_WIDTH
 
 
 #: The verdicts on Hits when no house rule judges them: every Hit stands.
@@ -54,20 +55,20 @@ ALL_STAND = (0, 0, 0, 0)
 
 def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     """The rule options a look and the legal moves depend on, as the kernel
-    reads them (``core.R_*``), and the house rules' verdicts on Hits
+    reads them (``core_layout.R_*``), and the house rules' verdicts on Hits
     (``judged``, ``hits.verdicts``).  The other options (heights, sets, the
     draft, the start) shape only the setup, which the core never plays."""
-    flags = np.zeros(core.RULE_COUNT, dtype=np.int64)
-    flags[core.R_VERDICT : core.R_VERDICT + 4] = judged
-    flags[core.R_EVERY_CHECK] = rules.line_hits == "every_check"
-    flags[core.R_ONE_PER_PIECE] = rules.one_hit_per_piece
-    flags[core.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
-    flags[core.R_SWAP_OUTSIDE_MOVED] = rules.swap_outside_considered_moved
-    flags[core.R_ALL_OUT_TIE] = rules.all_out_at_once == "tie"
-    flags[core.R_TURN_LIMIT] = rules.turn_limit
-    flags[core.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
-    flags[core.R_UNIFORM_DIG] = UNIFORM_CODE[rules.uniform_dig]
-    flags[core.R_OUTSIDE_ATTEMPTS] = rules.outside_attempts
+    flags = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
+    flags[core_layout.R_VERDICT : core_layout.R_VERDICT + 4] = judged
+    flags[core_layout.R_EVERY_CHECK] = rules.line_hits == "every_check"
+    flags[core_layout.R_ONE_PER_PIECE] = rules.one_hit_per_piece
+    flags[core_layout.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
+    flags[core_layout.R_SWAP_OUTSIDE_MOVED] = rules.swap_outside_considered_moved
+    flags[core_layout.R_ALL_OUT_TIE] = rules.all_out_at_once == "tie"
+    flags[core_layout.R_TURN_LIMIT] = rules.turn_limit
+    flags[core_layout.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
+    flags[core_layout.R_UNIFORM_DIG] = UNIFORM_CODE[rules.uniform_dig]
+    flags[core_layout.R_OUTSIDE_ATTEMPTS] = rules.outside_attempts
     return flags
 
 
@@ -91,14 +92,14 @@ def encode_action(move) -> list[int]:
         for _p, at, d in arg:
             row.append(at)
             row.append(DIRECTION_CODE[d])
-    return row + _PAD[: core.ACTION_WIDTH - len(row)]
+    return row + _PAD[: core_layout.ACTION_WIDTH - len(row)]
 
 
 def encode_order(order) -> list[int]:
     """A WILD reorder (``None``: none) as a kernel row."""
     if order is None:
-        return [0] * core.ORDER_WIDTH
-    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: core.MAX_HEIGHT - len(order)]]
+        return [0] * core_layout.ORDER_WIDTH
+    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: core_layout.MAX_HEIGHT - len(order)]]
 
 
 class MoveTable:
@@ -125,7 +126,7 @@ class MoveTable:
         self.rows: dict = {}
         self.actions: dict = {}
         self.orders: dict = {}
-        self.table = np.zeros((1024, core.MOVE_WIDTH), dtype=np.int16)
+        self.table = np.zeros((1024, core_layout.MOVE_WIDTH), dtype=np.int16)
 
     def rows_of(self, moves) -> tuple[np.ndarray, np.ndarray]:
         """The table and the rows of ``moves`` in it (encoded first where new)."""
@@ -152,7 +153,7 @@ class MoveTable:
             found.append(index)
         end = start + len(new)
         if end > len(self.table):
-            grown = np.zeros((max(2 * len(self.table), end), core.MOVE_WIDTH), dtype=np.int16)
+            grown = np.zeros((max(2 * len(self.table), end), core_layout.MOVE_WIDTH), dtype=np.int16)
             grown[:start] = self.table[:start]
             self.table = grown
         self.table[start:end] = new
@@ -183,16 +184,16 @@ def encode_position(state) -> np.ndarray:
         flat.append(out)
         flat.append(sum(1 << code for code in set(map(COLOUR_CODE.__getitem__, destroyed))))
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
-        flat.extend(_PAD[: core.MAX_HEIGHT - len(stack)])
+        flat.extend(_PAD[: core_layout.MAX_HEIGHT - len(stack)])
     return np.array(flat, dtype=np.int64)
 
 
 def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
     """The :class:`Outcome` a kernel's code stands for, in Fences' words (Fences.treehouse_outcome)."""
     seats = tuple(p for p in range(players) if winners >> p & 1)
-    if code == core.O_LAST_STANDING:
+    if code == core_layout.O_LAST_STANDING:
         return Outcome(seats, "last stack standing")
-    if code == core.O_ALL_OUT:
+    if code == core_layout.O_ALL_OUT:
         if rules.all_out_at_once == "tie":
             return Outcome(seats, "the last stacks were emptied at once: a tie")
         return Outcome((), "the last stacks were emptied at once: a draw")
@@ -202,39 +203,53 @@ def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
     return Outcome(seats, f"turn limit {limit}: most smalls")
 
 
-def _warm() -> None:
-    """Every kernel once on a small input (compiles it, or loads it from the cache)."""
-    position = np.zeros(core.P_SEATS + 2 * core.SEAT_WIDTH, dtype=np.int64)
-    position[core.P_STEP], position[core.P_PLAYERS] = 2, 2
-    position[core.P_BOARD + 8], position[core.P_BOARD + 40] = 1, 2
-    position[core.P_SEATS] = position[core.P_SEATS + core.SEAT_WIDTH] = 1
-    moves = np.zeros((1, core.MOVE_WIDTH), dtype=np.int16)
-    moves[0, core.M_KIND], moves[0, core.M_ARG] = core.K_STEP, core.NORTH
-    rules = np.zeros(core.RULE_COUNT, dtype=np.int64)
+def _warm(core) -> None:
+    """Every kernel once on a small input (compiles it just in time, or loads it from numba's cache)."""
+    position = np.zeros(core_layout.P_SEATS + 2 * core_layout.SEAT_WIDTH, dtype=np.int64)
+    position[core_layout.P_STEP], position[core_layout.P_PLAYERS] = 2, 2
+    position[core_layout.P_BOARD + 8], position[core_layout.P_BOARD + 40] = 1, 2
+    position[core_layout.P_SEATS] = position[core_layout.P_SEATS + core_layout.SEAT_WIDTH] = 1
+    moves = np.zeros((1, core_layout.MOVE_WIDTH), dtype=np.int16)
+    moves[0, core_layout.M_KIND], moves[0, core_layout.M_ARG] = core_layout.K_STEP, core_layout.NORTH
+    rules = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
     core.look(position, moves, np.zeros(1, dtype=np.int64), 0, rules)
-    position[core.P_STEP] = 1
-    position[core.P_SEATS + core.SEAT_STACK] = 2
-    position[core.P_SEATS + core.SEAT_HEIGHT] = 2
-    core.look_faces(position, np.array([core.F_WILD, core.F_DIG]), 0, rules)
+    position[core_layout.P_STEP] = 1
+    position[core_layout.P_SEATS + core_layout.SEAT_STACK] = 2
+    position[core_layout.P_SEATS + core_layout.SEAT_HEIGHT] = 2
+    core.look_faces(position, np.array([core_layout.F_WILD, core_layout.F_DIG], dtype=np.int64), 0, rules)
     core.evaluate_seats(position, rules)
+    core.legal(position, core_layout.F_DIG, rules)
+
+
+#: The core's module, named, not imported: its kernels are compiled ahead of
+#: time where they can be (kernel/ahead.py), and then it is never loaded.
+CORE = "treehouse.variants.fences.core"
+#: The files the kernels are compiled from: a change to either compiles them again.
+SOURCES = (str(Path(core_layout.__file__).with_name("core.py")), core_layout.__file__)
+
+
+def kernels():
+    """The core's kernels (``core.AHEAD_OF_TIME``), prepared once a process;
+    ``None`` where numba turns out not to import."""
+    return compiled.kernels("fences", CORE, SOURCES, COMPILE_SECONDS, _warm)
 
 
 def prepare() -> None:
     """Compile or load the kernels before their first use (once a process)."""
-    compiled.prepare("fences", (core.__file__,), COMPILE_SECONDS, _warm)
+    kernels()
 
 
 def usable() -> bool:
     """May a look use the core now?  Once it is prepared, yes; while it waits
     (:func:`compiled.waiting`: ``th play`` prepares it in the background, or
     a short run has not loaded it), not yet (the hooks answer meanwhile,
-    with the same values); otherwise it is prepared now."""
+    with the same values); otherwise it is prepared now (and is unusable
+    only where numba turns out not to import)."""
     if compiled.ready("fences"):
         return True
     if compiled.waiting("fences"):
         return False
-    prepare()
-    return True
+    return kernels() is not None
 
 
 #: Each rule set's flags, found by the rules object and the verdicts.  Rules
@@ -278,9 +293,9 @@ def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | Non
     if index is None or not state.stacks[state.to_move] or not usable():
         return None
     position = encode_position(state)
-    position[core.P_STEP] = index
-    codes = np.array([FACE_CODE.get(face, core.F_AIM) for face in faces], dtype=np.int64)
-    values, outcomes, winners, counts = core.look_faces(position, codes, seat, flags_of(rules, judged))
+    position[core_layout.P_STEP] = index
+    codes = np.array([FACE_CODE.get(face, core_layout.F_AIM) for face in faces], dtype=np.int64)
+    values, outcomes, winners, counts = kernels().look_faces(position, codes, seat, flags_of(rules, judged))
     values, outcomes = values.tolist(), outcomes.tolist()
     winners = winners.tolist() if any(outcomes) else None
     found, start = [], 0
@@ -293,15 +308,15 @@ def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | Non
 def evaluate_seats(rules, judged, state) -> list[float]:
     """``treehouse_evaluate_seats`` on the core: a position in play judged for every seat in one call."""
     prepare()
-    return core.evaluate_seats(encode_position(state), flags_of(rules, judged)).tolist()
+    return kernels().evaluate_seats(encode_position(state), flags_of(rules, judged)).tolist()
 
 
 def legal_rows(rules, state, step, face) -> np.ndarray:
     """The core's legal moves as move rows (the differential tests compare them with the reference's, encoded)."""
     prepare()
     position = encode_position(state)
-    position[core.P_STEP] = STEP_INDEX[step.name]
-    return core.legal(position, FACE_CODE.get(face, core.F_AIM), flags_of(rules))
+    position[core_layout.P_STEP] = STEP_INDEX[step.name]
+    return kernels().legal(position, FACE_CODE.get(face, core_layout.F_AIM), flags_of(rules))
 
 
 def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
@@ -317,6 +332,6 @@ def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
     if not usable():
         return None
     position = encode_position(state)
-    position[core.P_STEP] = index
-    values, outcomes, winners, ended = core.look(position, table, rows, seat, flags_of(rules, judged))
+    position[core_layout.P_STEP] = index
+    values, outcomes, winners, ended = kernels().look(position, table, rows, seat, flags_of(rules, judged))
     return looks_of(state, rules, values.tolist(), outcomes.tolist(), winners.tolist() if ended else None)
