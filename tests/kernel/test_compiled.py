@@ -314,3 +314,28 @@ def test_a_kernel_bound_to_a_changed_template_is_compiled_again_not_loaded_stale
         assert len(list(cache.glob("bound-*.ready"))) == 1
     else:
         assert len(list((cache / "ahead").glob("treehouse_bound_*"))) == 2  # the two templates' builds, both kept
+
+
+@pytest.mark.parametrize("variant", ["classic", "fences"])
+def test_a_cores_sources_name_every_file_its_kernels_compile_in(variant):
+    """A core is built again when one of its sources changes, so they must
+    name every file whose code or constants its kernels compile in: each
+    source that imports numba takes names only from other sources (or from
+    treehouse.kernel.compiled, which only decorates)."""
+    import ast
+    import importlib
+    import importlib.util
+    from pathlib import Path
+
+    looks = importlib.import_module(f"treehouse.variants.{variant}.looks")
+    package = Path(compiled.__file__).parent.parent
+    sources = {Path(source).resolve() for source in looks.SOURCES}
+    assert Path(importlib.util.find_spec(looks.CORE).origin).resolve() in sources
+    for source in sources:
+        tree = ast.parse(source.read_text())
+        imported = [node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.module]
+        if not any(name == "numba" or name.startswith("numba.") for name in imported):
+            continue  # not a kernel module: its constants are read through those that are
+        for name in imported:
+            if name.startswith("treehouse.") and name != "treehouse.kernel.compiled":
+                assert (package.parent / (name.replace(".", "/") + ".py")).resolve() in sources, f"{source.name} reads {name}, not among {variant}'s sources"
