@@ -36,7 +36,7 @@ from alternate import checkout_src
 FENCES_PIN = ["--set", "swap_outside_considered_moved=false"]
 COMMANDS = {
     "fences-greedy-search": (["simulate", "--variant", "fences", "--seat", "greedy", "--seat", "search", "--games", "10"], FENCES_PIN),
-    "fences-search-4": (["simulate", "--variant", "fences", "--players", "4", "--seat", "search", "--games", "4"], FENCES_PIN),
+    "fences-search-4": (["simulate", "--variant", "fences", *["--seat", "search"] * 4, "--games", "4"], FENCES_PIN),
     "fences-compare-large-fences-only": (
         ["compare", "fences", "fences", "--set-b", 'house_rules=["large-fences-only"]', "--seat", "greedy", "--seat", "search", "--games", "6"],
         FENCES_PIN,

@@ -12,18 +12,19 @@ on), under the pinned rule options of benchmarks/bench_fences_search.py:
 Each measurement is a fresh process with ``TREEHOUSE_COMPILED`` set to 1
 (the core) or 0 (the reference), the two interleaved in ``R`` rounds, so a
 busy shared machine slows both alike.  A process prepares its rules first
-(for the core: loads the kernels from numba's cache) and then counts the
+(for the core: loads its build from the cache folder) and then counts the
 CPU seconds (user + system) of the games only; the start-up is measured on
 its own below.  Every pair of runs must give the same results (the games'
 statistics, compared exactly), or the benchmark stops.
 
-Then the start-up: a cold compile (an empty cache folder), a warm start (the
-cache filled), and a worker process of a pool started after the parent
-prepared (it loads the cache, never compiles).  ``--startup-python`` runs
-the first two under another environment's interpreter (this checkout's code
-still): the README's first command installs no scipy, whose import numba's
-BLAS probe adds to a warm start where the extras brought it.  ``--profile`` prints
-cProfile's top five (by own time) of the core tier.
+Then the start-up, for the core compiled ahead of time and, as on a machine
+without a C compiler, just in time: a cold build (an empty cache folder), a
+warm start (the cache filled), and a worker process of a pool started after
+the parent prepared (it loads the build, never builds again).
+``--startup-python`` runs the first two under another environment's
+interpreter (this checkout's code still), one made by the README's first
+command, say.  ``--profile`` prints cProfile's top five (by own time) of
+the core tier.
 """
 
 from __future__ import annotations
@@ -95,7 +96,8 @@ def worker(scenario: str, games: int, seed: int) -> None:
 
 def measure(scenario: str, games: int, seed: int, on: bool, baseline: str | None = None) -> dict:
     """One measurement in a fresh process: the core (``on``), the reference, or the code of a ``baseline`` checkout."""
-    env = {**os.environ, "TREEHOUSE_COMPILED": "1" if on else "0"}
+    # as th's main() sets it (treehouse.cli.app.BLAS_THREADS_ENV): numpy's idle OpenBLAS threads would spin in the games' time
+    env = {"OPENBLAS_NUM_THREADS": "1", **os.environ, "TREEHOUSE_COMPILED": "1" if on else "0"}
     if baseline:
         env["PYTHONPATH"] = str(checkout_src(baseline))
     command = [sys.executable, __file__, "--worker", scenario, "--games", str(games), "--seed", str(seed)]
@@ -104,55 +106,47 @@ def measure(scenario: str, games: int, seed: int, on: bool, baseline: str | None
 
 
 def startup(python: str) -> None:
-    """Cold compile, warm start and a pool worker's first look, each in a fresh
-    process; the first two under ``python`` (this checkout's code on its path),
-    which may be another environment's: one made by the README's first
-    command has numba without the extras' scipy."""
-    probe = "import time; t = time.perf_counter(); import sys; sys.path.insert(0, %r); from bench_tiers import prepare_rules; prepare_rules(); print(time.perf_counter() - t)" % str(HERE)
-    with tempfile.TemporaryDirectory() as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "TREEHOUSE_COMPILED": "1", "PYTHONPATH": str(HERE.parent / "src")}
-        def run(env: dict) -> tuple[float, float]:
-            started = time.perf_counter()
-            done = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True)
-            return float(done.stdout.strip()), time.perf_counter() - started
+    """Cold build, warm start and a pool worker's first look, each in a fresh
+    process; the first two under ``python`` (this checkout's code on its
+    path), which may be another environment's (one made by the README's
+    first command, say), and both ways the core is compiled: ahead of time
+    (a C compiler at hand, the default) and just in time (``CC`` pointing
+    nowhere, as on a machine without a compiler)."""
+    probe = "import time; t = time.perf_counter(); import sys; sys.path.insert(0, %r); from bench_tiers import prepare_rules; prepare_rules(); print(time.perf_counter() - t, 'numba' in sys.modules)" % str(HERE)
 
-        cold = run(env)
-        # the median of interleaved runs: one warm start varies by a tenth of a second on a shared machine
-        warm, off = [], []
-        for _ in range(STARTUP_ROUNDS):
-            warm.append(run(env))
-            off.append(run({**env, "TREEHOUSE_COMPILED": "0"})[0])
-        prepared, process = (statistics.median(times) for times in zip(*warm))
-        reference = statistics.median(off)
-        print(f"start-up under {python} (warm: the median of {STARTUP_ROUNDS}):")
-        print(f"cold compile: the core's kernels prepared in {cold[0]:.2f} s (process {cold[1]:.2f} s)")
-        print(f"warm start (cache hit): {prepared:.2f} s (process {process:.2f} s); the reference tier: {reference:.2f} s; the core costs {prepared - reference:.2f} s more")
-        print(blas_probe(python, env))
+    def run(env: dict) -> tuple[float, float, bool]:
+        started = time.perf_counter()
+        done = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True)
+        seconds, numba = done.stdout.split()
+        return float(seconds), time.perf_counter() - started, numba == "True"
+
+    print(f"start-up under {python} (warm: the median of {STARTUP_ROUNDS}, interleaved with the reference tier):")
+    for way, extra in (("ahead of time", {}), ("just in time", {"CC": "/nonexistent/cc"})):
+        with tempfile.TemporaryDirectory() as cache:
+            env = {**os.environ, **extra, "NUMBA_CACHE_DIR": cache, "TREEHOUSE_COMPILED": "1", "PYTHONPATH": str(HERE.parent / "src")}
+            cold = run(env)
+            warm, off = [], []
+            for _ in range(STARTUP_ROUNDS):
+                warm.append(run(env))
+                off.append(run({**env, "TREEHOUSE_COMPILED": "0"})[0])
+            prepared, process = statistics.median(w[0] for w in warm), statistics.median(w[1] for w in warm)
+            reference = statistics.median(off)
+            print(f"{way}: cold, the core built in {cold[0]:.2f} s (process {cold[1]:.2f} s); warm, prepared in {prepared:.2f} s"
+                  f" (process {process:.2f} s), {prepared - reference:+.2f} s against the reference tier; numba imported: {warm[0][2]}")
     # a fresh worker process (spawned: nothing inherited from a parent that had the kernels loaded)
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        seconds, compiled_again = pool.submit(_worker_first_look).result()
-    print(f"a worker process's preparing (numba's import and the cache on disk), under {sys.executable}: {seconds:.2f} s; compiled again: {compiled_again}")
+        seconds, numba, built = pool.submit(_worker_first_look).result()
+    print(f"a worker process's preparing, under {sys.executable}: {seconds:.2f} s; numba imported: {numba}; built again: {built}")
 
 
-def blas_probe(python: str, env: dict) -> str:
-    """What numba's BLAS probe adds to a warm start under ``python``: loading
-    a kernel imports ``numba.np.arraymath``, which imports
-    ``scipy.linalg.cython_blas`` wherever scipy is installed (the
-    ``openspiel`` extra brings it), whether or not a kernel uses BLAS."""
-    probe = "import time; t = time.perf_counter()\ntry:\n import scipy.linalg.cython_blas\nexcept ImportError:\n print('none')\nelse:\n print(time.perf_counter() - t)"
-    seconds = subprocess.run([python, "-c", probe], env=env, capture_output=True, text=True, check=True).stdout.strip()
-    if seconds == "none":
-        return "numba's BLAS probe: no scipy here, so it imports nothing"
-    return f"numba's BLAS probe: scipy is installed here, and its import is {float(seconds):.2f} s of the warm start"
+def _worker_first_look() -> tuple[float, bool, bool]:
+    from treehouse.kernel import ahead, compiled
 
-
-def _worker_first_look() -> tuple[float, bool]:
+    before = ahead.builds(compiled.ahead_folder()) if compiled.ahead_folder().is_dir() else []
     started = time.perf_counter()
     prepare_rules()
-    from treehouse.variants.fences import core
-
-    # a dispatcher that loaded its kernel from the cache has no cache misses (numba counts them)
-    return time.perf_counter() - started, any(core.look.stats.cache_misses.values())
+    seconds = time.perf_counter() - started
+    return seconds, "numba" in sys.modules, ahead.builds(compiled.ahead_folder()) != before
 
 
 def profile(scenario: str, games: int, seed: int) -> None:

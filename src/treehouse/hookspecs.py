@@ -498,7 +498,7 @@ def treehouse_compiled_game(state, step):
     """The game as compiled kernels, for the compiled search and playout.
 
     Called by the search bot before a decision it searches without a budget:
-    with an answer, the whole decision is one call of numba code
+    with an answer, the whole decision is one call of compiled code
     (:mod:`treehouse.bots.compiled_search`), the same values as the search
     over the hooks gives, bit for bit.  Called by the playtest before a
     chunk of games between random seats (a long run, or where the core is
@@ -508,11 +508,11 @@ def treehouse_compiled_game(state, step):
 
     :param state: the position the decision is taken in.
     :param step: the step being played (never a setup step).
-    :returns: a :class:`~treehouse.kernel.compiled_game.CompiledGame`: five
-        kernels of fixed signatures over the variant's integer encoding
-        (whose turn and whether the step rolls, the legal choices, a choice
-        played with its outcome, the next step, the evaluation), their
-        tables, and how positions and moves are encoded; optionally a
+    :returns: a :class:`~treehouse.kernel.compiled_game.CompiledGame`: the
+        generic search bound to five kernels over the variant's integer
+        encoding (whose turn and whether the step rolls, the legal choices,
+        a choice played with its outcome, the next step, the evaluation),
+        their tables, and how positions and moves are encoded; optionally a
         :class:`~treehouse.kernel.compiled_game.Playout` (the turn's end and
         ``treehouse_step_statistics`` as two more kernels, the outcome's
         words, and the playout bound to the seven).  They must play exactly as the hooks do.  A variant answers only while it alone

@@ -72,5 +72,14 @@ def _root(
         plugins.cache_clear()
 
 
+#: OpenBLAS's worker threads, one per further CPU, spin for about a tenth of a
+#: second after numpy's import, doing nothing: th's processes (the compiled
+#: core's arrays, a learner's observations) do no linear algebra, so they keep
+#: to one, unless the user set it.  Asked here, before numpy is imported, and
+#: inherited by the workers a playtest starts.
+BLAS_THREADS_ENV = "OPENBLAS_NUM_THREADS"
+
+
 def main() -> None:
+    os.environ.setdefault(BLAS_THREADS_ENV, "1")
     app()
