@@ -339,3 +339,19 @@ def test_a_cores_sources_name_every_file_its_kernels_compile_in(variant):
         for name in imported:
             if name.startswith("treehouse.") and name != "treehouse.kernel.compiled":
                 assert (package.parent / (name.replace(".", "/") + ".py")).resolve() in sources, f"{source.name} reads {name}, not among {variant}'s sources"
+
+
+@pytest.mark.parametrize("given, kept", [(None, "1"), ("4", "4")])
+def test_th_keeps_openblas_to_one_thread_unless_the_user_set_it(monkeypatch, given, kept):
+    """numpy's idle OpenBLAS threads spin after its import (about 0.1 s of CPU
+    each, one per further CPU); th's processes do no linear algebra."""
+    from treehouse.cli import app as app_module
+
+    if given is None:
+        monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    else:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", given)
+    seen = []
+    monkeypatch.setattr(app_module, "app", lambda: seen.append(os.environ.get("OPENBLAS_NUM_THREADS")))
+    app_module.main()
+    assert seen == [kept]
