@@ -345,7 +345,9 @@ def test_a_cores_sources_name_every_file_its_kernels_compile_in(variant):
 def test_th_keeps_openblas_to_one_thread_unless_the_user_set_it(monkeypatch, given, kept):
     """numpy's idle OpenBLAS threads spin after its import (about 0.1 s of CPU
     each, one per further CPU); th's processes do no linear algebra."""
-    from treehouse.cli import app as app_module
+    import importlib
+
+    app_module = importlib.import_module("treehouse.cli.app")
 
     if given is None:
         monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
