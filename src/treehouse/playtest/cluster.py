@@ -359,17 +359,19 @@ class ClusterPool:
                     break
             while pending:
                 result = self._result(pending[0], tell if topic is not None else None)  # moving the bar as the workers report games
-                pending.pop(0)
                 if topic is not None:
                     finished[result.start] = result.stop - result.start
                     tell()
+                # Handed on while its future is held: the scheduler lets the chunk go only once
+                # the caller has counted it (Ctrl-C in between kept it out of the partial results).
+                yield result
+                pending.pop(0)
                 # Refill to the cluster's current size: workers may come and go.
                 while len(pending) < 4 * self.threads():
                     nxt = next(queue, None)
                     if nxt is None:
                         break
                     submit(*nxt)
-                yield result
         finally:
             if pending:
                 self.client.cancel(pending)
