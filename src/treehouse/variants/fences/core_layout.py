@@ -24,6 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
+# The evaluation's weights, read by the kernels: the reference evaluation's own.
+from treehouse.variants.fences.evaluate import BOXED_IN, POINTING_AT, POINTING_AWAY, ROOM, SHIELD, SMALL, STANDING, WON  # noqa: F401
+
 # -- encoding --------------------------------------------------------------
 EMPTY = 0
 FENCE = 8
@@ -87,15 +90,6 @@ for _s in range(49):
             _n = NEIGHBOUR[_n, _d]
         RAY_LENGTH[_s, _d] = _k
 
-# -- the evaluation's weights (evaluate.py) -----------------------------------
-SMALL = 10.0
-POINTING_AT = 3.0
-STANDING = 1.5
-POINTING_AWAY = 1.0
-SHIELD = 0.5
-ROOM = 0.5
-BOXED_IN = 2.0
-WON = 1000.0
 
 
 #: The position's layout in one int array (``looks.encode_position``): the

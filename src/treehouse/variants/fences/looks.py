@@ -224,8 +224,8 @@ def _warm(core) -> None:
 #: The core's module, named, not imported: its kernels are compiled ahead of
 #: time where they can be (kernel/ahead.py), and then it is never loaded.
 CORE = "treehouse.variants.fences.core"
-#: The files the kernels are compiled from: a change to either compiles them again.
-SOURCES = (str(Path(core_layout.__file__).with_name("core.py")), core_layout.__file__)
+#: The files the kernels are compiled from: a change to any compiles them again.
+SOURCES = tuple(str(Path(core_layout.__file__).with_name(name)) for name in ("core.py", "core_layout.py", "evaluate.py"))
 
 
 def kernels():
