@@ -7,6 +7,8 @@ import os
 import subprocess
 import sys
 import threading
+import time
+from pathlib import Path
 
 import pytest
 
@@ -91,6 +93,47 @@ def test_processes_that_need_a_core_at_once_build_it_once(tmp_path):
     assert [process.returncode for process in started] == [0, 0], said
     assert sorted(len(words.splitlines()) for words in said) == [0, 1], said  # one built and said so; the other loaded its build
     assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
+
+
+def _builds_running(cache) -> list[int]:
+    """The pids of ahead-of-time builds into ``cache`` still running (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue  # ended meanwhile
+        if b"treehouse.kernel.ahead" in words and any(str(cache).encode() in word for word in words):
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the running processes from /proc")
+def test_a_build_ends_with_the_process_that_started_it_and_the_next_build_sweeps_what_it_left(tmp_path):
+    """No worker outlives its parent: a build whose process was killed
+    (kill -9) ends too, and the next build removes its half-made files."""
+    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
+    inherited = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
+    parent = subprocess.Popen([sys.executable, "-c", prepare], env={**inherited, "NUMBA_CACHE_DIR": str(tmp_path)}, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 300
+        while not (_builds_running(tmp_path) and list((tmp_path / "ahead").glob(".treehouse_classic_*"))):
+            assert parent.poll() is None and time.monotonic() < deadline, "the build never started"
+            time.sleep(0.05)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5  # the build checks on its parent four times a second
+    while _builds_running(tmp_path):
+        assert time.monotonic() < deadline, "the build outlived the process that started it"
+        time.sleep(0.1)
+    assert list((tmp_path / "ahead").glob(".treehouse_classic_*")), "nothing half-made to sweep"
+    again = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
+    assert again.returncode == 0, again.stderr
+    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
+    assert not list((tmp_path / "ahead").glob(".treehouse_classic_*"))
 
 
 def test_without_a_c_compiler_the_kernels_are_compiled_just_in_time_with_the_same_games(tmp_path):

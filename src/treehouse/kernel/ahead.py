@@ -63,6 +63,7 @@ def prepared(name: str, module: str, digest: str, folder: Path, announce: Callab
     if not target.exists() and not unbuildable.exists():
         with _turn(folder / f"{name}.lock"):
             if not target.exists() and not unbuildable.exists():  # nobody built it while this process waited
+                _sweep(folder, name)
                 announce()
                 why = build(module, module_name(name, digest), target)
                 if why:
@@ -87,7 +88,7 @@ def build(module: str, name: str, target: Path) -> str:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return f"{type(error).__name__}: {error}"
-    command = [sys.executable, "-m", "treehouse.kernel.ahead", module, name, str(target)]
+    command = [sys.executable, "-m", "treehouse.kernel.ahead", module, name, str(target), str(os.getpid())]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_SECONDS)
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -157,6 +158,14 @@ def _keep_newest(folder: Path, name: str) -> None:
             older.unlink()
 
 
+def _sweep(folder: Path, name: str) -> None:
+    """Remove what builds of the core ``name`` left half-made (their parent
+    was killed, or the machine went down): under the lock, nobody else is
+    building it."""
+    for left in folder.glob(f".{module_name(name, '*')}-*"):
+        shutil.rmtree(left, ignore_errors=True)
+
+
 def _write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all; a read-only folder only means trying again next time."""
     with contextlib.suppress(OSError):
@@ -165,10 +174,12 @@ def _write(path: Path, text: str) -> None:
         os.replace(handle.name, path)
 
 
-def _compile(module: str, name: str, target: str) -> None:
-    """The build itself, in the process :func:`build` starts."""
+def _compile(module: str, name: str, target: str, parent: str) -> None:
+    """The build itself, in the process :func:`build` starts (``parent``, its pid)."""
     import importlib
     import warnings
+
+    _end_with(int(parent))
 
     warnings.simplefilter("ignore")  # numba.pycc's pending deprecation, and the C compiler's chatter
     from numba.pycc import CC
@@ -183,6 +194,23 @@ def _compile(module: str, name: str, target: str) -> None:
             cc.export(kernel, signature)(getattr(kernels, kernel).py_func)
         cc.compile()
         os.replace(Path(folder) / cc.output_file, destination)
+
+
+def _end_with(parent: int) -> None:
+    """End this build as soon as the process that started it has ended,
+    even killed: no worker outlives its parent.  Polled by a daemon thread
+    (portable, and safe however the build was started: ``th play``
+    prepares in a background thread).  What the build left half-made is
+    swept by the next build (:func:`prepared`)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.25)
+        os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
 
 
 if __name__ == "__main__":
