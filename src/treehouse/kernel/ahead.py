@@ -36,6 +36,9 @@ from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator
 
+from treehouse.errors import TreehouseError
+from treehouse.textfiles import write_text_atomically
+
 #: The name of the table (kernel name → numba signature string) a core's module declares.
 EXPORTS = "AHEAD_OF_TIME"
 #: How long a build may take before it counts as failed (a cold build of Fences takes about 20 s).
@@ -168,10 +171,8 @@ def _sweep(folder: Path, name: str) -> None:
 
 def _write(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` whole or not at all; a read-only folder only means trying again next time."""
-    with contextlib.suppress(OSError):
-        with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}-", delete=False) as handle:
-            handle.write(text)
-        os.replace(handle.name, path)
+    with contextlib.suppress(TreehouseError):
+        write_text_atomically(path, text, TreehouseError)
 
 
 def _compile(module: str, name: str, target: str, parent: str) -> None:

@@ -32,9 +32,9 @@ import hashlib
 import importlib
 import importlib.metadata
 import importlib.util
-import platform
 import math
 import os
+import platform
 import sys
 import threading
 import time
@@ -43,6 +43,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
 
 import platformdirs
+
+from treehouse.errors import TreehouseError
+from treehouse.textfiles import write_text_atomically
 
 #: ``TREEHOUSE_COMPILED=0`` (or ``false``, ``no``, ``off``) plays on the reference rules only;
 #: ``=1`` (or ``true``, ``yes``, ``on``) takes the core even in a run too short
@@ -238,8 +241,8 @@ def _just_in_time(name: str, digest: str, loaded: Any, warm: Callable[[Any], Non
             marker.parent.mkdir(parents=True, exist_ok=True)
             for older in marker.parent.glob(f"{name}-{'?' * len(digest)}.ready"):
                 older.unlink()  # back at older sources, the code cached since would be stale: compile again
-            marker.write_text(f"compiled in {time.perf_counter() - started:.1f} s\n")
-        except OSError:
+            write_text_atomically(marker, f"compiled in {time.perf_counter() - started:.1f} s\n", TreehouseError)
+        except (OSError, TreehouseError):
             pass  # a read-only cache: compiled again next time, nothing else changes
 
 
