@@ -39,6 +39,48 @@ def test_openspiels_random_simulation_checks_pass(name, players, sims):
     pyspiel.random_sim_test(game, num_sims=sims, serialize=True, verbose=False)
 
 
+SIM_GAMES = [
+    ("treehouse_classic", {}), ("treehouse_classic", {"players": 3}),
+    ("treehouse_fences", {"max_turns": 30}), ("treehouse_fences", {"players": 3, "max_turns": 30}),
+    ("treehouse_race", {"players": 3}),
+    ("treehouse_fences", {"house_rules": "wild-repair(max=1)", "max_turns": 30}),
+    ("treehouse_fences", {"house_rules": "large-fences-only", "max_turns": 30}),
+]
+
+
+@pytest.mark.parametrize("name, params", SIM_GAMES)
+def test_openspiels_games_sim_test_passes_with_pickling(name, params, capsys):
+    """OpenSpiel's own ``games_sim_test.sim_game``, as it runs on every game it
+    ships: the game and its type pickle, then a random game in which every
+    state is cloned, serialised and pickled at each power of two of actions."""
+    if name == "treehouse_race":
+        pytest.importorskip("pyramid_race")
+    if "house_rules" in params:
+        pytest.importorskip("treehouse_fences_house_rules")
+    from open_spiel.python.tests.games_sim_test import GamesSimTest
+
+    np.random.seed(0)  # sim_game samples from numpy's global stream
+    game = pyspiel.load_game(name, params)
+    GamesSimTest().sim_game(game, check_pyspiel_serialization=True, check_pickle_serialization=True)
+    assert "terminated with" in capsys.readouterr().out
+
+
+def _distinct_actions(game) -> int:
+    return game.num_distinct_actions()
+
+
+def test_a_game_crosses_to_a_spawned_process():
+    """A spawn-context pool (a fresh interpreter) takes a pickled game: unpickling
+    imports treehouse.interop.openspiel, which registers the games again."""
+    import multiprocessing
+
+    game = pyspiel.load_game("treehouse_fences", {"players": 3, "max_turns": 9})
+    again = pickle.loads(pickle.dumps(game))
+    assert str(again) == str(game) and type(again) is type(game)
+    with multiprocessing.get_context("spawn").Pool(1) as pool:
+        assert pool.map(_distinct_actions, [game]) == [game.num_distinct_actions()]
+
+
 def test_fences_start_chosen_passes_the_checks_too():
     game = pyspiel.load_game("treehouse_fences", {"players": 3, "start": "chosen"})
     pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)

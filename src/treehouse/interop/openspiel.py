@@ -11,6 +11,10 @@ such as ``treehouse_race``)::
 
     game = pyspiel.load_game("treehouse_fences", {"players": 3})
 
+Games and states pickle (each game's class is set on this module by name;
+unpickling imports it, which registers the games), so a spawn-context
+``multiprocessing.Pool`` takes a game.
+
 The game is sequential, with explicit stochastic chance (the die is a chance
 node; a random setup, such as Fences' deal, is a first chance node drawing
 one of ``layouts`` seeded layouts), perfect information, zero-sum, with terminal
@@ -287,7 +291,11 @@ def register_games(plugins: Plugins | None = None) -> list[str]:
             continue
         # A class per game, not a closure: OpenSpiel keeps the creator until
         # the interpreter has shut down, and a class survives that, a lambda not.
+        # It is set on this module under its own name, so that pickle finds it
+        # (a game pickles as its class and its game string; another process
+        # unpickling it imports this module, which registers the games again).
         cls = type(f"TreehouseGame_{name}", (TreehouseGame,), {"entry": entry, "__module__": __name__})
+        globals()[cls.__name__] = cls
         pyspiel.register_game(entry.game_type(), cls)
         _REGISTERED[name] = cls
     return sorted(_REGISTERED)
