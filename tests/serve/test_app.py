@@ -70,6 +70,22 @@ BAD_MESSAGES = [
     ('{"type": "move", "ply": 999, "index": 0}', "earlier position"),
     ('{"type": "hello", "token": "' + "x" * 200 + '"}', "token"),
     ("x" * (MAX_MESSAGE + 1), "too long"),
+    # nested within the size limit: one line, not a RecursionError
+    ("[" * 999 + "]" * 999, "nested too deeply"),
+    ('{"type": "move", "ply": 1, "index": ' + "[" * 900 + "]" * 900 + "}", "nested too deeply"),
+    ('{"type": ' + "[" * 20 + "]" * 20 + "}", "unknown message type a list"),
+    # strictly typed: a number is a JSON number, a whole one
+    ('{"type": "move", "ply": "1", "index": 0}', 'ply: Input should be a valid integer, not the string "'),
+    ('{"type": "move", "ply": 1, "index": "0"}', 'index: Input should be a valid integer, not the string "0"'),
+    ('{"type": "move", "ply": 1, "index": 0.0}', "index: Input should be a valid integer, not the number 0.0"),
+    ('{"type": "move", "ply": 1.0, "index": 0}', "ply: Input should be a valid integer, not the number"),
+    ('{"type": "move", "ply": 1, "index": true}', "index: Input should be a valid integer, not true/false"),
+    ('{"type": "move", "ply": true, "index": 0}', "ply: Input should be a valid integer, not true/false"),
+    ('{"type": "move", "ply": 1, "notation": 5}', "notation: Input should be a valid string, not the number 5"),
+    ('{"type": "move", "ply": 1, "index": NaN}', "not JSON"),
+    ('{"type": "hint", "ply": [1]}', "ply: Input should be a valid integer, not a list"),
+    ('{"type": "hello", "token": 12345}', "token: Input should be a valid string, not the number 12345"),
+    ('{"type": "takeback", "seat": 1}', "seat: Extra inputs are not permitted"),
 ]
 
 
@@ -219,3 +235,88 @@ def test_a_hint_is_for_the_seat_to_move_only(served):
         assert reply["lines"][0].startswith("Hint (")
         assert any(w in reply["lines"][0] for w in words), reply["lines"]
         assert table.pending is not None and table.pending.ply == ply  # asking changed nothing
+
+
+BAD_NEW_TABLES = [
+    ({"players": "2"}, 400, 'players: Input should be a valid integer, not the string "2"'),
+    ({"players": 2.0}, 400, "players: Input should be a valid integer, not the number 2.0"),
+    ({"seed": True}, 400, "seed: Input should be a valid integer, not true/false"),
+    ({"seats": "human"}, 400, 'seats: Input should be a valid array, not the string "human"'),
+    ({"seats": [1]}, 400, "seats.0: Input should be a valid string, not the number 1"),
+    ({"variant": "fences", "deep": "[" * 999 + "]" * 999}, 400, "deep: Extra inputs are not permitted"),
+]
+
+
+@pytest.mark.parametrize("choices,status,words", BAD_NEW_TABLES)
+def test_a_bad_new_table_is_one_line(served, choices, status, words):
+    client, hub, table = served
+    reply = client.post("/api/tables", json=choices, headers=ORIGIN)
+    assert reply.status_code == status and words in reply.json()["error"], reply.text
+    assert "\n" not in reply.json()["error"] and len(hub.tables) == 1
+
+
+def test_a_deeply_nested_new_table_is_one_line(served):
+    client, hub, table = served
+    nested = client.post("/api/tables", content="[" * 4000 + "]" * 4000, headers={**ORIGIN, "content-type": "application/json"})
+    assert nested.status_code == 400 and "recursion limit" in nested.json()["error"], nested.text
+    assert len(hub.tables) == 1
+
+
+@pytest.fixture
+def real_server(tmp_path):
+    """The app under uvicorn on a free port, in this process (headers must come within half a second)."""
+    import socket
+    import threading
+
+    import uvicorn
+
+    from treehouse.serve.app import server_config
+
+    hub = Hub(tmp_path, delay=0)
+    table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "human"], bot=None, seed=11, overrides=["turn_limit=6"], delay=0)
+    hub.add(table)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    server = uvicorn.Server(server_config(build_app(hub, ["127.0.0.1"]), header_seconds=0.5))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.02)
+    yield listener.getsockname()[1], table
+    server.should_exit = True
+    thread.join(10)
+    listener.close()
+
+
+def test_headers_sent_slowly_are_cut_off(real_server):
+    import socket
+
+    port, table = real_server
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as slow:
+        slow.sendall(b"GET /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        started = time.monotonic()
+        answer = b""
+        try:
+            for byte in b"X-Slow: " + b"a" * 100:  # a byte every 50 ms: each one would restart uvicorn's keep-alive timer
+                slow.sendall(bytes([byte]))
+                time.sleep(0.05)
+                if time.monotonic() - started > 3:
+                    break
+        except OSError:  # closed by the server
+            pass
+        slow.settimeout(3)
+        while chunk := slow.recv(4096):
+            answer += chunk
+        assert time.monotonic() - started < 2
+    assert answer.startswith(b"HTTP/1.1 408") and b"within 0.5 seconds" in answer, answer
+    # a prompt request is answered, and a WebSocket outlives the headers' deadline
+    import urllib.request
+
+    assert b"tables" in urllib.request.urlopen(f"http://127.0.0.1:{port}/api/tables", timeout=5).read()
+    websockets_sync = pytest.importorskip("websockets.sync.client")
+    with websockets_sync.connect(f"ws://127.0.0.1:{port}/ws/{table.id}", origin=f"http://127.0.0.1:{port}") as ws:
+        time.sleep(1)
+        ws.send(json.dumps({"type": "hello", "token": None}))
+        assert json.loads(ws.recv(timeout=5))["type"] == "state"

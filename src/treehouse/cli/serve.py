@@ -53,7 +53,7 @@ def serve(
     """
     try:
         import uvicorn  # noqa: F401
-        from treehouse.serve.app import MAX_FRAME, Hub, build_app
+        from treehouse.serve.app import Hub, build_app, server_config
         from treehouse.serve.table import Table, TableOver, unfinished_records
     except ImportError as error:
         raise fail(f"th serve needs the web server packages ({error.name} is missing): pip install 'treehouse[serve]'") from None
@@ -88,8 +88,7 @@ def serve(
     try:
         names = sorted({*LOOPBACK, host, shown, socket.gethostname(), socket.getfqdn()})
         app = build_app(hub, names)
-        config = uvicorn.Config(app, log_level="warning", access_log=False, ws_max_size=MAX_FRAME, lifespan="on", timeout_graceful_shutdown=2)
-        uvicorn.Server(config).run(sockets=[listener])
+        uvicorn.Server(server_config(app)).run(sockets=[listener])
     except KeyboardInterrupt:  # uvicorn shuts down cleanly on Ctrl-C, then raises it again: th play's exit status for it
         hub.stop()
         typer.echo(stopped)

@@ -24,13 +24,15 @@ from __future__ import annotations
 
 import asyncio
 import json
-from contextlib import asynccontextmanager
+import sys
+from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
+from pydantic_core import from_json
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -51,10 +53,13 @@ MAX_FRAME = 16 * 1024
 MAX_BODY = 8 * 1024
 #: Tables playing at once (each is a thread, and its bots think on this machine).
 MAX_TABLES = 32
+#: Seconds a client has to send a request's headers (from connecting, or from the previous response).
+HEADER_SECONDS = 10.0
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # strict: a field is of its own JSON type ("7", 7.0 and true are not the number 7)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, strict=True)
 
 
 class Hello(_Strict):
@@ -107,14 +112,18 @@ def read_message(text: str) -> BaseModel:
     """One message from a page, or :class:`Mistake` saying in one line what is wrong with it."""
     if len(text) > MAX_MESSAGE:
         raise Mistake(f"message too long ({len(text)} characters; at most {MAX_MESSAGE})")
+    example = 'send an object such as {"type": "move", "ply": 3, "index": 0}'
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise Mistake(f"not JSON: {clip(text, 60)!r}; send an object such as {{\"type\": \"move\", \"ply\": 3, \"index\": 0}}") from None
+        # pydantic's parser, not json.loads: it stops at a fixed depth instead of recursing into the stack
+        data = from_json(text, allow_inf_nan=False)
+    except ValueError as error:
+        if "recursion limit" in str(error):
+            raise Mistake(f"nested too deeply: {example}") from None
+        raise Mistake(f"not JSON: {clip(text, 60)!r}; {example}") from None
     if not isinstance(data, dict):
         raise Mistake("a message must be a JSON object with a \"type\"")
     if data.get("type") not in ("hello", "move", "hint", "takeback"):
-        raise Mistake(f"unknown message type {clip(json.dumps(data.get('type')), 40)}: send {KINDS}")
+        raise Mistake(f"unknown message type {described(data.get('type'))}: send {KINDS}")
     try:
         return Message.validate_python(data)
     except ValidationError as error:
@@ -127,7 +136,24 @@ def first_problem(error: ValidationError, skip: int = 1) -> str:
     problem = error.errors()[0]
     where = ".".join(str(part) for part in problem["loc"][skip:]) or "message"
     message = problem["msg"].removeprefix("Value error, ")
+    if problem["type"].endswith("_type") or problem["type"] == "literal_error":  # the wrong kind of value: say which it was
+        message += f", not {described(problem.get('input'))}"
     return f"{where}: {message}"
+
+
+_JSON_KINDS = {bool: "true/false", int: "the number", float: "the number", str: "the string", type(None): "null"}
+
+
+def described(value: Any) -> str:
+    """A value a client sent, in a few words (its JSON kind, and itself when short)."""
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    kind = _JSON_KINDS.get(type(value), type(value).__name__)
+    if value is None or isinstance(value, bool):
+        return kind
+    return f"{kind} {clip(json.dumps(value), 40)}"
 
 
 @dataclass(eq=False)  # compared (and hashed) by identity: one per connection
@@ -293,6 +319,10 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
             await _serve_client(hub, table, client)
         except WebSocketDisconnect:
             pass
+        except Exception as error:  # a bug of ours: one line for the host, and a close frame for the page (which reconnects)
+            print(f"warning: table {table.id}: a connection ended on an unexpected error: {type(error).__name__}: {clip(str(error))}", file=sys.stderr)
+            with suppress(Exception):
+                await websocket.close(code=1011)
         finally:
             clients.discard(client)
             sender.cancel()
@@ -373,3 +403,64 @@ async def _serve_client(hub: Hub, table: Table, client: Client) -> None:
                 refresh()  # an out-of-date page gets the board as it is now
         except TreehouseError as problem:  # a hint bot that cannot play this game, say
             await error(clip(str(problem)))
+
+
+def server_config(app: Starlette, header_seconds: float = HEADER_SECONDS) -> Any:
+    """How uvicorn runs ``app``: quiet, frames of at most :data:`MAX_FRAME`, headers within ``header_seconds``."""
+    import uvicorn
+
+    return uvicorn.Config(
+        app, log_level="warning", access_log=False, ws_max_size=MAX_FRAME, lifespan="on", timeout_graceful_shutdown=1, http=header_timed_protocol(header_seconds)
+    )
+
+
+def header_timed_protocol(seconds: float = HEADER_SECONDS) -> type:
+    """uvicorn's HTTP protocol (httptools), with a deadline for each request's headers.
+
+    uvicorn has no such limit: its keep-alive timeout starts only after a response,
+    and every byte received cancels it, so a client sending a header a byte at a time
+    would hold a connection for ever.  Past the deadline the client gets a 408 and the
+    connection is closed.
+    """
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+    answer = f"the request's headers must arrive within {seconds:g} seconds\n".encode()
+    timeout = b"HTTP/1.1 408 Request Timeout\r\ncontent-type: text/plain; charset=utf-8\r\nconnection: close\r\ncontent-length: %d\r\n\r\n%s" % (len(answer), answer)
+
+    class HeaderTimedProtocol(HttpToolsProtocol):
+        _deadline: asyncio.TimerHandle | None = None
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._deadline = self.loop.call_later(seconds, self._too_slow)
+
+        def _disarm(self) -> None:
+            if self._deadline is not None:
+                self._deadline.cancel()
+                self._deadline = None
+
+        def _too_slow(self) -> None:
+            self._deadline = None
+            if not self.transport.is_closing():
+                self.transport.write(timeout)
+                self.transport.close()
+
+        def connection_made(self, transport: Any) -> None:
+            super().connection_made(transport)
+            self._arm()
+
+        def on_headers_complete(self) -> None:  # also before a WebSocket upgrade hands the connection over
+            self._disarm()
+            super().on_headers_complete()
+
+        def on_response_complete(self) -> None:
+            waiting = not self.pipeline  # a pipelined request's headers are in already
+            super().on_response_complete()
+            if waiting and not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return HeaderTimedProtocol
