@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+import signal
 import time
 import urllib.request
-import signal
 import socket
 import subprocess
 import sys
@@ -92,4 +92,43 @@ def test_host_warns_resumes_the_folder_and_stops_on_ctrl_c(tmp_path):
     assert any("--host 0.0.0.0" in line and "docs/serving.md" in line for line in warnings), err
     assert any("not resuming broken.jsonl" in line for line in warnings), err
     assert "Traceback" not in err and len(warnings) == 2 and len(err.splitlines()) == 2, err
-    assert "Stopped. Unfinished tables are saved in" in out
+    assert f"Stopped by SIGINT: 1 unfinished table saved at its last step in {tmp_path}; th serve --records {tmp_path} resumes it." in out
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: signal.Signals(s).name)
+def test_each_signal_stops_within_two_seconds_saying_what_is_saved(signum, tmp_path):
+    """Two search bots thinking hard at one table, a person's page connected to another:
+    the signal stops the server within 2 s, with one line, and the tables resume."""
+    from treehouse.serve.table import Table
+
+    waiting = Table.create(tmp_path, variant="fences", players=None, seats=["human", "random"], bot=None, seed=3, overrides=[], delay=0)
+    waiting.release()
+    deep = "search(depth=40,seconds=60)"
+    command = [sys.executable, "-m", "treehouse", "serve", "--port", "0", "--records", str(tmp_path), "--delay", "0", "-v", "fences", "--seat", deep, "--seat", deep]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if len([line for line in lines if line.strip().startswith("Spectators:")]) == 2:
+                break
+        port = int(re.search(r"Lobby: http://\S+:(\d+)/", lines[0]).group(1))
+        websockets_sync = pytest.importorskip("websockets.sync.client")
+        with websockets_sync.connect(f"ws://127.0.0.1:{port}/ws/{waiting.id}", origin=f"http://127.0.0.1:{port}") as page:
+            page.send(json.dumps({"type": "hello", "token": waiting.tokens[0]}))
+            assert json.loads(page.recv(timeout=20))["type"] == "state"
+            time.sleep(0.5)  # the bots are deep in thought
+            process.send_signal(signum)
+            sent = time.monotonic()
+            out, err = process.communicate(timeout=20)
+            took = time.monotonic() - sent
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert took < 2, f"took {took:.1f} s"
+    assert process.returncode == 128 + signum, err
+    assert "Traceback" not in err and err.strip() == "", err
+    name = signal.Signals(signum).name
+    assert out.strip().splitlines() == [f"Stopped by {name}: 2 unfinished tables saved at their last step in {tmp_path}; th serve --records {tmp_path} resumes them."]
+    again = Table.resume(waiting.record_path, delay=0)  # the record is free and whole
+    again.release()

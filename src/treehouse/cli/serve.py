@@ -9,6 +9,7 @@ folder is resumed where it stopped.  See docs/serving.md.
 from __future__ import annotations
 
 import ipaddress
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -17,7 +18,7 @@ from typing import Annotated, Optional
 import typer
 from platformdirs import user_data_dir
 
-from treehouse.cli.common import INTERRUPTED, ConfigOption, SetOption, VariantOption, err, fail, run_guarded
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, fail, run_guarded
 from treehouse.errors import TreehouseError
 
 #: The port ``th serve`` listens on unless told (the lobby is at http://127.0.0.1:8765/).
@@ -53,7 +54,7 @@ def serve(
     """
     try:
         import uvicorn  # noqa: F401
-        from treehouse.serve.app import Hub, build_app, server_config
+        from treehouse.serve.app import Hub, build_app, run_server, server_config
         from treehouse.serve.table import Table, TableOver, unfinished_records
     except ImportError as error:
         raise fail(f"th serve needs the web server packages ({error.name} is missing): pip install 'treehouse[serve]'") from None
@@ -84,18 +85,30 @@ def serve(
         _print_links(base, table)
     hub.announce = lambda table: _print_links(base, table)
     sys.stdout.flush()
-    stopped = f"Stopped. Unfinished tables are saved in {folder}; th serve --records {folder} resumes them."
     try:
         names = sorted({*LOOPBACK, host, shown, socket.gethostname(), socket.getfqdn()})
-        app = build_app(hub, names)
-        uvicorn.Server(server_config(app)).run(sockets=[listener])
-    except KeyboardInterrupt:  # uvicorn shuts down cleanly on Ctrl-C, then raises it again: th play's exit status for it
-        hub.stop()
-        typer.echo(stopped)
-        raise typer.Exit(INTERRUPTED) from None
+        stopped_by = run_server(server_config(build_app(hub, names)), [listener])
     finally:
         listener.close()
-    typer.echo(stopped)
+        hub.stop()  # done already by the app's shutdown, unless a second Ctrl-C skipped it
+    _say_stopped(stopped_by, hub, folder)
+    if stopped_by is not None:
+        raise typer.Exit(128 + int(stopped_by))  # the shell's convention: 130 for Ctrl-C, as th play's
+
+
+def _say_stopped(stopped_by: int | None, hub, folder: Path) -> None:
+    """One line: what stopped the server and what is saved (every table is saved at its last step as it plays)."""
+    why = f"Stopped by {signal.Signals(stopped_by).name}" if stopped_by is not None else "Stopped"
+    unfinished = hub.unfinished()
+    if unfinished:
+        count = f"{len(unfinished)} unfinished table{'s' if len(unfinished) != 1 else ''}"
+        line = f"{why}: {count} saved at {'its' if len(unfinished) == 1 else 'their'} last step in {folder}; th serve --records {folder} resumes {'it' if len(unfinished) == 1 else 'them'}."
+    else:
+        line = f"{why}: no unfinished table to save; the records are in {folder}."
+    try:
+        typer.echo(line)
+    except OSError:  # SIGHUP: the terminal may be gone
+        pass
 
 
 def _print_links(base: str, table) -> None:

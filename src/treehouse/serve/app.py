@@ -24,8 +24,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import sys
-from contextlib import asynccontextmanager, suppress
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -53,6 +57,8 @@ MAX_FRAME = 16 * 1024
 MAX_BODY = 8 * 1024
 #: Tables playing at once (each is a thread, and its bots think on this machine).
 MAX_TABLES = 32
+#: Seconds the stop waits, in all, for the tables' threads to put their waiting seats down.
+STOP_WAIT = 0.5
 #: Seconds a client has to send a request's headers (from connecting, or from the previous response).
 HEADER_SECONDS = 10.0
 
@@ -176,6 +182,7 @@ class Hub:
         self.clients: dict[str, set[Client]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._scheduled: set[str] = set()
+        self.stopped = False
         #: where a new table's links are announced (the CLI prints them)
         self.announce = lambda table: None
 
@@ -211,10 +218,19 @@ class Hub:
             table.start()
 
     def stop(self) -> None:
+        """Stop every table at once (each is saved at its last step already; a
+        thinking bot's thread is left to end with the process); again: nothing."""
+        if self.stopped:
+            return
+        self.stopped = True
         for table in self.tables.values():
-            table.closed = True
+            table.stop()
+        deadline = time.monotonic() + STOP_WAIT
         for table in self.tables.values():
-            table.close()
+            table.close(max(0.0, deadline - time.monotonic()))
+
+    def unfinished(self) -> list[Table]:
+        return [t for t in self.tables.values() if t.game is not None and not t.game.over and t.failure is None]
 
     def summary(self, table: Table) -> dict[str, Any]:
         game = table.game
@@ -403,6 +419,41 @@ async def _serve_client(hub: Hub, table: Table, client: Client) -> None:
                 refresh()  # an out-of-date page gets the board as it is now
         except TreehouseError as problem:  # a hint bot that cannot play this game, say
             await error(clip(str(problem)))
+
+
+#: The signals that stop the server cleanly (uvicorn itself stops on the first two and re-raises
+#: them after; SIGHUP, a closed terminal, would otherwise end the process at once).
+STOP_SIGNALS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+def run_server(config: Any, sockets: list) -> int | None:
+    """Serve until one of :data:`STOP_SIGNALS` (a second Ctrl-C skips the wait for
+    open connections); the signal that stopped it, or ``None``."""
+    import uvicorn
+
+    class TableServer(uvicorn.Server):
+        stopped_by: int | None = None
+
+        @contextmanager
+        def capture_signals(self) -> Iterator[None]:
+            if threading.current_thread() is not threading.main_thread():  # only the main thread gets signals
+                yield
+                return
+            previous = {signum: signal.signal(signum, self.handle_exit) for signum in STOP_SIGNALS}
+            try:
+                yield
+            finally:  # restored, and not raised again: the caller says what stopped it, once
+                for signum, handler in previous.items():
+                    signal.signal(signum, handler)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            if self.stopped_by is None:
+                self.stopped_by = sig
+            super().handle_exit(sig, frame)
+
+    server = TableServer(config)
+    server.run(sockets=sockets)
+    return server.stopped_by
 
 
 def server_config(app: Starlette, header_seconds: float = HEADER_SECONDS) -> Any:

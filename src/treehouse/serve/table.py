@@ -271,7 +271,7 @@ class Table:
     # -- saving and telling the pages -------------------------------------------
 
     def save(self) -> None:
-        if self.game is not None and self.game.record is not None and self.live:
+        if self.game is not None and self.game.record is not None and self.live and not self.closed:  # closed: the record is another's to take
             write_record(self.game.record, self.record_path)
 
     def changed(self) -> None:
@@ -433,10 +433,19 @@ class Table:
         self.thinking = None
         self.changed()
 
-    def close(self) -> None:
+    def stop(self) -> None:
+        """No more steps or writes: a person's seat waiting for an answer gives up at once."""
         self.closed = True
+        decision = self.pending
+        if decision is not None:
+            decision.answered.set()
+
+    def close(self, wait: float = 0.5) -> None:
+        """:meth:`stop`, wait up to ``wait`` seconds for the thread (a bot thinking
+        cannot be interrupted: its daemon thread ends with the process), release the record."""
+        self.stop()
         if self._thread is not None:
-            self._thread.join(timeout=5)
+            self._thread.join(timeout=wait)
         self.release()
 
     # -- what a page shows --------------------------------------------------------
