@@ -60,7 +60,7 @@ def flow_games(games: int, seed: int) -> int:
 
 
 def openspiel_games(games: int, seed: int) -> int:
-    game = pyspiel.load_game("treehouse_classic", {"max_turns": TURN_CAP})
+    game = pyspiel.load_game("treehouse_classic", {"turn_cap": TURN_CAP})
     turns = 0
     for index in range(games):
         rng = random.Random(seed + index)

@@ -46,7 +46,7 @@ from open_spiel.python import rl_environment, rl_tools
 from open_spiel.python.algorithms import random_agent, tabular_qlearner
 
 #: A short race against the clock: 3 spaces, no exact finish, bumping, a draw after 5 turns.
-GAME = ("treehouse_race", {"players": 2, "length": 3, "exact_finish": False, "bump": True, "max_turns": 5})
+GAME = ("treehouse_race", {"players": 2, "length": 3, "exact_finish": False, "bump": True, "turn_cap": 5})
 LEARNER = 0
 #: The learner's step size and exploration (epsilon-greedy, constant).
 STEP_SIZE, EPSILON = 0.3, 0.5

@@ -294,7 +294,7 @@ def _check_interop(variant: str, counts: list[int], rules: list, seed: int, repo
             if pyspiel is not None:
                 try:
                     cls = game_class(variant)
-                    game = pyspiel.load_game(cls.entry.game_type().short_name, {"players": count, "house_rules": rule or "", "max_turns": 60})
+                    game = pyspiel.load_game(cls.entry.game_type().short_name, {"players": count, "house_rules": rule or "", "turn_cap": 60})
                     pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
                 except Exception as error:
                     raise AssertionError(f"{where}: OpenSpiel's random_sim_test failed: {type(error).__name__}: {error}") from error

@@ -11,7 +11,7 @@ gymnasium = pytest.importorskip("gymnasium", reason="Gymnasium is the gymnasium 
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
-from treehouse.errors import ConfigError  # noqa: E402
+from treehouse.errors import ConfigError, TreehouseError  # noqa: E402
 from treehouse.interop.gymnasium import TreehouseGymEnv, env_id, register_envs  # noqa: E402
 from treehouse.interop.rules import installed_games  # noqa: E402
 
@@ -86,12 +86,41 @@ def test_the_agent_may_sit_in_any_seat_and_the_bots_play_the_others():
     assert [bot is None for bot in env.seats] == [False, False, True]
 
 
-def test_an_illegal_action_ends_the_episode_as_a_loss():
+def test_an_illegal_action_ends_the_episode_for_good_as_a_loss():
     env = TreehouseGymEnv("classic", players=3)
     _observation, info = env.reset(seed=0)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _observation, reward, terminated, truncated, info = env.step(illegal)
-    assert terminated and not truncated and reward == -0.5 and info["illegal_action"]
+    assert terminated and not truncated and reward == -0.5 and info["illegal_action"] and info["outcome"] == "illegal action"
+    assert not info["action_mask"].any() and not env.unwrapped.action_masks().any()
+    with pytest.raises(TreehouseError, match=r"the episode is over: call reset\(\)"):
+        env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
+    assert env.reset(seed=0)[1]["action_mask"].any()  # reset starts again
+
+
+def test_the_environment_pickles_and_deep_copies_mid_episode():
+    """EzPickle (the arguments) and the episode so far: a copy plays on with the same draws and bots."""
+    import copy
+    import pickle
+
+    env = TreehouseGymEnv("fences", opponents=["greedy"])
+    _observation, info = env.reset(seed=2)
+    for _ in range(3):
+        _observation, _reward, _terminated, _truncated, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    assert copies[1].opponents == ("greedy",)
+
+    def rest(game, info):
+        trace = []
+        while True:
+            legal = np.flatnonzero(info["action_mask"])
+            observation, reward, terminated, truncated, info = game.step(int(legal[len(legal) // 2]))
+            trace.append((observation.tobytes(), reward))
+            if terminated or truncated:
+                return trace
+
+    expected = rest(env, info)
+    assert len(expected) > 2 and all(rest(game, info) == expected for game in copies)
 
 
 @pytest.mark.filterwarnings("ignore:.*render_mode='rgb_array'")  # Gymnasium's own, before ours
@@ -108,6 +137,7 @@ def test_an_illegal_action_ends_the_episode_as_a_loss():
         ({"seat": 5}, "seat must be 0 to 1, not 5"),
         ({"render_mode": "rgb_array"}, "render_mode 'rgb_array' is not offered"),
         ({"start": "nowhere"}, "start: Input should be"),
+        ({"max_turns": 9}, "max_turns: the turn cap is spelled turn_cap"),
     ],
 )
 def test_a_bad_argument_is_one_line_naming_it(kwargs, words):

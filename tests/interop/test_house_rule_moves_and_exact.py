@@ -18,7 +18,7 @@ from treehouse.kernel.hooks import HouseRule, game_hooks  # noqa: E402
 from treehouse.plugins import load_plugins  # noqa: E402
 from treehouse_fences_house_rules.wild_repair import Repair, WildRepair  # noqa: E402
 
-PARAMS = {"players": 2, "house_rules": "wild-repair(max=20)", "max_turns": 400}
+PARAMS = {"players": 2, "house_rules": "wild-repair(max=20)", "turn_cap": 400}
 
 
 def _repair_seen(game, seed: int):
@@ -84,11 +84,11 @@ def test_a_rules_move_without_an_encoding_takes_an_overflow_id():
 @pytest.mark.parametrize(
     "name, params",
     [
-        ("treehouse_classic", {"players": 2, "max_turns": 1}),
-        ("treehouse_classic", {"players": 2, "max_turns": 1, "house_rules": "no-house-moves"}),
-        ("treehouse_fences", {"players": 2, "max_turns": 1, "layouts": 1, "start": "random"}),
-        ("treehouse_fences", {"players": 2, "max_turns": 1, "layouts": 1, "start": "random", "house_rules": "wild-repair(max=1)"}),
-        ("treehouse_fences", {"players": 2, "max_turns": 1, "layouts": 1, "start": "random", "house_rules": "large-fences-only"}),
+        ("treehouse_classic", {"players": 2, "turn_cap": 1}),
+        ("treehouse_classic", {"players": 2, "turn_cap": 1, "house_rules": "no-house-moves"}),
+        ("treehouse_fences", {"players": 2, "turn_cap": 1, "layouts": 1, "start": "random"}),
+        ("treehouse_fences", {"players": 2, "turn_cap": 1, "layouts": 1, "start": "random", "house_rules": "wild-repair(max=1)"}),
+        ("treehouse_fences", {"players": 2, "turn_cap": 1, "layouts": 1, "start": "random", "house_rules": "large-fences-only"}),
     ],
 )
 def test_exact_algorithms_terminate_on_small_configurations(name, params):
@@ -111,7 +111,7 @@ def test_expectiminimax_agrees_with_a_table_of_every_race_state():
     a tree walk) from a midgame state equals backward induction over the table
     of every state (get_all_states), and it is neither a draw nor a sure thing."""
     pytest.importorskip("pyramid_race")
-    game = pyspiel.load_game("treehouse_race", {"length": 3, "players": 2, "max_turns": 5, "exact_finish": False, "bump": False})
+    game = pyspiel.load_game("treehouse_race", {"length": 3, "players": 2, "turn_cap": 5, "exact_finish": False, "bump": False})
     table = get_all_states.get_all_states(game, include_chance_states=True, to_string=str)
     values: dict[str, float] = {}
 
@@ -157,7 +157,7 @@ def test_value_iteration_over_every_race_state_converges_to_expectiminimax():
     length, and its value agrees with OpenSpiel's expectiminimax (a tree
     walk) from midgame states (from the start the walk takes half a minute)."""
     pytest.importorskip("pyramid_race")
-    game = pyspiel.load_game("treehouse_race", {"length": 3, "players": 2, "max_turns": 5, "exact_finish": False, "bump": False})
+    game = pyspiel.load_game("treehouse_race", {"length": 3, "players": 2, "turn_cap": 5, "exact_finish": False, "bump": False})
     table = get_all_states.get_all_states(game, include_chance_states=True, to_string=str)
     children: dict[str, tuple] = {}
     for key, state in table.items():

@@ -41,10 +41,10 @@ def test_openspiels_random_simulation_checks_pass(name, players, sims):
 
 SIM_GAMES = [
     ("treehouse_classic", {}), ("treehouse_classic", {"players": 3}),
-    ("treehouse_fences", {"max_turns": 30}), ("treehouse_fences", {"players": 3, "max_turns": 30}),
+    ("treehouse_fences", {"turn_cap": 30}), ("treehouse_fences", {"players": 3, "turn_cap": 30}),
     ("treehouse_race", {"players": 3}),
-    ("treehouse_fences", {"house_rules": "wild-repair(max=1)", "max_turns": 30}),
-    ("treehouse_fences", {"house_rules": "large-fences-only", "max_turns": 30}),
+    ("treehouse_fences", {"house_rules": "wild-repair(max=1)", "turn_cap": 30}),
+    ("treehouse_fences", {"house_rules": "large-fences-only", "turn_cap": 30}),
 ]
 
 
@@ -74,7 +74,7 @@ def test_a_game_crosses_to_a_spawned_process():
     imports treehouse.interop.openspiel, which registers the games again."""
     import multiprocessing
 
-    game = pyspiel.load_game("treehouse_fences", {"players": 3, "max_turns": 9})
+    game = pyspiel.load_game("treehouse_fences", {"players": 3, "turn_cap": 9})
     again = pickle.loads(pickle.dumps(game))
     assert str(again) == str(game) and type(again) is type(game)
     with multiprocessing.get_context("spawn").Pool(1) as pool:
@@ -96,7 +96,7 @@ def test_the_game_type_and_info():
     assert (kind.min_num_players, kind.max_num_players) == (2, 4)
     assert game.num_players() == 3
     assert game.max_utility() == 1.0 and game.min_utility() == -0.5
-    assert game.get_parameters()["max_turns"] == 500  # the rule set's turn cap
+    assert game.get_parameters()["turn_cap"] == 500  # the rule set's turn cap
 
 
 def test_chance_nodes_are_the_die_with_its_exact_probabilities():
@@ -187,7 +187,7 @@ def test_serialize_and_clone_keep_the_game():
         ({"players": 7}, "classic is played by 2 to 4 players, not 7"),
         ({"house_decline": "maybe"}, "house_decline"),
         ({"house_rules": "no-such-rule"}, "no-such-rule"),
-        ({"max_turns": 0}, "max_turns must be at least 1"),
+        ({"turn_cap": 0}, "turn_cap must be at least 1"),
         ({"house_rules": "mirror-matches[on]"}, r"house_rules: bad house rule 'mirror-matches\[on\]': expected NAME or NAME\(key=value"),
         ({"house_rules": "wild-repair(max=1"}, "house_rules: unbalanced parentheses"),
     ],
@@ -195,6 +195,15 @@ def test_serialize_and_clone_keep_the_game():
 def test_bad_parameters_are_one_line(params, message):
     with pytest.raises(TreehouseError, match=message) as error:
         pyspiel.load_game("treehouse_classic", params)
+    assert "\n" not in str(error.value)
+
+
+def test_the_turn_cap_is_spelled_turn_cap_as_everywhere():
+    """OpenSpiel checks parameter names itself, before the game is built: a
+    max_turns is refused in one line that lists turn_cap among the parameters."""
+    assert pyspiel.load_game("treehouse_classic", {"turn_cap": 3}).get_parameters()["turn_cap"] == 3
+    with pytest.raises(pyspiel.SpielError, match="Unknown parameter 'max_turns'.*turn_cap") as error:
+        pyspiel.load_game("treehouse_classic", {"max_turns": 3})
     assert "\n" not in str(error.value)
 
 

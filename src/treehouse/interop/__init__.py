@@ -17,6 +17,8 @@ their public values, notation and game hooks; nothing below it imports it.
   ``gymnasium`` extra).
 * :mod:`treehouse.interop.rules`: house-rule specs in one spelling, the
   environments' keyword arguments, the games the adapters register.
+* :mod:`treehouse.interop.episode`: pickling and copying the environments
+  (their arguments, as ``EzPickle``, and the episode so far).
 * :mod:`treehouse.interop.drawing`: the board as ``th play`` draws it, for
   the environments' ``human`` and ``ansi`` render modes.
 * :mod:`treehouse.interop.mcts`: OpenSpiel's MCTS as a treehouse seat.

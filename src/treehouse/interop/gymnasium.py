@@ -24,8 +24,9 @@ The observation is the seat's vector (:class:`~treehouse.interop.actions.Observa
 the action space is ``Discrete`` over the game's action ids; the legal ones
 are ``info["action_mask"]`` (``int8``) and :meth:`TreehouseGymEnv.action_masks`
 (the name sb3-contrib's ``MaskablePPO`` asks for).  An action outside the
-mask ends the episode as a loss (``info["illegal_action"]``), as PettingZoo's
-``TerminateIllegalWrapper`` does.  The reward is the seat's return at the end
+mask ends the episode for good as a loss (``info["illegal_action"]``; the
+mask empties, a further step asks for ``reset()``), as PettingZoo's
+``TerminateIllegalWrapper`` ends a game.  The reward is the seat's return at the end
 (:func:`treehouse.interop.flow.returns`), 0 before; the turn and decision caps
 truncate.  All randomness (the deal, every roll, every bot's choices) comes
 from ``reset(seed=...)``: the environment's ``np_random`` seeds one
@@ -49,13 +50,17 @@ from treehouse.bots.options import make_bot
 from treehouse.errors import ConfigError, TreehouseError
 from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
+from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, TERMINAL, GameFlow, Node, returns
 from treehouse.interop.rules import configured, installed_games
+from treehouse.kernel.engine import Outcome
 from treehouse.kernel.seats import seat_in
 from treehouse.plugins import Plugins, load_plugins
 
 NAMESPACE = "treehouse"
 CAPS = ("turn cap", "decision cap")
+#: The outcome's reason when the agent's action was outside the mask.
+ILLEGAL = "illegal action"
 
 
 def env_id(name: str) -> str:
@@ -73,8 +78,13 @@ class SeatedGame:
         self.turn = 0
 
 
-class TreehouseGymEnv(gymnasium.Env):
-    """One seat of a treehouse game against bots (see the module's docstring)."""
+class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
+    """One seat of a treehouse game against bots (see the module's docstring).
+
+    It pickles and deep-copies (:class:`~treehouse.interop.episode.EpisodePickle`):
+    its arguments and the episode so far (the bots are built again from their specs)."""
+
+    EPISODE = ("node", "_legal", "_rng", "_seat_rngs", "_np_random", "_np_random_seed")
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
@@ -89,6 +99,7 @@ class TreehouseGymEnv(gymnasium.Env):
         plugins: Plugins | None = None,
         **rules: Any,
     ) -> None:
+        EpisodePickle.__init__(self, variant=variant, opponents=opponents, players=players, seat=seat, render_mode=render_mode, house_rules=house_rules, **rules)
         who = f"{env_id(variant) if isinstance(variant, str) else 'treehouse'}"
         check_render_mode(who, render_mode)
         plugins = plugins or load_plugins()
@@ -142,9 +153,15 @@ class TreehouseGymEnv(gymnasium.Env):
         if self.node.kind == TERMINAL:
             raise TreehouseError("the episode is over: call reset()")
         move = self._legal.get(int(action))
-        if move is None:  # PettingZoo's TerminateIllegalWrapper's rule: the episode ends as a loss
-            return self._observe(), -1.0 / (self.flow.players - 1), True, False, {**self._info(), "illegal_action": True}
-        self._advance(self.flow.play(self.node, move))
+        if move is None:
+            # PettingZoo's TerminateIllegalWrapper's rule: the episode ends, for
+            # good, as a loss (the other seats win): the mask empties and a
+            # further step asks for reset(), as at any other end
+            winners = tuple(seat for seat in range(self.flow.players) if seat != self.seat)
+            self.node = self.node._replace(kind=TERMINAL, moves=(), outcome=Outcome(winners, ILLEGAL))
+            self._legal = {}
+        else:
+            self._advance(self.flow.play(self.node, move))
         node, reward, terminated, truncated = self.node, 0.0, False, False
         if node.kind == TERMINAL:
             truncated = node.outcome.reason in CAPS
@@ -155,6 +172,8 @@ class TreehouseGymEnv(gymnasium.Env):
         info = self._info()
         if node.kind == TERMINAL:
             info["outcome"] = node.outcome.reason
+            if node.outcome.reason == ILLEGAL:
+                info["illegal_action"] = True
         return self._observe(), float(reward), terminated, truncated, info
 
     def _advance(self, node: Node) -> None:

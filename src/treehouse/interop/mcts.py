@@ -123,7 +123,7 @@ class MCTSSeat:
             params = {key: value for key, value in running.variant.rules.model_dump().items() if key in cls.entry.rules}
             params["players"] = len(running.seats)
             params["house_rules"] = ""  # the running game's hooks carry its house rules
-            params["max_turns"] = running.turn_cap or cls.entry.turn_cap
+            params["turn_cap"] = running.turn_cap or cls.entry.turn_cap
             self._spiel = cls(params, hooks=running.hooks)
         return self._spiel
 

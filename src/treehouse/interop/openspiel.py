@@ -22,7 +22,7 @@ rewards (:func:`treehouse.interop.flow.returns`).  Its parameters are
 ``players``, every rule option of the variant (defaults: the rule set's),
 ``house_rules`` (specs as everywhere, ``wild-repair(max=1), large-fences-only``;
 percent-escaped inside a game string, whose syntax gives commas, parentheses
-and ``=`` meanings of their own: :mod:`treehouse.interop.rules`), ``max_turns`` (the rule set's turn
+and ``=`` meanings of their own: :mod:`treehouse.interop.rules`), ``turn_cap`` (the rule set's turn
 cap: a draw after that many turns), ``max_decisions`` (a draw after that
 many decisions; 0: ten per turn), ``layouts`` and, for a variant with the
 generic encoding, ``max_moves``.  Actions are
@@ -75,7 +75,7 @@ class Entry:
         specification: dict[str, Any] = {"players": self.variant_class.default_players}
         specification.update(self.rules)
         specification["house_rules"] = game_string_value(self.house_rules)
-        specification["max_turns"] = self.turn_cap
+        specification["turn_cap"] = self.turn_cap
         specification["max_decisions"] = 0
         specification["layouts"] = DEFAULT_LAYOUTS
         if not callable(getattr(self.variant_class, "action_encoding", None)):
@@ -147,12 +147,12 @@ class TreehouseGame(pyspiel.Game):
             raise ConfigError(f"{game_name(entry.name)}: house_rules: {error}") from None
         # canonical and escaped, so that str(game) is a game string that loads the same game again
         params["house_rules"] = game_string_value([rule.spec for rule in house_rules])
-        max_turns = params["max_turns"]
-        if max_turns < 1:
-            raise ConfigError(f"{game_name(entry.name)}: max_turns must be at least 1, not {max_turns}")
-        max_decisions = params["max_decisions"] or 10 * max_turns
+        turn_cap = params["turn_cap"]
+        if turn_cap < 1:
+            raise ConfigError(f"{game_name(entry.name)}: turn_cap must be at least 1, not {turn_cap}")
+        max_decisions = params["max_decisions"] or 10 * turn_cap
         self.flow = GameFlow(
-            variant, players, house_rules, turn_cap=max_turns, max_decisions=max_decisions, layouts=params["layouts"], hooks=hooks
+            variant, players, house_rules, turn_cap=turn_cap, max_decisions=max_decisions, layouts=params["layouts"], hooks=hooks
         )
         self.actions = Actions(self.flow, params.get("max_moves", DEFAULT_MAX_MOVES))
         self.observation = Observation(self.flow)

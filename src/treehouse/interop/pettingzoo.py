@@ -25,7 +25,9 @@ with ``None``.  ``house_rules`` is a list of specs or one text of them,
 ``"wild-repair(max=1), large-fences-only"``; a bad argument is one
 :class:`~treehouse.errors.ConfigError` line naming it.  Render modes:
 ``human`` prints the board as ``th play`` draws it, ``ansi`` returns it
-(:mod:`treehouse.interop.drawing`).
+(:mod:`treehouse.interop.drawing`).  ``env(...)`` is wrapped as PettingZoo's
+classic games are (an illegal action ends the game as the mover's loss);
+``raw_env(...)`` refuses one in a line.  Both pickle and deep-copy.
 """
 
 from __future__ import annotations
@@ -45,14 +47,22 @@ from treehouse.errors import TreehouseError
 from treehouse.kernel.turn import PASS
 from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
+from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
 from treehouse.interop.rules import configured
 from treehouse.plugins import Plugins, load_plugins
 
 
+class TreehouseEnv(AECEnv, EpisodePickle):
+    """One treehouse game as an AEC environment (see the module's docstring).
 
-class TreehouseEnv(AECEnv):
-    """One treehouse game as an AEC environment (see the module's docstring)."""
+    It pickles and deep-copies (:class:`~treehouse.interop.episode.EpisodePickle`):
+    its arguments, as PettingZoo's classic games do, and the episode so far."""
+
+    EPISODE = (
+        "node", "_legal", "_rng", "agents", "rewards", "_cumulative_rewards", "terminations",
+        "truncations", "infos", "agent_selection", "_newly_out", "_skip_agent_selection",
+    )
 
     metadata = {"name": "treehouse_v0", "render_modes": list(RENDER_MODES), "is_parallelizable": False}
 
@@ -66,6 +76,7 @@ class TreehouseEnv(AECEnv):
         **rules: Any,
     ) -> None:
         super().__init__()
+        EpisodePickle.__init__(self, variant=variant, players=players, render_mode=render_mode, house_rules=house_rules, **rules)
         check_render_mode("env(...)", render_mode)
         plugins = plugins or load_plugins()
         effective, players = configured("env(...)", variant, players, house_rules, rules, plugins)
@@ -191,5 +202,10 @@ def raw_env(variant: str = "classic", **kwargs: Any) -> TreehouseEnv:
 
 
 def env(variant: str = "classic", **kwargs: Any) -> AECEnv:
-    """The environment, wrapped as PettingZoo's classic games are (order enforced, actions bounds-checked)."""
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(raw_env(variant, **kwargs)))
+    """The environment, wrapped as PettingZoo's classic games are: an action
+    outside the mask ends the game with a loss's reward for the agent who
+    took it (``TerminateIllegalWrapper``; a loss is ``-1/(players-1)``, as
+    everywhere), actions bounds-checked, order enforced."""
+    game = raw_env(variant, **kwargs)
+    game = wrappers.TerminateIllegalWrapper(game, illegal_reward=-1.0 / (game.flow.players - 1))
+    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(game))

@@ -77,6 +77,8 @@ def configured(who: str, variant: str, players: int | None, house_rules: Any, ru
 
     if not isinstance(variant, str):
         raise ConfigError(f"{who}: variant must be the name of a variant or rule set, e.g. 'fences', not {type(variant).__name__}")
+    if "max_turns" in rules:
+        raise ConfigError(f"{who}: max_turns: the turn cap is spelled turn_cap, as in the rule sets, on the command line and in OpenSpiel (turn_cap={rules['max_turns']!r})")
     overrides = []
     if house_rules is not None:
         try:
