@@ -62,89 +62,13 @@ def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_
     assert "rules: reference tier (numba cannot be imported" in version.stdout
 
 
-def test_a_cold_cache_says_so_in_one_line_once_and_a_warm_one_loads_the_core_without_numba(tmp_path):
-    """Classic's core (the smaller one: a cold build takes seconds, not tens of
-    them), compiled ahead of time into the cache folder; a warm process loads
-    that build and never imports numba."""
-    prepare = (
-        "import sys; from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); "
-        "cls(cls.Rules()).prepare_compiled(); print('numba' in sys.modules)"
-    )
-    cold = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
-    assert cold.returncode == 0, cold.stderr
-    assert cold.stderr.splitlines() == [cold.stderr.strip()] and cold.stderr.startswith("treehouse: preparing the compiled rules of classic, once: about ")
-    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
-    warm = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
-    assert warm.returncode == 0 and warm.stderr == ""
-    assert warm.stdout.split() == ["False"]
-    version = run("from treehouse.cli import main; import sys; sys.argv = ['th', '--version']; main()", NUMBA_CACHE_DIR=str(tmp_path))
-    assert "compiled core (numba " in version.stdout and "compiled ahead of time" in version.stdout, version.stdout
-
-
-def test_processes_that_need_a_core_at_once_build_it_once(tmp_path):
-    """A playtest's workers may all meet a cold cache: one builds, the others wait and load its build."""
-    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
-    inherited = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
-    started = [
-        subprocess.Popen([sys.executable, "-c", prepare], env={**inherited, "NUMBA_CACHE_DIR": str(tmp_path)}, stderr=subprocess.PIPE, text=True)
-        for _ in range(2)
-    ]
-    said = [process.communicate(timeout=600)[1] for process in started]
-    assert [process.returncode for process in started] == [0, 0], said
-    assert sorted(len(words.splitlines()) for words in said) == [0, 1], said  # one built and said so; the other loaded its build
-    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
-
-
-def _builds_running(cache) -> list[int]:
-    """The pids of ahead-of-time builds into ``cache`` still running (read from /proc)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            words = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue  # ended meanwhile
-        if b"treehouse.kernel.ahead" in words and any(str(cache).encode() in word for word in words):
-            found.append(int(entry.name))
-    return found
-
-
-@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the running processes from /proc")
-def test_a_build_ends_with_the_process_that_started_it_and_the_next_build_sweeps_what_it_left(tmp_path):
-    """No worker outlives its parent: a build whose process was killed
-    (kill -9) ends too, and the next build removes its half-made files."""
-    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
-    inherited = {key: value for key, value in os.environ.items() if key != compiled.COMPILED_ENV}
-    parent = subprocess.Popen([sys.executable, "-c", prepare], env={**inherited, "NUMBA_CACHE_DIR": str(tmp_path)}, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 300
-        while not (_builds_running(tmp_path) and list((tmp_path / "ahead").glob(".treehouse_classic_*"))):
-            assert parent.poll() is None and time.monotonic() < deadline, "the build never started"
-            time.sleep(0.05)
-    finally:
-        parent.kill()
-        parent.wait()
-    deadline = time.monotonic() + 5  # the build checks on its parent four times a second
-    while _builds_running(tmp_path):
-        assert time.monotonic() < deadline, "the build outlived the process that started it"
-        time.sleep(0.1)
-    assert list((tmp_path / "ahead").glob(".treehouse_classic_*")), "nothing half-made to sweep"
-    again = run(prepare, NUMBA_CACHE_DIR=str(tmp_path))
-    assert again.returncode == 0, again.stderr
-    assert len(list((tmp_path / "ahead").glob("treehouse_classic_*"))) == 1
-    assert not list((tmp_path / "ahead").glob(".treehouse_classic_*"))
-
-
 def test_without_a_c_compiler_the_kernels_are_compiled_just_in_time_with_the_same_games(tmp_path):
     """Where no ahead-of-time build can be made, numba compiles the same
     kernels just in time: one line says it prepares them, ``th --version``
-    says why, and the games of both variants are the ones the build plays."""
+    says why, and the games are the ones the build plays (classic, the
+    smaller core; the kernels are the same functions for every core)."""
     without = {"CC": str(tmp_path / "no-such-cc"), compiled.COMPILED_ENV: "1"}
-    games = {
-        "classic": ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"],
-        "fences": SIMULATE,
-    }
+    games = {"classic": ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"]}
     for name, command in games.items():
         just_in_time = run(CLI, *command, NUMBA_CACHE_DIR=str(tmp_path / "cache"), **without)
         assert just_in_time.returncode == 0, just_in_time.stderr

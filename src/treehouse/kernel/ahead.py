@@ -14,17 +14,32 @@ time.  The kernels are the same functions either way, compiled by the same
 numba for this machine's processor, and the tests hold both to the
 reference rules.
 
-:func:`build` compiles in a fresh process (``python -m
-treehouse.kernel.ahead``), since the core's module must be imported with
-numba's decorators in force there, and writes the module under its final
-name only once it is whole (an atomic rename).  Processes that need the
-same core at once (a playtest's workers) take turns at a lock: one builds,
-the others then load what it built.
+The cache is optional: nothing in it may stop a game.
+
+* :func:`build` compiles in a fresh process (``python -m
+  treehouse.kernel.ahead``), since the core's module must be imported with
+  numba's decorators in force there.  It writes the module's size and
+  checksum beside it (``<name>-<digest>.sum``) and then the module under its
+  final name, each whole or not at all (an atomic rename).
+* A module is loaded only once it matches its checksum (a truncated one
+  would kill the process that maps it with a Bus error); one that does not
+  is built again.
+* A folder that cannot be written, or has no room for a build, gives
+  :class:`Unavailable`: the reference rules play, the same games.
+* Processes that need the same core at once (a playtest's workers) take
+  turns at a lock: one builds, the others wait for it, at most
+  :data:`WAIT_SECONDS`, then play on the reference rules meanwhile.
+* A build that failed is remembered beside it (``<name>-<digest>.unbuildable``,
+  the reason in one line, which ``th --version`` shows) only while its cause
+  holds: the C compiler is back, there is room again, or a day has passed,
+  and it is tried again.  A build killed by a signal is tried again at the
+  next start.  What a failed build left half-made is swept at once.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import importlib.machinery
 import importlib.util
 import os
@@ -32,6 +47,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 from types import ModuleType
 from typing import Callable, Iterator
@@ -43,6 +59,24 @@ from treehouse.textfiles import write_text_atomically
 EXPORTS = "AHEAD_OF_TIME"
 #: How long a build may take before it counts as failed (a cold build of Fences takes about 20 s).
 BUILD_SECONDS = 900
+#: How long a process waits for another's build before it plays on the reference rules.
+WAIT_SECONDS = 10.0
+#: The room a build needs in the cache folder: its temporary files, the
+#: module (about a megabyte), and numba's own cache where it compiles just in time.
+ROOM_NEEDED = 64 * 2**20
+#: How long a build that failed for a reason this module cannot watch (the
+#: compiler's own error, say) is not tried again.
+RETRY_SECONDS = 24 * 3600
+
+
+class Unavailable(Exception):
+    """Neither a build nor numba's just-in-time cache can be had now (the
+    folder is read-only or full, or another process is still building): the
+    reference rules play meanwhile.  ``said`` once the user was told."""
+
+    def __init__(self, reason: str, said: bool = False) -> None:
+        super().__init__(reason)
+        self.said = said
 
 
 def module_name(name: str, digest: str) -> str:
@@ -54,30 +88,80 @@ def module_path(folder: Path, name: str, digest: str) -> Path:
     return folder / (module_name(name, digest) + importlib.machinery.EXTENSION_SUFFIXES[0])
 
 
-def prepared(name: str, module: str, digest: str, folder: Path, announce: Callable[[], None]) -> ModuleType | None:
+def checksum_path(module: Path) -> Path:
+    """Where the size and checksum of the build at ``module`` are kept."""
+    name, digest = module.name.split(".")[0].split("_")[-2:]
+    return module.with_name(f"{name}-{digest}.sum")
+
+
+def checksum(path: Path) -> str:
+    """``<size> <sha256>`` of the file at ``path``."""
+    data = path.read_bytes()
+    return f"{len(data)} {hashlib.sha256(data).hexdigest()}"
+
+
+def whole(module: Path) -> bool:
+    """Is the build at ``module`` there, exactly as it was built?"""
+    try:
+        recorded = checksum_path(module).read_text().strip()
+        if module.stat().st_size != int(recorded.split()[0]):
+            return False  # truncated or grown: no need to read it
+        return checksum(module) == recorded
+    except (OSError, ValueError, IndexError):
+        return False
+
+
+def prepared(name: str, module: str, digest: str, folder: Path, announce: Callable[[], None], say: Callable[[str], None], wait: float = WAIT_SECONDS) -> ModuleType | None:
     """The core ``name`` (the kernels of ``module``, from sources of
     ``digest``) compiled ahead of time and loaded: built first, once a
-    machine, where ``folder`` has none (``announce()`` then says so);
-    ``None`` where it cannot be built here.  Why not is kept beside it
-    (``<name>-<digest>.unbuildable``), so the build is not tried again for
-    these sources, and ``th --version`` says why."""
+    machine, where ``folder`` has no whole build (``announce()`` then says
+    so); ``None`` where it cannot be built here (no C compiler, say: numba
+    compiles it just in time instead).  Raises :class:`Unavailable` where
+    the cache cannot serve now; a wait for another process's build is said
+    through ``say``, and lasts ``wait`` seconds at most."""
     target = module_path(folder, name, digest)
+    if whole(target):
+        return _loaded(target, name, digest)
+    problem = unusable(folder)  # numba's own cache, beside it, would not do either
+    if problem:
+        raise Unavailable(problem)
     unbuildable = folder / f"{name}-{digest}.unbuildable"
-    if not target.exists() and not unbuildable.exists():
-        with _turn(folder / f"{name}.lock"):
-            if not target.exists() and not unbuildable.exists():  # nobody built it while this process waited
-                _sweep(folder, name)
-                announce()
-                why = build(module, module_name(name, digest), target)
-                if why:
-                    _write(unbuildable, why + "\n")
-                _keep_newest(folder, name)
-    if not target.exists():
+    if failure_holds(unbuildable):
         return None
+    with _turn(folder / f"{name}.lock", wait, lambda: say(f"another process is preparing the compiled rules of {name}: waiting for it, {wait:.0f} s at most")) as mine:
+        if not mine:
+            raise Unavailable(f"another process is still preparing the compiled rules of {name}", said=True)
+        if whole(target):  # built while this process waited
+            return _loaded(target, name, digest)
+        if failure_holds(unbuildable):
+            return None
+        for stale in (target, checksum_path(target), unbuildable):
+            with contextlib.suppress(OSError):
+                stale.unlink()
+        _sweep(folder, name)
+        announce()
+        why = build(module, module_name(name, digest), target)
+        if why:
+            _sweep(folder, name)
+            if why.startswith(KILLED):
+                raise Unavailable(why)  # tried again at the next start
+            _write(unbuildable, why + "\n")
+            if failure_kind(why) == "room":
+                raise Unavailable(why)  # numba's own cache has no room either
+            return None
+        _keep_newest(folder, name)
+    return _loaded(target, name, digest)
+
+
+def _loaded(target: Path, name: str, digest: str) -> ModuleType | None:
     try:
         return load(target, module_name(name, digest))
     except (ImportError, OSError):
         return None  # cannot be loaded here after all: compiled just in time instead
+
+
+#: How :func:`build` begins its reason when the build was killed by a signal.
+KILLED = "the build was ended by signal"
 
 
 def build(module: str, name: str, target: Path) -> str:
@@ -94,12 +178,65 @@ def build(module: str, name: str, target: Path) -> str:
     command = [sys.executable, "-m", "treehouse.kernel.ahead", module, name, str(target), str(os.getpid())]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_SECONDS)
-    except (OSError, subprocess.TimeoutExpired) as error:
+    except subprocess.TimeoutExpired:
+        return f"{KILLED}: it took over {BUILD_SECONDS} s"
+    except OSError as error:
         return f"{type(error).__name__}: {error}"
-    if done.returncode != 0 or not target.exists():
+    if done.returncode < 0:
+        return f"{KILLED} {-done.returncode}"
+    if done.returncode != 0 or not whole(target):
         lines = [line.strip() for line in (done.stderr + done.stdout).splitlines() if line.strip()]
         errors = [line for line in lines if "Error" in line or "error:" in line]  # the last error says most
         return (errors or lines or [f"the build ended with code {done.returncode}"])[-1][:300]
+    return ""
+
+
+def failure_kind(reason: str) -> str:
+    """What a failed build's ``reason`` says went wrong: ``compiler`` (none
+    found), ``room`` (the disk was full) or ``other``."""
+    if reason.startswith("no C compiler"):
+        return "compiler"
+    if "No space left" in reason or "Errno 28" in reason or "Disk quota" in reason:
+        return "room"
+    return "other"
+
+
+def failure_holds(marker: Path) -> bool:
+    """Does the failure kept at ``marker`` still hold, so that building again
+    would fail the same way?  Once its cause may have changed, no."""
+    try:
+        reason = marker.read_text().strip()
+        age = time.time() - marker.stat().st_mtime
+    except OSError:
+        return False
+    kind = failure_kind(reason)
+    if kind == "compiler":
+        return shutil.which(c_compiler()) is None
+    if kind == "room":
+        return _room(marker.parent) < ROOM_NEEDED
+    return age < RETRY_SECONDS
+
+
+def _room(folder: Path) -> int:
+    try:
+        return shutil.disk_usage(folder).free
+    except OSError:
+        return 0
+
+
+def unusable(folder: Path) -> str:
+    """Why ``folder`` cannot hold a build now (it cannot be made or written,
+    or has too little room), in one line; ``""`` where it can."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".probe-")
+        os.close(handle)
+        os.unlink(probe)
+    except OSError as error:
+        return f"the cache folder {folder} cannot be written ({error.strerror or error})"
+    free = _room(folder)
+    if free < ROOM_NEEDED:
+        return f"the cache folder {folder} has {free / 2**20:.1f} MB free, and the compiled rules need {ROOM_NEEDED // 2**20} MB"
     return ""
 
 
@@ -123,21 +260,35 @@ def load(target: Path, name: str) -> ModuleType:
 
 
 @contextlib.contextmanager
-def _turn(lock: Path) -> Iterator[None]:
-    """Hold ``lock`` (a file lock, across processes) while building; where
-    files cannot be locked, build anyway (the atomic rename keeps it whole)."""
+def _turn(lock: Path, wait: float, waiting: Callable[[], None]) -> Iterator[bool]:
+    """Hold ``lock`` (a file lock, across processes) while building: yields
+    ``True`` once held, ``False`` where another process held it for ``wait``
+    seconds (``waiting()`` is called once, as the wait begins).  Where files
+    cannot be locked, build anyway (the atomic renames keep each file whole)."""
     try:
         import fcntl
 
-        lock.parent.mkdir(parents=True, exist_ok=True)
         handle = open(lock, "a")
     except (ImportError, OSError):
-        yield
+        yield True
         return
     with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+        deadline = time.monotonic() + wait
+        told = False
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() >= deadline:
+                    yield False
+                    return
+                if not told:
+                    told = True
+                    waiting()
+                time.sleep(0.1)
         try:
-            yield
+            yield True
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
@@ -158,19 +309,20 @@ def _keep_newest(folder: Path, name: str) -> None:
     """Remove all but the :data:`KEEP` newest builds (and markers) of the core ``name``."""
     with contextlib.suppress(OSError):
         for older in builds(folder, name)[KEEP:]:
+            if older.suffix != ".unbuildable":
+                checksum_path(older).unlink(missing_ok=True)
             older.unlink()
 
 
 def _sweep(folder: Path, name: str) -> None:
     """Remove what builds of the core ``name`` left half-made (their parent
-    was killed, or the machine went down): under the lock, nobody else is
-    building it."""
+    was killed, the disk was full): under the lock, nobody else is building it."""
     for left in folder.glob(f".{module_name(name, '*')}-*"):
         shutil.rmtree(left, ignore_errors=True)
 
 
 def _write(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all; a read-only folder only means trying again next time."""
+    """Write ``text`` to ``path`` whole or not at all; a full folder only means trying again next time."""
     with contextlib.suppress(TreehouseError):
         write_text_atomically(path, text, TreehouseError)
 
@@ -194,7 +346,10 @@ def _compile(module: str, name: str, target: str, parent: str) -> None:
         for kernel, signature in getattr(kernels, EXPORTS).items():
             cc.export(kernel, signature)(getattr(kernels, kernel).py_func)
         cc.compile()
-        os.replace(Path(folder) / cc.output_file, destination)
+        built = Path(folder) / cc.output_file
+        # the checksum first: a module under its final name always has its own beside it
+        write_text_atomically(checksum_path(destination), checksum(built) + "\n", TreehouseError)
+        os.replace(built, destination)
 
 
 def _end_with(parent: int) -> None:
@@ -204,7 +359,6 @@ def _end_with(parent: int) -> None:
     prepares in a background thread).  What the build left half-made is
     swept by the next build (:func:`prepared`)."""
     import threading
-    import time
 
     def watch() -> None:
         while os.getppid() == parent:

@@ -124,19 +124,24 @@ def enabled() -> bool:
 
 
 def tier() -> str:
-    """Which tier is in use, in words, for ``th --version``."""
+    """Which tier is in use, in words, for ``th --version``: as things stand
+    now (a failure whose cause has passed is not named)."""
     reason = _load()
     if reason:
         return f"rules: reference tier ({reason})"
     from treehouse.kernel import ahead
 
-    newest = ahead.builds(ahead_folder())[:1] if ahead_folder().is_dir() else []
-    if not newest:
-        how = "compiled at first use: ahead of time where a C compiler is at hand"
-    elif newest[0].suffix == ".unbuildable":
+    folder = ahead_folder()
+    newest = ahead.builds(folder)[:1] if folder.is_dir() else []
+    problem = ahead.unusable(folder) if folder.is_dir() else ""
+    if newest and newest[0].suffix != ".unbuildable" and ahead.whole(newest[0]):
+        how = "compiled ahead of time"
+    elif problem:
+        return f"rules: reference tier ({problem}; the same games, slower)"
+    elif newest and newest[0].suffix == ".unbuildable" and ahead.failure_holds(newest[0]):
         how = f"compiled just in time: {newest[0].read_text().strip()}"
     else:
-        how = "compiled ahead of time"
+        how = "compiled at first use: ahead of time where a C compiler is at hand"
     return f"rules: compiled core (numba {importlib.metadata.version('numba')}, {how}; kernels cached in {cache_folder()})"
 
 
@@ -177,11 +182,19 @@ def _processor() -> str:
 #: The kernels of each core prepared in this process (:func:`kernels`).
 _kernels: dict[str, Any] = {}
 _kernels_lock = threading.Lock()
+#: The cores the cache could not serve (:class:`~treehouse.kernel.ahead.Unavailable`),
+#: with when to ask again (``time.monotonic()``); the reference rules play meanwhile.
+_unavailable: dict[str, float] = {}
+#: How long a process plays on the reference rules before it asks the cache again.
+ASK_AGAIN_SECONDS = 30.0
+#: The cores this process has said something about on stderr (one line each at most).
+_said: set[str] = set()
 
 
 def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm: Callable[[Any], None]) -> Any | None:
     """The kernels of the core ``name`` ready to call, prepared once a
-    process; ``None`` where numba turns out not to import (the hooks answer).
+    process; ``None`` where they cannot be had now (numba does not import,
+    or the cache folder cannot serve: the hooks answer, the same games).
 
     ``module`` names the core's module, whose ``AHEAD_OF_TIME`` table names
     the kernels Python calls; ``sources`` are the files its kernels are
@@ -192,33 +205,55 @@ def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm
     the module itself is imported and its kernels compiled just in time and
     cached by numba (``warm(module)`` calls each once).  The first time on
     a machine, one line on stderr says so, with ``seconds`` as the
-    estimate; a process that finds another building the same core waits for
-    it (workers never compile again)."""
+    estimate; a process that finds another building the same core waits
+    for it, :data:`~treehouse.kernel.ahead.WAIT_SECONDS` at most, saying so.
+    Where the cache cannot serve (read-only, full, a build still running),
+    one line says so and the reference rules play; the cache is asked again
+    after :data:`ASK_AGAIN_SECONDS`."""
     prepared = _kernels.get(name)
     if prepared is not None:
         return prepared  # every look asks: no lock once prepared
+    if time.monotonic() < _unavailable.get(name, -math.inf):
+        return None
     with _kernels_lock:
         if name in _kernels:
             return _kernels[name]
         from treehouse.kernel import ahead
 
         digest = digest_of(sources)
-        said: list[bool] = []
 
-        def announce() -> None:  # the one line, once, by the process that compiles
+        def say(words: str) -> None:  # one line a core, once a process
+            if name not in _said:
+                _said.add(name)
+                print(f"treehouse: {words}", file=sys.stderr, flush=True)
+
+        def announce() -> None:  # by the process that compiles
+            say(f"preparing the compiled rules of {name}, once: about {seconds:.0f} s")
+
+        def unavailable(reason: str, said: bool = False) -> None:
+            _unavailable[name] = time.monotonic() + ASK_AGAIN_SECONDS
             if not said:
-                said.append(True)
-                print(f"treehouse: preparing the compiled rules of {name}, once: about {seconds:.0f} s", file=sys.stderr, flush=True)
+                say(f"{reason}: the reference rules play meanwhile (the same games, slower)")
 
-        loaded = ahead.prepared(name, module, digest, ahead_folder(), announce)
+        wait = 0.0 if name in _unavailable else ahead.WAIT_SECONDS  # waited once already: only a look now
+        try:
+            loaded = ahead.prepared(name, module, digest, ahead_folder(), announce, say, wait)
+        except ahead.Unavailable as why:
+            unavailable(str(why), why.said)
+            return None
         if loaded is None:
             try:
                 loaded = importlib.import_module(module)
             except Exception as error:  # numba or llvmlite broken: ImportError, OSError, ...
                 _unusable(error)
                 return None
-            _just_in_time(name, digest, loaded, warm, announce)
+            try:
+                _just_in_time(name, digest, loaded, warm, announce)
+            except OSError as error:  # numba's cache met a full disk
+                unavailable(f"numba's cache in {cache_folder()} cannot be written ({error.strerror or error})")
+                return None
         _kernels[name] = loaded
+        _unavailable.pop(name, None)
         return loaded
 
 
@@ -334,3 +369,5 @@ def reset_for_tests() -> None:
     global _reason, _told
     _reason, _told = None, False
     _kernels.clear()
+    _unavailable.clear()
+    _said.clear()

@@ -1,0 +1,303 @@
+"""The cache of compiled rules never stops a game (docs/rules/tiers.md).
+
+Fault drills: a truncated module, a full or read-only cache folder, a C
+compiler missing and then back, a build killed or stopped.  Each gives the
+reference tier's games (the same JSON), exit 0, one line at most, and
+writes nothing outside the cache folder.  Builds are slow, so the drills
+share one cold build of classic (the smaller core) and use a one-kernel
+core for the build's own mechanics."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from treehouse.kernel import ahead, compiled
+
+CLI = "import sys; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
+#: Games that load classic's core from the first look.
+GAMES = ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"]
+PACKAGE = Path(compiled.__file__).resolve().parent.parent
+
+TINY = """
+from treehouse.kernel.compiled import njit_cached
+
+AHEAD_OF_TIME = {"add": "i8(i8, i8)"}
+
+@njit_cached
+def add(a, b):
+    return a + b
+"""
+#: Prepare the one-kernel core and say how it came: ahead of time, just in time, or not at all.
+PREPARE_TINY = """
+import sys
+from treehouse.kernel import compiled
+compiled.enabled()
+kernels = compiled.kernels("tiny", "tiny", [sys.argv[1] + "/tiny.py"], 1, lambda k: k.add(1, 2))
+print("none" if kernels is None else ("just in time" if hasattr(kernels.add, "py_func") else "ahead of time"), kernels.add(2, 3) if kernels else "")
+"""
+
+
+def run(code: str, *args: str, **env: str) -> subprocess.CompletedProcess:
+    """``code`` in a fresh process, the core wanted from the first look, its
+    homes in ``env`` (the cache folder above all)."""
+    inherited = {key: value for key, value in os.environ.items() if key not in (compiled.COMPILED_ENV, "NUMBA_CACHE_DIR", "CC")}
+    return subprocess.run([sys.executable, "-c", code, *args], env={**inherited, compiled.COMPILED_ENV: "1", **env}, capture_output=True, text=True, timeout=600)
+
+
+def report(done: subprocess.CompletedProcess) -> dict:
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    found.pop("seconds")
+    return found
+
+
+def lines(done: subprocess.CompletedProcess) -> list[str]:
+    return [line for line in done.stderr.splitlines() if line.strip()]
+
+
+def numba_files(root: Path) -> set[Path]:
+    return {*root.rglob("*.nbi"), *root.rglob("*.nbc")}
+
+
+@pytest.fixture(scope="module")
+def reference():
+    """The games on the reference rules, as the drills must give them."""
+    return report(run(CLI, *GAMES, **{compiled.COMPILED_ENV: "0"}))
+
+
+@pytest.fixture(scope="module")
+def classic_build(tmp_path_factory):
+    """A cache folder in which two processes at once built classic's core:
+    one built it and said so, the other waited and loaded that build."""
+    cache = tmp_path_factory.mktemp("classic-build")
+    prepare = "from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled()"
+    inherited = {key: value for key, value in os.environ.items() if key not in (compiled.COMPILED_ENV, "CC")}
+    started = [
+        subprocess.Popen([sys.executable, "-c", prepare], env={**inherited, "NUMBA_CACHE_DIR": str(cache)}, stderr=subprocess.PIPE, text=True)
+        for _ in range(2)
+    ]
+    said = [process.communicate(timeout=600)[1] for process in started]
+    assert [process.returncode for process in started] == [0, 0], said
+    assert sum("preparing the compiled rules of classic, once" in words for words in said) == 1, said
+    assert all(len(words.splitlines()) <= 1 for words in said), said
+    return cache
+
+
+def test_processes_that_need_a_core_at_once_build_it_once(classic_build):
+    modules = list((classic_build / "ahead").glob("treehouse_classic_*"))
+    assert len(modules) == 1 and ahead.whole(modules[0])
+
+
+def test_a_warm_cache_loads_the_core_without_numba_and_th_version_says_so(classic_build, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(classic_build, cache)
+    prepare = "import sys; from treehouse.plugins import load_plugins; cls = load_plugins().variant('classic'); cls(cls.Rules()).prepare_compiled(); print('numba' in sys.modules)"
+    warm = run(prepare, NUMBA_CACHE_DIR=str(cache))
+    assert warm.returncode == 0 and warm.stderr == "", warm.stderr
+    assert warm.stdout.split() == ["False"]
+    version = run(CLI, "--version", NUMBA_CACHE_DIR=str(cache))
+    assert "compiled core (numba " in version.stdout and "compiled ahead of time" in version.stdout, version.stdout
+
+
+def _module(cache: Path) -> Path:
+    (found,) = (cache / "ahead").glob("treehouse_classic_*")
+    return found
+
+
+def _truncate(module: Path, fraction: float) -> None:
+    size = module.stat().st_size
+    with open(module, "r+b") as handle:
+        handle.truncate(int(size * fraction))
+
+
+def test_a_truncated_module_is_never_loaded(classic_build, tmp_path):
+    """Mapping a truncated extension module kills the process with a Bus
+    error; it is checked against its checksum first, and set aside."""
+    for fraction in (0.1, 0.2, 0.3, 0.4):
+        cache = tmp_path / f"cache-{fraction}"
+        shutil.copytree(classic_build, cache)
+        module = _module(cache)
+        _truncate(module, fraction)
+        assert not ahead.whole(module)
+        # no compiler to build it again with: numba's just-in-time path is next, so stop there
+        probe = (
+            "import sys, pathlib; from treehouse.kernel import ahead; "
+            f"print(ahead.prepared('classic', 'x', '{module.name.split('.')[0].split('_')[-1]}', pathlib.Path(sys.argv[1]), lambda: None, print, 1.0))"
+        )
+        done = run(probe, str(cache / "ahead"), CC=str(tmp_path / "no-such-cc"))
+        assert done.returncode == 0, (fraction, done.returncode, done.stderr)
+        assert done.stdout.split() == ["None"] and not module.exists(), fraction
+
+
+def test_a_truncated_module_is_built_again_and_plays_the_same_games(classic_build, reference, tmp_path):
+    cache = tmp_path / "cache"
+    shutil.copytree(classic_build, cache)
+    module = _module(cache)
+    _truncate(module, 0.3)
+    done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(cache))
+    assert report(done) == reference
+    assert len(lines(done)) == 1 and "preparing the compiled rules of classic" in done.stderr
+    assert ahead.whole(_module(cache))
+
+
+@contextlib.contextmanager
+def mounted(folder: Path, *options: str):
+    """A tmpfs at ``folder`` (root only: CI runs as root)."""
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        pytest.skip("mounting a tmpfs needs root")
+    folder.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run(["mount", "-t", "tmpfs", "-o", ",".join(options), "tmpfs", str(folder)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {done.stderr.strip()}")
+    try:
+        yield folder
+    finally:
+        subprocess.run(["umount", "-l", str(folder)], capture_output=True)
+
+
+def _homes(tmp_path: Path) -> dict[str, str]:
+    """Every folder a process might write to by default, inside ``tmp_path``."""
+    return {name: str(tmp_path / "home" / name) for name in ("HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CONFIG_HOME")}
+
+
+def _written_outside(tmp_path: Path, cache: Path, before: set[Path]) -> list[Path]:
+    written = [path for path in tmp_path.rglob("*") if path.is_file() and cache not in path.parents]
+    return sorted({*written, *numba_files(PACKAGE)} - before)
+
+
+@pytest.mark.parametrize("options, says", [(("size=2m",), "MB free"), (("size=2m", "ro"), "cannot be written")])
+def test_a_full_or_read_only_cache_folder_plays_the_same_games_on_the_reference_rules(reference, tmp_path, options, says):
+    with mounted(tmp_path / "disk", *options) as disk:
+        cache = disk / "cache"
+        before = numba_files(PACKAGE)
+        done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(cache), **_homes(tmp_path))
+        assert report(done) == reference
+        assert len(lines(done)) == 1 and says in done.stderr and "the reference rules play meanwhile" in done.stderr, done.stderr
+        assert _written_outside(tmp_path, cache, before) == []
+        version = run(CLI, "--version", NUMBA_CACHE_DIR=str(cache))
+        assert "rules: reference tier" in version.stdout or "compiled at first use" in version.stdout, version.stdout
+
+
+def test_a_read_only_cache_folder_with_a_whole_build_loads_it(classic_build, reference, tmp_path):
+    with mounted(tmp_path / "disk", "size=64m") as disk:
+        shutil.copytree(classic_build, disk / "cache")
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(disk / "cache"), **_homes(tmp_path))
+        assert report(done) == reference
+        assert lines(done) == []
+
+
+def test_a_build_another_process_holds_stopped_is_waited_for_ten_seconds_at_most(classic_build, reference, tmp_path):
+    """A builder stopped with SIGSTOP holds its lock for good: the next
+    process says it waits, and after the bound plays on the reference rules."""
+    cache = tmp_path / "cache"
+    (cache / "ahead").mkdir(parents=True)
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import fcntl, os, signal, sys; h = open(sys.argv[1], 'a'); fcntl.flock(h, fcntl.LOCK_EX); print('held', flush=True); os.kill(os.getpid(), signal.SIGSTOP)", str(cache / "ahead" / "classic.lock")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        started = time.monotonic()
+        done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(cache))
+        waited = time.monotonic() - started
+        assert report(done) == reference
+        assert len(lines(done)) == 1 and "waiting for it, 10 s at most" in done.stderr, done.stderr
+        assert waited < ahead.WAIT_SECONDS + 20  # the wait, then the games on the reference rules
+    finally:
+        holder.kill()
+        holder.wait()
+
+
+@pytest.fixture
+def tiny(tmp_path):
+    code = tmp_path / "code"
+    code.mkdir()
+    (code / "tiny.py").write_text(TINY)
+    return code
+
+
+def prepare_tiny(code: Path, cache: Path, **env: str) -> subprocess.CompletedProcess:
+    return run(PREPARE_TINY, str(code), NUMBA_CACHE_DIR=str(cache), PYTHONPATH=str(code), **env)
+
+
+def test_a_compiler_missing_and_then_back_is_built_ahead_of_time_once_it_is_back(tiny, tmp_path):
+    cache = tmp_path / "cache"
+    missing = {"CC": str(tmp_path / "no-such-cc")}
+    without = prepare_tiny(tiny, cache, **missing)
+    assert without.returncode == 0, without.stderr
+    assert without.stdout.split() == ["just", "in", "time", "5"] and len(lines(without)) == 1
+    assert f"no C compiler ({tmp_path / 'no-such-cc'} not found)" in run(CLI, "--version", NUMBA_CACHE_DIR=str(cache), **missing).stdout
+    again = prepare_tiny(tiny, cache, **missing)
+    assert again.stdout.split() == ["just", "in", "time", "5"] and again.stderr == ""  # no build tried while it is missing
+    back = prepare_tiny(tiny, cache)
+    assert back.returncode == 0, back.stderr
+    assert back.stdout.split() == ["ahead", "of", "time", "5"]
+    assert "no C compiler" not in run(CLI, "--version", NUMBA_CACHE_DIR=str(cache)).stdout
+
+
+def _builds_running(cache: Path) -> list[int]:
+    """The pids of ahead-of-time builds into ``cache`` still running (read from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            words = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue  # ended meanwhile
+        if b"treehouse.kernel.ahead" in words and any(str(cache).encode() in word for word in words):
+            found.append(int(entry.name))
+    return found
+
+
+def _start_build(tiny: Path, cache: Path) -> subprocess.Popen:
+    """A process building the one-kernel core, once its build is under way."""
+    inherited = {key: value for key, value in os.environ.items() if key not in (compiled.COMPILED_ENV, "CC")}
+    env = {**inherited, compiled.COMPILED_ENV: "1", "NUMBA_CACHE_DIR": str(cache), "PYTHONPATH": str(tiny)}
+    parent = subprocess.Popen([sys.executable, "-c", PREPARE_TINY, str(tiny)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not (_builds_running(cache) and list((cache / "ahead").glob(".treehouse_tiny_*"))):
+        assert parent.poll() is None and time.monotonic() < deadline, "the build never started"
+        time.sleep(0.02)
+    return parent
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the running processes from /proc")
+@pytest.mark.parametrize("killed", ["the process that started it", "the build itself"])
+def test_a_build_killed_with_kill_9_is_swept_and_built_again(tiny, tmp_path, killed):
+    """No worker outlives its parent: a build whose process was killed ends
+    too; a build killed itself is not taken for a lasting failure.  Either
+    way the next start sweeps what it left and builds the core."""
+    cache = tmp_path / "cache"
+    parent = _start_build(tiny, cache)
+    try:
+        if killed == "the build itself":
+            for pid in _builds_running(cache):
+                os.kill(pid, signal.SIGKILL)
+            parent.wait(60)
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 5  # the build checks on its parent four times a second
+    while _builds_running(cache):
+        assert time.monotonic() < deadline, "the build outlived the process that started it"
+        time.sleep(0.1)
+    assert not list((cache / "ahead").glob("*.unbuildable"))
+    again = prepare_tiny(tiny, cache)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.split() == ["ahead", "of", "time", "5"]
+    assert len(list((cache / "ahead").glob("treehouse_tiny_*"))) == 1
+    assert not list((cache / "ahead").glob(".treehouse_tiny_*"))
