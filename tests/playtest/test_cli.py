@@ -231,7 +231,8 @@ def test_sweep_writes_the_records_of_every_point(tmp_path):
         assert sorted(p.name for p in (folder / point).iterdir()) == [f"game-{i:06d}.jsonl" for i in range(12)]
     record = Record.read(folder / "dig_in_place=false,house_decline=reroll" / "game-000003.jsonl")
     assert record.header["rules"]["dig_in_place"] is False and record.header["rules"]["house_decline"] == "reroll"
-    assert record.meta == {"seed": 7, "game": 3, "rule_set": "classic with dig_in_place=false house_decline=reroll"}
+    # game 3 is the second of its seed pair: the bots have swapped seats
+    assert record.meta == {"seed": 7, "game": 3, "rule_set": "classic with dig_in_place=false house_decline=reroll", "seats": ["random", "greedy"]}
     replay(record, load_plugins())
     # a point plays exactly the games th simulate plays with the same rules and seed
     assert data(th("simulate", *args, "--set", "house_decline=reroll", "--records", str(tmp_path / "sim"), "--json"))["wins"] == out["points"][1]["wins"]

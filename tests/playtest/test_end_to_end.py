@@ -64,7 +64,7 @@ def test_th_sweep_with_a_bot_spec_and_records(tmp_path):
     result = run("sweep", "--variant", "classic", "--param", "rules.dig_in_place=true,false", "--games", "30", "--seat", "search(depth=1)", "--seat", "random",
                  "--records", str(folder))
     assert result.returncode == 0, result.stderr
-    assert "seat 1 search(depth=1), seat 2 random" in result.stdout
+    assert "seats search(depth=1), random (rotated: each bot plays each seat in turn)" in result.stdout
     assert sorted(p.name for p in folder.iterdir()) == ["dig_in_place=false", "dig_in_place=true"]
     assert len(list((folder / "dig_in_place=false").glob("game-*.jsonl"))) == 30
     replayed = run("replay", "--all", str(folder / "dig_in_place=false" / "game-000029.jsonl"))

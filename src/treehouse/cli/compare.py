@@ -86,8 +86,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
     with chunk_pool(run) as pool, progress_bar(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
         total, stopped = play_batch(batch, games, run, progress, pool, stop)
     seconds = time.perf_counter() - began
-    side_a = simulate_result(rules_a, kinds, seed, total.sides[0], seconds)
-    side_b = simulate_result(rules_b, kinds, seed, total.sides[1], seconds)
+    side_a = simulate_result(rules_a, batch, total.sides[0], seconds)
+    side_b = simulate_result(rules_b, batch, total.sides[1], seconds)
     side_a["rule_set"], side_b["rule_set"] = spec_a.name, spec_b.name
     rows = [
         {"name": d.name, "a": d.a, "b": d.b, "diff": d.diff.value, "low": d.diff.low, "high": d.diff.high, "p_value": d.p_value, "significant": d.significant}

@@ -41,6 +41,14 @@ SeatOption = Annotated[
     typer.Option("--seat", help="The bot in the next seat, with options if any, e.g. search(depth=2) (repeatable; default: random in every seat)."),
 ]
 PlayersOption = Annotated[Optional[int], typer.Option("--players", "-p", help="Players, when --seat is not given for each.")]
+FixedSeatsOption = Annotated[
+    bool,
+    typer.Option(
+        "--fixed-seats",
+        help="Keep each bot in the seat its --seat gave it (default: where the seats hold different bots, they rotate, "
+        "every bot playing every seat equally often on the same seeds, so the seat figures measure the game, not the bots).",
+    ),
+]
 SeedOption = Annotated[int, typer.Option("--seed", help="Seed of the whole run: the same seed gives the same games.")]
 JobsOption = Annotated[
     Optional[int],
@@ -75,6 +83,7 @@ class RunOptions:
     games: int
     seat: list[str] | None = None
     players: int | None = None
+    fixed_seats: bool = False
     seed: int = 1
     jobs: int | None = None  # None: as long as the run is (playtest.work.run_chunks)
     cluster: str | None = None
@@ -94,6 +103,7 @@ _RUN_PARAMETERS = (
     ("games", GamesOption),
     ("seat", SeatOption),
     ("players", PlayersOption),
+    ("fixed_seats", FixedSeatsOption),
     ("seed", SeedOption),
     ("jobs", JobsOption),
     ("cluster", ClusterOption),
@@ -228,7 +238,7 @@ def seats_and_batch(run: RunOptions, rule_sets: list[EffectiveRules], specs: tup
             records.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise ConfigError(f"cannot write the records to {records}: {error.strerror or error}") from None
-    batch = Batch(specs, kinds, run.seed, rotate=len(specs) > 1 and len(set(kinds)) > 1, records=str(records) if records else None)
+    batch = Batch(specs, kinds, run.seed, rotate=len(set(kinds)) > 1 and not run.fixed_seats, records=str(records) if records else None)
     check_batch(batch, plugins())
     return kinds, batch
 
@@ -387,12 +397,13 @@ def faces_order(effective: EffectiveRules) -> tuple[str, ...]:
     return tuple(effective.variant_class.die.faces)
 
 
-def simulate_result(effective: EffectiveRules, kinds: tuple[str, ...], seed: int, aggregate, seconds: float) -> dict:
+def simulate_result(effective: EffectiveRules, batch: Batch, aggregate, seconds: float) -> dict:
     result = {
         "variant": effective.variant_class.name,
         "rule_set": effective.name,
-        "seed": seed,
-        "seat_kinds": list(kinds),
+        "seed": batch.seed,
+        "seat_kinds": list(batch.seats),
+        "seats_rotated": batch.rotate,
         **summary(aggregate, faces_order(effective)),
         "seconds": round(seconds, 3),
     }

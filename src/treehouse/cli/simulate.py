@@ -24,14 +24,15 @@ from treehouse.playtest.work import run as play
 def _print_simulate(result: dict) -> None:
     out.print(
         f"[bold]{shown(result['rule_set'])}[/bold] ({shown(result['variant'])}): {result['games']} games, "
-        f"{shown(seats_text(result['seat_kinds']))}, seed {result['seed']}, {result['seconds']:.1f} s"
+        f"{shown(seats_text(result['seat_kinds'], result['seats_rotated']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
     table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
         # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
         table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
     for seat in result["seats"]:
-        table.add_row(str(seat["seat"]), shown(result["seat_kinds"][seat["seat"] - 1]), str(seat["wins"]), f"{seat['rate']:.3f}", interval(seat["low"], seat["high"]), str(seat["ties"]))
+        bot = "each in turn" if result["seats_rotated"] else result["seat_kinds"][seat["seat"] - 1]
+        table.add_row(str(seat["seat"]), shown(bot), str(seat["wins"]), f"{seat['rate']:.3f}", interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
     out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
     length = result["length"]
@@ -147,7 +148,7 @@ def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> Non
                 except Interrupted as interrupted:
                     err.print("interrupted during the skill ladder: it is left out", markup=False)
                     stopped = interrupted
-    result = simulate_result(effective, kinds, run.seed, total.sides[0], time.perf_counter() - began)
+    result = simulate_result(effective, batch, total.sides[0], time.perf_counter() - began)
     if skill_result is not None:
         result["skill"] = skill_result
     save_outputs(run, result, stopped, lambda: _simulate_csv(result), html.simulate_report)

@@ -71,7 +71,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
             except Interrupted as interruption:
                 stopped, total = interruption, interruption.partial
             if total is not None:
-                data = simulate_result(effective, kinds, seed, total.sides[0], 0.0)
+                data = simulate_result(effective, batch, total.sides[0], 0.0)
                 rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
                 if stopped is not None:
                     rows[-1]["partial"] = True
@@ -109,7 +109,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         return
     if stopped is not None:
         out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
-    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), {shown(seats_text(kinds))}, seed {seed}, {seconds:.1f} s")
+    out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), {shown(seats_text(kinds, batches[0].rotate))}, seed {seed}, {seconds:.1f} s")
     _print_sweep(keys, rows, kinds)
     end_interrupted(stopped, played, games * len(points))
 

@@ -34,7 +34,7 @@ from typing import Any, Callable, Iterator, Protocol
 
 from treehouse.bots.options import bot_factory
 from treehouse.errors import PluginError, TreehouseError
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
 from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
@@ -354,7 +354,8 @@ def play_game(table: _Table, batch: Batch, index: int, record_path: Path | None 
     """Play game ``index`` of ``batch`` under one rule set; its summary and seating."""
     group, entrants = seating(batch, index)
     seats = [table.factories[e]() for e in entrants]
-    record = Record(meta={"seed": batch.seed, "game": index, "rule_set": table.spec.name}) if record_path else None
+    meta = {"seed": batch.seed, "game": index, "rule_set": table.spec.name, "seats": [batch.seats[e] for e in entrants]}  # who sat where (rotated seats move)
+    record = Record(meta=meta) if record_path else None
     game = Game(table.variant, seats, game_rng(batch.seed, group), turn_cap=table.spec.turn_cap, house_rules=table.house_rules, record=record)
     observer = Observer(game)
     try:
