@@ -43,3 +43,13 @@ def test_the_fences_sizes_in_the_doc_are_the_codes(plugins, players, ids, observ
     assert Actions(flow).size == ids and Observation(flow).size == observed
     text = DOC.read_text()
     assert f"{ids:,}" in text and str(observed) in text
+
+
+@pytest.mark.parametrize("players, channels, board", [(2, 82, 36), (3, 87, 32), (4, 92, 28)])
+def test_the_fences_plane_counts_in_the_doc_are_the_codes(plugins, players, channels, board):
+    from treehouse.interop.actions import PlaneObservation
+    from treehouse.interop.flow import GameFlow
+
+    planes = PlaneObservation(GameFlow(plugins.variant("fences")(), players))
+    assert planes.shape == (channels, 7, 7) and planes.board.shape[0] == board
+    assert f"{channels} channels with two players ({board} of the board)" in DOC.read_text() if players == 2 else str(channels) in DOC.read_text()

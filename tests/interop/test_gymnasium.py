@@ -32,6 +32,8 @@ CASES = [
     ("treehouse/Race-v0", {"length": 6}),
     ("treehouse/Fences-v0", {"house_rules": "wild-repair(max=2)"}),
     ("treehouse/Fences-v0", {"house_rules": ["large-fences-only"], "opponents": "greedy"}),
+    ("treehouse/Fences-v0", {"observation": "planes"}),
+    ("treehouse/Fences-v0", {"observation": "planes", "players": 3, "house_rules": "wild-repair(max=2)"}),
 ]
 
 
@@ -138,6 +140,7 @@ def test_the_environment_pickles_and_deep_copies_mid_episode():
         ({"render_mode": "rgb_array"}, "render_mode 'rgb_array' is not offered"),
         ({"start": "nowhere"}, "start: Input should be"),
         ({"max_turns": 9}, "max_turns: the turn cap is spelled turn_cap"),
+        ({"observation": "pixels"}, "observation must be one of 'vector', 'planes', not 'pixels'"),
     ],
 )
 def test_a_bad_argument_is_one_line_naming_it(kwargs, words):

@@ -49,6 +49,7 @@ def api_and_seed_tests(make):
     [
         ("classic", 2, {}), ("classic", 3, {}), ("classic", 4, {}), ("classic-wiki", 2, {}),
         ("fences", 2, {}), ("fences", 3, {}), ("fences", 4, {"start": "chosen"}), ("race", 3, {}),
+        ("fences", 2, {"observation": "planes"}), ("fences", 4, {"observation": "planes"}),
     ],
 )
 def test_pettingzoos_api_and_seed_tests_pass_with_no_other_warning(variant, players, rules):

@@ -245,42 +245,10 @@ def field_observation(variant: Any, players: int) -> FieldObservation:
     return FieldObservation(variant.hooks.treehouse_setup(variant, players, __import__("random").Random(0)), players)
 
 
-class Observation:
-    """What a seat sees, as numbers: the variant's vector (its own or the
-    generic one), each house rule's (those that define ``observation``, by
-    name), the turns started so far, then the face pending.
+class _Notation:
+    """What is pending and the position in notation, for a game's ``flow``."""
 
-    The turn count is the engine's, not the position's: under a turn cap a
-    position's value depends on how many turns are left, so a learner that
-    cannot see it sees two states as one (OpenSpiel's observation of a
-    perfect-information game is the whole state)."""
-
-    def __init__(self, flow: GameFlow) -> None:
-        self.flow = flow
-        provided = getattr(flow.variant, "observation", None)
-        own = provided(flow.players) if callable(provided) else None
-        if own is None:  # the generic one, from the position's fields
-            own = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
-        #: ``(owner, table)``: the variant's first, then the house rules'
-        self.tables = [(f"variant {flow.variant.name}", own)] + [(f"house rule {name}", table) for name, table in rule_tables(flow, "observation")]
-        self.faces = len(flow.faces)
-        self.size = sum(table.size for _owner, table in self.tables) + 1 + self.faces
-
-    def encode(self, node: Node, seat: int) -> np.ndarray:
-        out = np.zeros(self.size, np.float32)
-        at = 0
-        for owner, table in self.tables:
-            if node.position is not None:
-                numbers = table.encode(node.position, seat)
-                if len(numbers) != table.size:
-                    raise PluginError(f"{owner}: its observation gave {len(numbers)} numbers, not its size {table.size}")
-                out[at : at + table.size] = numbers
-            at += table.size
-        out[at] = node.turn
-        at += 1
-        if node.kind == DECISION and node.face in self.flow.face_ids:
-            out[at + self.flow.face_ids[node.face]] = 1
-        return out
+    flow: GameFlow
 
     def text(self, node: Node) -> str:
         """The position in the variant's notation, and what is pending."""
@@ -298,3 +266,135 @@ class Observation:
         if node.kind == TERMINAL:
             return f"[over: {node.outcome.reason}]"
         return f"[{node.steps[0].name}: roll]"
+
+
+class Observation(_Notation):
+    """What a seat sees, as numbers: the variant's vector (its own or the
+    generic one), each house rule's (those that define ``observation``, by
+    name), the turns started so far, then the face pending.
+
+    The turn count is the engine's, not the position's: under a turn cap a
+    position's value depends on how many turns are left, so a learner that
+    cannot see it sees two states as one (OpenSpiel's observation of a
+    perfect-information game is the whole state)."""
+
+    #: every number is 0 or more; counts have no bound of their own
+    high = OBSERVATION_HIGH
+
+    def __init__(self, flow: GameFlow) -> None:
+        self.flow = flow
+        provided = getattr(flow.variant, "observation", None)
+        own = provided(flow.players) if callable(provided) else None
+        if own is None:  # the generic one, from the position's fields
+            own = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
+        #: ``(owner, table)``: the variant's first, then the house rules'
+        self.tables = [(f"variant {flow.variant.name}", own)] + [(f"house rule {name}", table) for name, table in rule_tables(flow, "observation")]
+        self.faces = len(flow.faces)
+        self.size = sum(table.size for _owner, table in self.tables) + 1 + self.faces
+        self.shape = (self.size,)
+
+    def encode(self, node: Node, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, np.float32)
+        at = 0
+        for owner, table in self.tables:
+            if node.position is not None:
+                numbers = table.encode(node.position, seat)
+                if len(numbers) != table.size:
+                    raise PluginError(f"{owner}: its observation gave {len(numbers)} numbers, not its size {table.size}")
+                out[at : at + table.size] = numbers
+            at += table.size
+        out[at] = node.turn
+        at += 1
+        if node.kind == DECISION and node.face in self.flow.face_ids:
+            out[at + self.flow.face_ids[node.face]] = 1
+        return out
+
+
+#: House rules' numbers are counts: squashed into [0, 1) as ``n / (n + 1)`` in the planes.
+RULE_COUNT_SCALE = 1.0
+#: The turns started are divided by the turn cap; with no cap, squashed as ``t / (t + 50)``.
+UNCAPPED_TURN_SCALE = 50.0
+
+
+class PlaneObservation(_Notation):
+    """What a seat sees, for learning (docs/interop.md, "Board planes"): the
+    variant's board planes (its ``observation(players)`` table's ``board_planes()``:
+    ``shape`` (C, H, W), ``plane_names``, ``scalar_names``, ``scalar_size`` and
+    ``encode_planes(position, seat) -> (planes, scalars)``, every value in
+    [0, 1]), then one constant plane per
+    scalar: the variant's, each house rule's numbers (squashed), the turns
+    started over the turn cap, and the face pending (one-hot).  One
+    ``Box(0, 1, (channels, H, W))``, channels first, as a convolution takes it."""
+
+    high = 1.0
+
+    def __init__(self, flow: GameFlow, who: str = "observation") -> None:
+        self.flow = flow
+        provided = getattr(flow.variant, "observation", None)
+        own = provided(flow.players) if callable(provided) else None
+        offered = getattr(own, "board_planes", None)
+        board = offered() if callable(offered) else None
+        if board is None:
+            raise TreehouseError(
+                f"{who}: {flow.variant.name} has no board planes (its observation(players) offers no board_planes()); the observation offered is 'vector'"
+            )
+        self.board = board
+        self.rules = [(f"house rule {name}", table) for name, table in rule_tables(flow, "observation")]
+        channels, rows, columns = board.shape
+        rule_names = [f"{owner} #{i + 1}" for owner, table in self.rules for i in range(table.size)]
+        self.scalar_names = (*board.scalar_names, *rule_names, "turns started", *(f"face {face}" for face in flow.faces))
+        self.channel_names = (*board.plane_names, *self.scalar_names)
+        self.shape = (channels + len(self.scalar_names), rows, columns)
+        self._board_channels = channels
+        cap = flow.turn_cap
+        self._turn_scale = (lambda turn: turn / cap) if cap else (lambda turn: turn / (turn + UNCAPPED_TURN_SCALE))
+
+    def scalars(self, node: Node, seat: int) -> tuple[np.ndarray | None, np.ndarray]:
+        """The board planes (``None`` before the setup) and every scalar, for ``seat`` at ``node``."""
+        values = np.zeros(len(self.scalar_names), np.float32)
+        planes = None
+        at = self.board.scalar_size
+        if node.position is not None:
+            planes, own = self.board.encode_planes(node.position, seat)
+            values[:at] = own
+            for owner, table in self.rules:
+                numbers = np.asarray(table.encode(node.position, seat), np.float32)
+                if len(numbers) != table.size:
+                    raise PluginError(f"{owner}: its observation gave {len(numbers)} numbers, not its size {table.size}")
+                values[at : at + table.size] = numbers / (numbers + RULE_COUNT_SCALE)
+                at += table.size
+        else:
+            at += sum(table.size for _owner, table in self.rules)
+        values[at] = min(1.0, self._turn_scale(node.turn))
+        if node.kind == DECISION and node.face in self.flow.face_ids:
+            values[at + 1 + self.flow.face_ids[node.face]] = 1
+        return planes, values
+
+    def encode(self, node: Node, seat: int) -> np.ndarray:
+        planes, values = self.scalars(node, seat)
+        out = np.empty(self.shape, np.float32)
+        channels = self._board_channels
+        if planes is None:
+            out[:channels] = 0
+        else:
+            out[:channels] = planes
+        out[channels:] = values[:, None, None]
+        return out
+
+
+#: The observations the environments offer, by the name their ``observation=`` argument takes.
+OBSERVATIONS = {"vector": Observation, "planes": PlaneObservation}
+
+
+def observer(flow: GameFlow, kind: Any, who: str) -> Observation | PlaneObservation:
+    """The observation named ``kind`` (``vector`` or ``planes``) for an environment; a bad one is one line naming ``who``."""
+    from treehouse.errors import ConfigError
+
+    if kind not in OBSERVATIONS:
+        raise ConfigError(f"{who}: observation must be one of {', '.join(map(repr, OBSERVATIONS))}, not {kind!r}")
+    if kind == "vector":
+        return Observation(flow)
+    try:
+        return PlaneObservation(flow, f"{who}: observation='planes'")
+    except TreehouseError as error:
+        raise ConfigError(str(error)) from None

@@ -48,7 +48,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 from treehouse.bots.options import make_bot
 from treehouse.errors import ConfigError, TreehouseError
-from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
+from treehouse.interop.actions import Actions, observer
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, TERMINAL, GameFlow, Node, returns
@@ -96,10 +96,13 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
         seat: int = 0,
         render_mode: str | None = None,
         house_rules: Any = None,
+        observation: str = "vector",
         plugins: Plugins | None = None,
         **rules: Any,
     ) -> None:
-        EpisodePickle.__init__(self, variant=variant, opponents=opponents, players=players, seat=seat, render_mode=render_mode, house_rules=house_rules, **rules)
+        EpisodePickle.__init__(
+            self, variant=variant, opponents=opponents, players=players, seat=seat, render_mode=render_mode, house_rules=house_rules, observation=observation, **rules
+        )
         who = f"{env_id(variant) if isinstance(variant, str) else 'treehouse'}"
         check_render_mode(who, render_mode)
         plugins = plugins or load_plugins()
@@ -122,10 +125,10 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
         self.seat, self.opponents = seat, tuple(opponents)
         self.flow = GameFlow(effective.variant(), players, effective.house_rule_plugins(plugins), turn_cap=effective.turn_cap)
         self.actions = Actions(self.flow)
-        self.observer = Observation(self.flow)
+        self.observer = observer(self.flow, observation, who)
         self.render_mode = render_mode
         self.action_space = spaces.Discrete(self.actions.size)
-        self.observation_space = spaces.Box(0.0, OBSERVATION_HIGH, (self.observer.size,), np.float32)
+        self.observation_space = spaces.Box(0.0, self.observer.high, self.observer.shape, np.float32)
         #: seat -> bot; the agent's seat has none
         self.seats: list[Any] = bots[:seat] + [None] + bots[seat:]
         self.table = SeatedGame(self.flow, self.seats, effective.turn_cap)

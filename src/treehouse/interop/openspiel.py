@@ -44,7 +44,7 @@ import numpy as np
 from pydantic import ValidationError
 
 from treehouse.errors import ConfigError, PluginError, TreehouseError
-from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation
+from treehouse.interop.actions import DEFAULT_MAX_MOVES, Actions, Observation, observer
 from treehouse.interop.flow import CHANCE, DECISION, DEFAULT_LAYOUTS, MAX_OUTCOMES, SETUP, TERMINAL, GameFlow, Node, returns
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import Plugins, load_plugins
@@ -186,9 +186,14 @@ class TreehouseGame(pyspiel.Game):
         return memo
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> TreehouseObserver:
+        """OpenSpiel's observer; ``params={"observation": "planes"}`` gives the
+        board planes (``make_observation(game, params=...)``), the default the vector."""
+        params = dict(params or {})
+        kind = params.pop("observation", "vector")
         if params:
-            raise ValueError(f"treehouse observations take no parameters, not {params}")
-        return TreehouseObserver(self, information_state=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
+            raise ValueError(f"treehouse observations take only the parameter 'observation' ('vector' or 'planes'), not {params}")
+        table = self.observation if kind == "vector" else observer(self.flow, kind, game_name(self.entry.name))
+        return TreehouseObserver(self, table, information_state=bool(iig_obs_type is not None and iig_obs_type.perfect_recall))
 
 
 class TreehouseState(pyspiel.State):
@@ -266,14 +271,14 @@ class TreehouseState(pyspiel.State):
 class TreehouseObserver:
     """OpenSpiel's observer protocol: ``tensor``, ``dict``, ``set_from``, ``string_from`` (docs/interop.md)."""
 
-    def __init__(self, game: TreehouseGame, information_state: bool = False) -> None:
-        self.observation = game.observation
+    def __init__(self, game: TreehouseGame, table: Any, information_state: bool = False) -> None:
+        self.observation = table
         self.information_state = information_state
-        self.tensor = np.zeros(self.observation.size, np.float32)
-        self.dict = {"observation": self.tensor}
+        self.tensor = np.zeros(int(np.prod(table.shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(table.shape)}
 
     def set_from(self, state: TreehouseState, player: int) -> None:
-        self.tensor[:] = self.observation.encode(state.node, player)
+        self.tensor[:] = self.observation.encode(state.node, player).reshape(-1)
 
     def string_from(self, state: TreehouseState, player: int) -> str:
         if self.information_state:

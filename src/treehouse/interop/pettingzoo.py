@@ -45,7 +45,7 @@ except ImportError as error:  # pragma: no cover - the message is the point
 
 from treehouse.errors import TreehouseError
 from treehouse.kernel.turn import PASS
-from treehouse.interop.actions import OBSERVATION_HIGH, Actions, Observation
+from treehouse.interop.actions import Actions, observer
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
@@ -73,24 +73,25 @@ class TreehouseEnv(AECEnv, EpisodePickle):
         render_mode: str | None = None,
         plugins: Plugins | None = None,
         house_rules: Any = None,
+        observation: str = "vector",
         **rules: Any,
     ) -> None:
         super().__init__()
-        EpisodePickle.__init__(self, variant=variant, players=players, render_mode=render_mode, house_rules=house_rules, **rules)
+        EpisodePickle.__init__(self, variant=variant, players=players, render_mode=render_mode, house_rules=house_rules, observation=observation, **rules)
         check_render_mode("env(...)", render_mode)
         plugins = plugins or load_plugins()
         effective, players = configured("env(...)", variant, players, house_rules, rules, plugins)
         variant_object = effective.variant()
         self.flow = GameFlow(variant_object, players, effective.house_rule_plugins(plugins), turn_cap=effective.turn_cap)
         self.actions = Actions(self.flow)
-        self.observer = Observation(self.flow)
+        self.observer = observer(self.flow, observation, "env(...)")
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(players)]
         self.action_spaces = {agent: spaces.Discrete(self.actions.size) for agent in self.possible_agents}
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, OBSERVATION_HIGH, (self.observer.size,), np.float32),
+                    "observation": spaces.Box(0.0, self.observer.high, self.observer.shape, np.float32),
                     "action_mask": spaces.Box(0, 1, (self.actions.size,), np.int8),
                 }
             )

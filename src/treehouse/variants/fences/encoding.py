@@ -205,6 +205,11 @@ class FencesObservation:
         self.seat_size = height * len(COLOURS) + len(COLOURS) + 2
         self.size = 49 * self.cell + players * self.seat_size + len(COLOURS) + len(STEP_NAMES) + players + 1
 
+    def board_planes(self) -> FencesPlanes:
+        """The same position as planes of the 7x7 frame and scaled scalars, for
+        learning (the interop's ``observation='planes'``; docs/interop.md)."""
+        return FencesPlanes(self.players, self.height)
+
     def encode(self, position, seat: int) -> np.ndarray:
         players, cell_size = self.players, self.cell
         out = np.zeros(self.size, np.float32)
@@ -245,6 +250,86 @@ class FencesObservation:
         out[at + (position.to_move - seat) % players] = 1
         out[at + players] = position.turn
         return out
+
+
+#: Counts with no bound of their own are squashed into [0, 1) as ``n / (n + scale)``
+#: (order kept, nothing lost): the check a seat went out at, the completed turns.
+COUNT_SCALE = 50.0
+#: Smalls of one colour in a game (two Rainbow sets): what destroyed and aside counts are divided by.
+PER_COLOUR = 2.0
+
+
+class FencesPlanes:
+    """A position seen by one seat, for learning: the 7x7 frame as planes
+    (channels first, every value 0 or 1) and scalars scaled into [0, 1]
+    (docs/interop.md, "Board planes").  Planes, per square ``(y, x)``: a
+    Large Fence, a Medium Fence, its orientation (5), its colour (5); the
+    Stack of seat ``observer + k`` (``players``); the colour of the Stack
+    standing there at each level from the bottom (``height x 5``); the square
+    is Inside; the square is Outside (corners are neither).  Scalars, for each
+    seat from the observer: smalls left (``/ height``), destroyed by colour
+    (``/ 2``), out, the check it went out at (squashed); then the smalls
+    aside by colour (``/ 2``), the step (one-hot), the seat to move from the
+    observer (one-hot), the completed turns (squashed)."""
+
+    def __init__(self, players: int, height: int) -> None:
+        self.players, self.height = players, height
+        letters = [LETTER[colour] for colour in COLOURS]
+        self.plane_names = (
+            ["large", "medium"] + [f"orientation {word}" for word in ORIENT_WORD] + [f"fence {c}" for c in letters]
+            + [f"stack of seat +{k}" for k in range(players)]
+            + [f"stack level {level + 1} {c}" for level in range(height) for c in letters]
+            + ["inside", "outside"]
+        )
+        seat_names = ["smalls left", *(f"destroyed {c}" for c in letters), "out", "out at check"]
+        self.scalar_names = (
+            [f"seat +{k} {name}" for k in range(players) for name in seat_names]
+            + [f"aside {c}" for c in letters] + [f"step {name}" for name in STEP_NAMES]
+            + [f"to move +{k}" for k in range(players)] + ["completed turns"]
+        )
+        self.shape = (len(self.plane_names), 7, 7)
+        self.scalar_size = len(self.scalar_names)
+        self._stack_plane = 12
+        self._level_plane = 12 + players
+        fixed = np.zeros(self.shape, np.float32)
+        for square in SQUARES:
+            fixed[-2 if square in INSIDE else -1, square // 7, square % 7] = 1
+        self._fixed = fixed
+
+    def encode_planes(self, position, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        players, height = self.players, self.height
+        planes = self._fixed.copy()
+        for square, cell in enumerate(position.board):
+            if cell is None:
+                continue
+            y, x = divmod(square, 7)
+            if type(cell) is int:
+                planes[self._stack_plane + (cell - seat) % players, y, x] = 1
+                for level, colour in enumerate(position.stacks[cell][:height]):
+                    planes[self._level_plane + level * 5 + COLOUR_INDEX[colour], y, x] = 1
+                continue
+            planes[0 if cell.size is Size.LARGE else 1, y, x] = 1
+            planes[2 + ORIENTATIONS.index(cell.direction), y, x] = 1
+            planes[7 + COLOUR_INDEX[cell.colour], y, x] = 1
+        scalars = np.zeros(self.scalar_size, np.float32)
+        at = 0
+        for offset in range(players):
+            other = (seat + offset) % players
+            scalars[at] = len(position.stacks[other]) / height
+            for colour in position.destroyed[other]:
+                scalars[at + 1 + COLOUR_INDEX[colour]] += 1 / PER_COLOUR
+            scalars[at + 6] = 1 if not position.stacks[other] else 0
+            checks = position.out[other]
+            scalars[at + 7] = checks / (checks + COUNT_SCALE)
+            at += 8
+        for colour in position.aside:
+            scalars[at + COLOUR_INDEX[colour]] += 1 / PER_COLOUR
+        at += len(COLOURS)
+        scalars[at + position.phase] = 1
+        at += len(STEP_NAMES)
+        scalars[at + (position.to_move - seat) % players] = 1
+        scalars[at + players] = position.turn / (position.turn + COUNT_SCALE)
+        return planes, scalars
 
 
 class TallyObservation:
