@@ -66,7 +66,7 @@ def test_simulate_report_and_files(tmp_path):
     report, table = tmp_path / "r.html", tmp_path / "r.csv"
     result = th("simulate", "-v", "classic-wiki", "-n", "40", "--report", str(report), "--csv", str(table), "--records", str(tmp_path / "rec"))
     assert result.exit_code == 0, result.output
-    assert "Outcomes" in result.stdout and "Length" in result.stdout and "house_moves" in result.stdout
+    assert "Win rates by seat" in result.stdout and "Length" in result.stdout and "house_moves" in result.stdout
     page = report.read_text()
     assert page.startswith("<!doctype html>") and page.count("<svg") >= 3 and "http" not in page.split("<body>")[1].split("<script")[0]
     rows = list(csv.DictReader(table.open()))

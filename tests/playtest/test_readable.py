@@ -78,12 +78,14 @@ def test_every_file_written_is_named(tmp_path, command):
 
 def test_a_long_bot_spec_wraps_in_the_outcomes_table_rather_than_being_cut():
     # cut short, mcts(simulations=200) would read as mcts(simulations=20…
-    result = runner.invoke(app, ["simulate", "-v", "classic", "--seat", "mcts(simulations=2)", "--seat", "greedy", "--fixed-seats", "--games", "1"], env={"COLUMNS": "60"})
-    assert result.exit_code == 0, result.output
-    table = result.stdout.split("Outcomes")[1].split("\nties ")[0]
-    assert "…" not in table
-    cells = "".join(line.split("│")[2].strip() for line in table.splitlines() if line.count("│") > 2)
-    assert "mcts(simulations=2)" in cells
+    for seats, table_of in ((["--fixed-seats"], lambda out: out.split("Win rates by seat")[1].split("\n  AdvantageP1")[0]), ([], lambda out: out.split("Score and edge")[1].split("\nties ")[0])):
+        result = runner.invoke(app, ["simulate", "-v", "classic", "--seat", "mcts(simulations=2)", "--seat", "greedy", *seats, "--games", "1"], env={"COLUMNS": "60"})
+        assert result.exit_code == 0, result.output
+        table = table_of(result.stdout)
+        assert "…" not in table.split("┡")[1]
+        column = 2 if seats else 1  # the seat table's bot column, or the entrants'
+        cells = "".join(line.split("│")[column].strip() for line in table.splitlines() if line.count("│") > 2)
+        assert "mcts(simulations=2)" in cells
 
 
 def test_the_simulate_report_defines_every_metric_it_shows():

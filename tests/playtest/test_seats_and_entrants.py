@@ -77,3 +77,54 @@ def test_rotated_games_are_the_same_for_any_jobs():
     one, two = data(th(*args, "--jobs", "1")), data(th(*args, "--jobs", "2"))
     one.pop("seconds"), two.pop("seconds")
     assert one == two
+
+
+def hand_count(games: list[tuple[list[str], list[int]]]) -> dict[str, dict]:
+    """Each bot's figures counted by hand from the records: its score per seat held, sole wins and edge over the field."""
+    players = len(games[0][0])
+    bots = dict.fromkeys(bot for seats, _ in games for bot in seats)
+    counted = {}
+    for bot in bots:
+        copies = games[0][0].count(bot)
+        points = sum(1 / len(winners) for seats, winners in games for w in winners if seats[w - 1] == bot)
+        wins = sum(1 for seats, winners in games if len(winners) == 1 and seats[winners[0] - 1] == bot)
+        score = points / (len(games) * copies)
+        won = sum(1 for _, winners in games if winners) / len(games)
+        counted[bot] = {"seats": copies, "wins": wins, "score": score, "edge": score - (won - copies * score) / (players - copies)}
+    return counted
+
+
+@pytest.mark.parametrize("fixed", [False, True])
+def test_each_entrants_figures_equal_a_hand_count_over_the_records(tmp_path, fixed):
+    args = ["simulate", "--variant", "classic", "-n", "40", "--seed", "8", "--seat", "random", "--seat", "greedy", "--seat", "random", "--json", "--records", tmp_path]
+    result = data(th(*args, *(["--fixed-seats"] if fixed else [])))
+    counted = hand_count(seats_of_records(tmp_path))
+    assert [e["bot"] for e in result["entrants"]] == ["random", "greedy"]
+    for entrant in result["entrants"]:
+        mine = counted[entrant["bot"]]
+        assert entrant["games"] == 40 and entrant["seats"] == mine["seats"] and entrant["wins"] == mine["wins"]
+        assert entrant["score"] == pytest.approx(mine["score"]) and entrant["edge"] == pytest.approx(mine["edge"])
+        assert entrant["low"] <= entrant["score"] <= entrant["high"] and entrant["edge_low"] <= entrant["edge"] <= entrant["edge_high"]
+    assert result["seat_metrics_measure_bots"] is fixed
+
+
+def test_the_entrants_are_in_every_report(tmp_path):
+    args = ["simulate", "--variant", "classic", "-n", "30", "--seat", "greedy", "--seat", "random"]
+    text = th(*args, "--csv", tmp_path / "r.csv", "--report", tmp_path / "r.html")
+    assert text.exit_code == 0, text.output
+    assert "Entrants: each bot over every seat it held" in text.stdout and "Seats: the game's balance" in text.stdout
+    greedy = data(th(*args, "--json"))["entrants"][0]
+    rows = (tmp_path / "r.csv").read_text().splitlines()
+    assert f"entrant_score,greedy,{greedy['score']},{greedy['low']},{greedy['high']}" in rows
+    assert f"entrant_edge,greedy,{greedy['edge']},{greedy['edge_low']},{greedy['edge_high']}" in rows
+    page = (tmp_path / "r.html").read_text()
+    assert "Entrants: each bot over every seat it held" in page and "Seats: the game" in page
+
+
+def test_fixed_seats_with_different_bots_say_the_seat_figures_measure_the_bots(tmp_path):
+    args = ["simulate", "--variant", "classic", "-n", "10", "--seat", "greedy", "--seat", "random", "--fixed-seats"]
+    text = th(*args, "--report", tmp_path / "r.html")
+    assert "figures measure the bots as much as the game" in " ".join(text.stdout.split())
+    assert "measure the bots as much as the game" in (tmp_path / "r.html").read_text()
+    same = th("simulate", "--variant", "classic", "-n", "10", "--fixed-seats")
+    assert "measure the bots" not in same.stdout and "Entrants" not in same.stdout

@@ -378,6 +378,22 @@ def seats_text(kinds: list[str] | tuple[str, ...], rotated: bool = False) -> str
     return ", ".join(f"seat {n} {kind}" for n, kind in enumerate(kinds, start=1))
 
 
+#: The seat metrics: the game's balance between its seats, the report's first part.
+SEAT_METRICS = ("AdvantageP1", "Balance")
+
+#: Said wherever the seat figures are shown for fixed seats that hold different bots.
+SEATS_MEASURE_BOTS = "the seats are fixed (--fixed-seats) and hold different bots: these seat figures measure the bots as much as the game"
+
+
+def seats_heading(rotated: bool, bots: int) -> str:
+    """What the seat part measures, given how the seats were filled."""
+    if rotated:
+        return "Seats: the game's balance, each seat averaged over the bots that sat in it (rotated)"
+    if bots > 1:
+        return "Seats (fixed, each with its own bot)"
+    return "Seats: the game's balance, one bot in every seat"
+
+
 def print_definitions(names: list[str]) -> None:
     """Under a table, what each of its rows measures (metrics.definition), one line each within 80 columns."""
     width = min(out.width, 80)
@@ -404,6 +420,8 @@ def simulate_result(effective: EffectiveRules, batch: Batch, aggregate, seconds:
         "seed": batch.seed,
         "seat_kinds": list(batch.seats),
         "seats_rotated": batch.rotate,
+        # fixed seats holding different bots: a seat's figures measure its bot as much as the game
+        "seat_metrics_measure_bots": not batch.rotate and len(set(batch.seats)) > 1,
         **summary(aggregate, faces_order(effective)),
         "seconds": round(seconds, 3),
     }

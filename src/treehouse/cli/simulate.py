@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 import time
 from typing import Annotated, Any, Optional
 
@@ -12,7 +13,7 @@ from treehouse.bots.options import check_bot_spec
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, warned
 from treehouse.cli.playtest import (
     MAX_GAMES, PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, interval, num, play_batch,
-    print_definitions, progress_bar, run_options, save_outputs, seats_and_batch, seats_text, simulate_result,
+    SEAT_METRICS, SEATS_MEASURE_BOTS, print_definitions, progress_bar, run_options, save_outputs, seats_and_batch, seats_heading, seats_text, simulate_result,
 )
 from treehouse.config import EffectiveRules, resolve
 from treehouse.errors import ConfigError
@@ -26,7 +27,8 @@ def _print_simulate(result: dict) -> None:
         f"[bold]{shown(result['rule_set'])}[/bold] ({shown(result['variant'])}): {result['games']} games, "
         f"{shown(seats_text(result['seat_kinds'], result['seats_rotated']))}, seed {result['seed']}, {result['seconds']:.1f} s"
     )
-    table = Table(title="Outcomes (95% Wilson intervals)", title_justify="left")
+    out.print(seats_heading(result["seats_rotated"], len(result["entrants"])), style="bold")
+    table = Table(title="Win rates by seat (95% Wilson intervals)", title_justify="left")
     for column in ("seat", "bot", "wins", "win rate", "95% interval", "shared ties"):
         # a bot's spec wraps on a narrow terminal: cut short, mcts(simulations=200) would read as mcts(simulations=20…
         table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
@@ -34,6 +36,22 @@ def _print_simulate(result: dict) -> None:
         bot = "each in turn" if result["seats_rotated"] else result["seat_kinds"][seat["seat"] - 1]
         table.add_row(str(seat["seat"]), shown(bot), str(seat["wins"]), f"{seat['rate']:.3f}", interval(seat["low"], seat["high"]), str(seat["ties"]))
     out.print(table)
+    seat_metrics = [(name, result["metrics"][name]) for name in SEAT_METRICS]
+    out.print("  " + "; ".join(f"{name} {num(m['value'])} {interval(m['low'], m['high'])}".rstrip() for name, m in seat_metrics), highlight=False)
+    if result["seat_metrics_measure_bots"]:
+        for line in textwrap.wrap(f"Note: {SEATS_MEASURE_BOTS}.", min(out.width, 80) - 2):
+            out.print("  " + line, style="yellow", markup=False, highlight=False)
+    if result["entrants"]:
+        out.print("Entrants: each bot over every seat it held", style="bold")
+        table = Table(title="Score and edge over the field (95% intervals; wins: sole wins)", title_justify="left")
+        for column in ("bot", "seats", "wins", "score", "95% interval", "edge", "95% interval"):
+            table.add_column(column, justify="right", overflow="fold" if column == "bot" else "ellipsis")
+        for entrant in result["entrants"]:
+            table.add_row(
+                shown(entrant["bot"]), str(entrant["seats"]), str(entrant["wins"]), num(entrant["score"]), interval(entrant["low"], entrant["high"]),
+                f"{entrant['edge']:+.3f}", interval(entrant["edge_low"], entrant["edge_high"]),
+            )
+        out.print(table)
     out.print(f"ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}")
     length = result["length"]
     out.print(f"[bold]Length[/bold] (turns): mean {num(length['mean'], 1)}, median {length['median']}, 90th percentile {length['p90']} (min {length['min']}, max {length['max']})")
@@ -52,15 +70,17 @@ def _print_simulate(result: dict) -> None:
         for name, stat in result["variant_statistics"].items():
             table.add_row(name, num(stat["total"], 0), num(stat["per_game"], 2), interval(stat["low"], stat["high"], 2))
         out.print(table)
-    table = Table(title="Metrics (each is defined under the table)", title_justify="left")
+    table = Table(title="Metrics of the games (each is defined below)", title_justify="left")
     for column in ("metric", "value", "95% interval"):
         table.add_column(column, justify="right")
     for name, metric in result["metrics"].items():
+        if name in SEAT_METRICS:
+            continue  # shown with the seats
         table.add_row(name, "n/a*" if metric["value"] is None else num(metric["value"]), interval(metric["low"], metric["high"]))
     out.print(table)
     if any(metric["value"] is None for metric in result["metrics"].values()):
         out.print("* n/a: the variant has no treehouse_evaluate hook to tell who leads")
-    print_definitions(list(result["metrics"]))
+    print_definitions([*result["metrics"], *(("score", "edge") if result["entrants"] else ())])
     if "skill" in result:
         data = result["skill"]
         table = Table(title=f"Skill: each stronger bot against each weaker, {data['games_per_pair']} games a pair on the same seeds, seats rotated", title_justify="left")
@@ -76,6 +96,10 @@ def _simulate_csv(result: dict) -> tuple[list[str], list[list[Any]]]:
     rows: list[list[Any]] = [["games", "", result["games"], "", ""], ["turns_total", "", result["turns_total"], "", ""]]
     for seat in result["seats"]:
         rows.append(["win_rate", f"seat {seat['seat']}", seat["rate"], seat["low"], seat["high"]])
+    for entrant in result["entrants"]:
+        rows.append(["entrant_score", entrant["bot"], entrant["score"], entrant["low"], entrant["high"]])
+        rows.append(["entrant_edge", entrant["bot"], entrant["edge"], entrant["edge_low"], entrant["edge_high"]])
+        rows.append(["entrant_wins", entrant["bot"], entrant["wins"], "", ""])
     for key in ("ties", "draws", "timeouts"):
         rows.append([key, "", result[key], "", ""])
     for key, value in result["length"].items():

@@ -10,16 +10,20 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from treehouse.kernel.fast.compiled_game import FACE_COLUMNS, FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED  # noqa: F401  (face usage columns, shared with the compiled playout)
 from treehouse.playtest.stats import Moments
 
-#: Face usage columns: each roll of a face is counted as rolled, and then as
-#: at most one of the others.
-FACE_COLUMNS = ("rolled", "forced", "impossible", "rerolled", "passed")
-ROLLED, FORCED, IMPOSSIBLE, REROLLED, PASSED = range(5)
+
+def distinct_bots(entrants: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """The different bots among the --seat entrants (first named first), and each entrant's bot."""
+    bots = tuple(dict.fromkeys(entrants))
+    return bots, tuple(bots.index(entrant) for entrant in entrants)
 
 
-def game_quantities(players: int) -> tuple[str, ...]:
-    """The names of the per-game vector every game contributes to :class:`Moments`."""
+def game_quantities(players: int, bots: int = 0) -> tuple[str, ...]:
+    """The names of the per-game vector every game contributes to :class:`Moments`;
+    with two or more different ``bots``, each one's score in the game too
+    (``bot0`` ...: its results over the seats it held, win 1, k-way tie 1/k, per seat)."""
     return (
         *(f"score{s}" for s in range(players)),
         "decisive",  # exactly one winner
@@ -33,6 +37,7 @@ def game_quantities(players: int) -> tuple[str, ...]:
         "other_turn_win",  # a winner who did not make the last move
         "lead_change",  # changes of the sole leader / (evaluated steps - 1)
         "decided",  # share of steps after the winner led for good (0 without a winner)
+        *(f"bot{b}" for b in range(bots if bots > 1 else 0)),
     )
 
 
@@ -99,14 +104,19 @@ class Aggregate:
     reasons: dict[str, int] = field(default_factory=dict)
     evaluated: bool = False
     moments: Moments | None = None
+    #: The --seat entrants (bot specs, one per entrant); with two or more
+    #: different bots, each bot's score is a per-game quantity too.
+    entrants: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         p = self.players
         self.wins = self.wins or [0] * p
         self.tie_shares = self.tie_shares or [0] * p
         self.entrant_wins = self.entrant_wins or [0] * p
+        self.bots, self.entrant_bot = distinct_bots(self.entrants)
+        self.copies = [self.entrant_bot.count(b) for b in range(len(self.bots))]
         if self.moments is None:
-            self.moments = Moments(game_quantities(p))
+            self.moments = Moments(game_quantities(p, len(self.bots)))
 
     def add(self, game: GameSummary, entrants: tuple[int, ...] | None = None) -> list[float]:
         """Count one game; ``entrants[seat]`` is the --seat entrant in that seat.  Returns its vector."""
@@ -138,12 +148,17 @@ class Aggregate:
         if game.lead_changes is not None:
             self.evaluated = True
         vector = game.vector(self.players)
+        if len(self.bots) > 1:
+            scores = [0.0] * len(self.bots)
+            for seat, entrant in enumerate(entrants if entrants else range(self.players)):
+                scores[self.entrant_bot[entrant]] += vector[seat]
+            vector += [score / copies for score, copies in zip(scores, self.copies)]
         self.moments.add(vector)
         return vector
 
     def merge(self, other: Aggregate) -> Aggregate:
-        if other.players != self.players:
-            raise ValueError("cannot merge aggregates of different player counts")
+        if other.players != self.players or other.entrants != self.entrants:
+            raise ValueError("cannot merge aggregates of different player counts or entrants")
         self.games += other.games
         for name in ("wins", "tie_shares", "entrant_wins"):
             setattr(self, name, [a + b for a, b in zip(getattr(self, name), getattr(other, name))])
@@ -172,8 +187,8 @@ class Paired:
     counter_diff_sq: dict[str, float] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, players: int) -> Paired:
-        names = game_quantities(players)
+    def empty(cls, players: int, bots: int = 0) -> Paired:
+        names = game_quantities(players, bots)
         return cls(Moments(tuple(f"a.{n}" for n in names) + tuple(f"b.{n}" for n in names)))
 
     def add(self, vector_a: list[float], vector_b: list[float], counters_a: dict, counters_b: dict) -> None:

@@ -112,64 +112,146 @@ def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 9
     return out
 
 
+def label_width(labels: Sequence[str], font_size: int = 12) -> float:
+    """Room for the longest label, left of a chart (a generous 0.62 em a character: never cut)."""
+    return max((len(label) for label in labels), default=0) * font_size * 0.62 + 16
+
+
 def interval_bars(
     rows: Sequence[tuple[str, float, float, float]],
     width: int = 900,
     scale: tuple[float, float] = (0.0, 1.0),
     colors: Sequence[str] = (),
     reference: float | None = None,
+    axis: str = "",
 ) -> str:
-    """Horizontal bars (value) with interval whiskers (low-high), one per row;
-    ``reference`` draws a dashed line there (0.5: an even game between two)."""
+    """Horizontal bars (value) with interval whiskers (low-high), one per row,
+    the value and interval written beside each; ``reference`` draws a dashed
+    line there (0.5: an even game between two); ``axis`` names the x axis.
+    The left margin fits the longest label."""
     lo, hi = scale
-    left, row_h = 190, 24
-    w = width - left - 60
-    height = row_h * len(rows) + 24
+    left, row_h = max(80.0, label_width([label for label, *_ in rows])), 24
+    w = max(width - left - 170, 200)
+    width = int(left + w + 170)
+    height = row_h * len(rows) + 24 + (16 if axis else 0)
+    base = row_h * len(rows) + 8
     x = lambda v: left + (min(max(v, lo), hi) - lo) / ((hi - lo) or 1) * w  # noqa: E731
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="values with intervals">']
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(axis or "values with intervals")}">']
     for i, (label, value, low, high) in enumerate(rows):
         y = 4 + i * row_h
         color = colors[i % len(colors)] if colors else PALETTE[0]
-        parts.append(f'<text x="{left - 8}" y="{y + 15}" font-size="12" text-anchor="end">{esc(label)}</text>')
-        parts.append(f'<rect x="{x(min(lo, 0) if lo < 0 else lo):.1f}" y="{y + 4}" width="{max(x(value) - x(lo), 0):.1f}" height="{row_h - 10}" fill="{color}" fill-opacity="0.75"/>')
-        parts.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" y2="{y + row_h / 2:.1f}" stroke="#222" stroke-width="2"/>')
-        for end in (low, high):
-            parts.append(f'<line x1="{x(end):.1f}" y1="{y + 6}" x2="{x(end):.1f}" y2="{y + row_h - 6}" stroke="#222"/>')
-        parts.append(f'<text x="{x(high) + 6:.1f}" y="{y + 15}" font-size="11">{value:.3f} [{low:.3f}, {high:.3f}]</text>')
-    parts.append(f'<line x1="{x(lo):.1f}" y1="2" x2="{x(lo):.1f}" y2="{height - 16}" stroke="#888"/>')
+        parts.append(f'<text x="{left - 8:.1f}" y="{y + 15}" font-size="12" text-anchor="end">{esc(label)}</text>')
+        start = x(max(lo, min(0.0, hi))) if lo < 0 else x(lo)
+        parts.append(f'<rect x="{min(start, x(value)):.1f}" y="{y + 4}" width="{abs(x(value) - start):.1f}" height="{row_h - 10}" fill="{color}" fill-opacity="0.75"/>')
+        if low is not None and high is not None:
+            parts.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" y2="{y + row_h / 2:.1f}" stroke="#222" stroke-width="2"/>')
+            for end in (low, high):
+                parts.append(f'<line x1="{x(end):.1f}" y1="{y + 6}" x2="{x(end):.1f}" y2="{y + row_h - 6}" stroke="#222"/>')
+            parts.append(f'<text x="{left + w + 8:.1f}" y="{y + 15}" font-size="11">{value:.3f} [{low:.3f}, {high:.3f}]</text>')
+        else:
+            parts.append(f'<text x="{left + w + 8:.1f}" y="{y + 15}" font-size="11">{value:.3f}</text>')
+    parts.append(f'<line x1="{left:.1f}" y1="{base}" x2="{left + w:.1f}" y2="{base}" stroke="#888"/>')
+    parts.append(f'<line x1="{x(lo):.1f}" y1="2" x2="{x(lo):.1f}" y2="{base}" stroke="#888"/>')
     if reference is not None:
-        parts.append(f'<line x1="{x(reference):.1f}" y1="2" x2="{x(reference):.1f}" y2="{height - 16}" stroke="#e45756" stroke-dasharray="5 4"><title>{reference:g}</title></line>')
-    for tick in (lo, (lo + hi) / 4, (lo + hi) / 2, 3 * (lo + hi) / 4, hi):
-        parts.append(f'<text x="{x(tick):.1f}" y="{height - 4}" font-size="11" text-anchor="middle">{tick:g}</text>')
+        parts.append(f'<line x1="{x(reference):.1f}" y1="2" x2="{x(reference):.1f}" y2="{base}" stroke="#e45756" stroke-dasharray="5 4"><title>even: {reference:g}</title></line>')
+    for k in range(5):
+        tick = lo + (hi - lo) * k / 4
+        parts.append(f'<line x1="{x(tick):.1f}" y1="{base}" x2="{x(tick):.1f}" y2="{base + 4}" stroke="#888"/>')
+        parts.append(f'<text x="{x(tick):.1f}" y="{base + 15}" font-size="11" text-anchor="middle">{tick:g}</text>')
+    if axis:
+        parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">{esc(axis)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
 
 def face_bars(faces: Sequence[dict], width: int = 900) -> str:
-    """Per face: how its rolls went (shares of the times it was rolled), stacked."""
-    left, row_h = 90, 24
-    w = width - left - 20
-    parts = [f'<svg width="{width}" height="{row_h * len(faces) + 8}" role="img" aria-label="face usage">']
+    """Per face: how its rolls went (shares of the times it was rolled),
+    stacked, on a 0-100% axis, with the shares written beside each bar."""
+    left, row_h, right = 70, 24, 380
+    w = width - left - right
+    base = row_h * len(faces) + 6
+    height = base + 34
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="how each face\'s rolls went">']
     for i, face in enumerate(faces):
         y = 4 + i * row_h
         parts.append(f'<text x="{left - 8}" y="{y + 15}" font-size="12" text-anchor="end">{esc(face["face"])}</text>')
         parts.append(f'<rect x="{left}" y="{y + 3}" width="{w}" height="{row_h - 8}" fill="#e8eef6"><title>rolled {face["rolled"]}</title></rect>')
         x = float(left)
+        said = []
         for part, color in FACE_PARTS:
             share = face.get(f"{part}_share") or 0.0
             if share:
                 parts.append(f'<rect x="{x:.1f}" y="{y + 3}" width="{share * w:.1f}" height="{row_h - 8}" fill="{color}"><title>{part}: {share:.1%}</title></rect>')
                 x += share * w
+                said.append(f"{part} {share:.1%}")
+        text = f"rolled {face['rolled']}" + (": " + ", ".join(said) if said else ": all by choice")
+        parts.append(f'<text x="{left + w + 8}" y="{y + 15}" font-size="11">{esc(text)}</text>')
+    parts.append(f'<line x1="{left}" y1="{base}" x2="{left + w}" y2="{base}" stroke="#888"/>')
+    for k in range(5):
+        tx = left + w * k / 4
+        parts.append(f'<line x1="{tx:.1f}" y1="{base}" x2="{tx:.1f}" y2="{base + 4}" stroke="#888"/>')
+        parts.append(f'<text x="{tx:.1f}" y="{base + 15}" font-size="11" text-anchor="middle">{25 * k}%</text>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">share of the face\'s rolls</text>')
     parts.append("</svg>")
     return "".join(parts) + legend([("played by choice", "#e8eef6"), *FACE_PARTS])
 
 
-def simulate_sections(result: dict) -> list[str]:
+#: The seat metrics, shown in the seats part (the others describe the games).
+SEAT_METRICS = ("AdvantageP1", "Balance")
+
+#: Said wherever seat figures are shown for fixed seats that hold different bots.
+SEATS_MEASURE_BOTS = "The seats were fixed and hold different bots: these seat figures measure the bots as much as the game."
+
+
+def seat_label(result: dict, seat: int) -> str:
+    """``seat 1``, with its bot where one bot kept the seat and the bots differ."""
+    return f"seat {seat} ({result['seat_kinds'][seat - 1]})" if result.get("seat_metrics_measure_bots") else f"seat {seat}"
+
+
+def seats_part(result: dict) -> list[str]:
+    """The game's balance: each seat's win rate and the seat metrics, with what they measure."""
     seats = result["seats"]
+    if result.get("seats_rotated"):
+        how = "The bots were rotated through the seats on the same seeds, so each seat's figures are averaged over the bots that sat in it: they measure the game."
+    elif result.get("seat_metrics_measure_bots"):
+        how = SEATS_MEASURE_BOTS
+    else:
+        how = "One bot in every seat: these figures measure the game."
+    return [
+        "<h2>Seats: the game's balance</h2>",
+        f"<p class=note>{esc(how)}</p>",
+        "<h3>Win rate of each seat (95% Wilson intervals)</h3>",
+        interval_bars([(seat_label(result, s["seat"]), s["rate"], s["low"], s["high"]) for s in seats], colors=PALETTE, reference=_even(seats), axis="win rate (sole wins / games)"),
+        table(
+            ["metric", "value", "low", "high", "what it measures"],
+            [[k, result["metrics"][k]["value"], result["metrics"][k]["low"], result["metrics"][k]["high"], definition(k)] for k in SEAT_METRICS if k in result["metrics"]],
+        ),
+    ]
+
+
+def entrants_part(result: dict) -> list[str]:
+    """Each bot over every seat it held: its score and its edge over the field."""
+    entrants = result.get("entrants") or []
+    if not entrants:
+        return []
+    return [
+        "<h2>Entrants: each bot over every seat it held</h2>",
+        f"<p class=note><b>score</b>: {esc(definition('score'))}.  <b>edge</b>: {esc(definition('edge'))}.</p>",
+        "<h3>Score of each bot (95% intervals)</h3>",
+        interval_bars([(e["bot"], e["score"], e["low"], e["high"]) for e in entrants], colors=PALETTE, reference=1 / len(result["seats"]), axis="score (mean result per seat held)"),
+        table(
+            ["bot", "seats held", "sole wins", "score", "low", "high", "edge", "low", "high"],
+            [[e["bot"], e["seats"], e["wins"], e["score"], e["low"], e["high"], e["edge"], e["edge_low"], e["edge_high"]] for e in entrants],
+        ),
+    ]
+
+
+def simulate_sections(result: dict) -> list[str]:
     sections = [
-        f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), {result['games']} games, seats: {esc(', '.join(result['seat_kinds']))}, seed {esc(result['seed'])}.</p>",
-        "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars([(f"seat {s['seat']}", s["rate"], s["low"], s["high"]) for s in seats], colors=PALETTE, reference=_even(seats)),
+        f"<p>{esc(result['rule_set'])} ({esc(result['variant'])}), {result['games']} games, seats: {esc(', '.join(result['seat_kinds']))}"
+        f"{' (rotated)' if result.get('seats_rotated') else ''}, seed {esc(result['seed'])}.</p>",
+        *seats_part(result),
+        *entrants_part(result),
         f"<p class=note>ties {result['ties']}, draws {result['draws']}, turn-cap timeouts {result['timeouts']}</p>",
         "<h2>Game length (turns)</h2>",
         histogram([(result["rule_set"], result["lengths"])]),
@@ -177,13 +259,13 @@ def simulate_sections(result: dict) -> list[str]:
         "<h2>The die</h2>",
         face_bars(result["faces"]),
         table(["face", "rolled", "forced", "impossible", "rerolled", "passed"], [[f["face"], f["rolled"], f["forced"], f["impossible"], f["rerolled"], f["passed"]] for f in result["faces"]]),
-        "<h2>Metrics</h2>",
-        table(["metric", "value", "low", "high", "what it measures"], [[k, v["value"], v["low"], v["high"], definition(k)] for k, v in result["metrics"].items()]),
+        "<h2>Metrics of the games</h2>",
+        table(["metric", "value", "low", "high", "what it measures"], [[k, v["value"], v["low"], v["high"], definition(k)] for k, v in result["metrics"].items() if k not in SEAT_METRICS]),
     ]
     if result["variant_statistics"]:
         sections += [
             "<h2>Variant statistics (per game)</h2>",
-            table(["counter", "total", "per game", "low", "high"], [[k, v["total"], v["per_game"], v["low"], v["high"]] for k, v in result["variant_statistics"].items()]),
+            table(["counter", "total", "per game", "low", "high", "what it measures"], [[k, v["total"], v["per_game"], v["low"], v["high"], definition(f"{k} per game")] for k, v in result["variant_statistics"].items()]),
         ]
     if result.get("skill"):
         data = result["skill"]

@@ -53,7 +53,14 @@ METRICS: tuple[Metric, ...] = (
     Metric("DecisionsPerGame", "mean decisions per game (choices among 1 or more moves)", lambda m, p: m("decisions"), bounds=(0.0, math.inf)),
 )
 
-_DEFINED = {metric.name: metric.description for metric in METRICS}
+#: The entrants' figures (a bot's results over every seat it held), defined as the metrics are.
+ENTRANT_TERMS = {
+    "score": "a bot's mean result per seat it held: win 1, k-way tie 1/k, no winner 0",
+    "edge": "a bot's score minus the mean score of the other seats in its games (0: even; +1 for two bots: it won them all)",
+    "skill gap": "the strongest bot's score minus the weakest's, the bots ranked by their declared strength",
+}
+
+_DEFINED = {metric.name: metric.description for metric in METRICS} | ENTRANT_TERMS
 
 
 def definition(name: str) -> str:
@@ -63,6 +70,9 @@ def definition(name: str) -> str:
         return _DEFINED[name]
     if name.startswith("win rate seat "):
         return f"seat {name.removeprefix('win rate seat ').split()[0]}'s mean score (win 1, k-way tie 1/k)"
+    for term in ("score", "edge", "skill gap"):
+        if name.startswith(term + " "):  # a bot's row in a comparison: ``score search``, ``skill gap (search - random)``
+            return ENTRANT_TERMS[term]
     if name.endswith(" per game"):
         return f"the variant's count of {name.removesuffix(' per game')}, per game"
     return ""
@@ -130,6 +140,41 @@ def seat_rates(aggregate: Aggregate) -> list[dict[str, Any]]:
     return rows
 
 
+def _entrant_functions(aggregate: Aggregate, bot: int) -> tuple[Callable[[Means, int], float], Callable[[Means, int], float]]:
+    """A bot's score and its edge over the field as functions of the mean vector.
+    Every won game's seat scores add up to 1, so the other seats' mean score
+    is (won - copies * score) / (players - copies)."""
+    copies = aggregate.copies[bot]
+
+    def score(m: Means, players: int) -> float:
+        return m(f"bot{bot}")
+
+    def edge(m: Means, players: int) -> float:
+        return m(f"bot{bot}") - (m("won") - copies * m(f"bot{bot}")) / (players - copies)
+
+    return score, edge
+
+
+def entrant_estimates(aggregate: Aggregate) -> list[dict[str, Any]]:
+    """Each different bot's results over every seat it held, with 95% intervals
+    (the delta method over the games); none where every seat holds the same bot."""
+    if len(aggregate.bots) < 2:
+        return []
+    names, players = aggregate.moments.names, aggregate.players
+    rows = []
+    for bot, name in enumerate(aggregate.bots):
+        score, edge = (
+            _clip(delta_interval(lambda means, f=f: f(_lookup(names, means), players), aggregate.moments), bounds)
+            for f, bounds in zip(_entrant_functions(aggregate, bot), ((0.0, 1.0), (-1.0, 1.0)))
+        )
+        wins = sum(w for entrant, w in enumerate(aggregate.entrant_wins) if aggregate.entrant_bot[entrant] == bot)
+        rows.append({
+            "bot": name, "seats": aggregate.copies[bot], "games": aggregate.games, "wins": wins,
+            "score": score.value, "low": score.low, "high": score.high, "edge": edge.value, "edge_low": edge.low, "edge_high": edge.high,
+        })
+    return rows
+
+
 def face_usage(aggregate: Aggregate, faces_order: Sequence[str] = ()) -> list[dict[str, Any]]:
     order = [f for f in faces_order if f in aggregate.faces] + sorted(f for f in aggregate.faces if f not in faces_order)
     rows = []
@@ -156,6 +201,7 @@ def summary(aggregate: Aggregate, faces_order: Sequence[str] = ()) -> dict[str, 
         "timeouts": aggregate.timeouts,
         "entrant_wins": list(aggregate.entrant_wins),
         "seats": seat_rates(aggregate),
+        "entrants": entrant_estimates(aggregate),
         "length": length_summary(aggregate),
         "decisions": {
             "total": aggregate.decisions_total,

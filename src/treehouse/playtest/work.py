@@ -410,8 +410,8 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
     plugins = plugins if plugins is not None else _worker_plugins()
     players = len(batch.seats)
     tables = [_Table(spec, batch.seats, plugins) for spec in batch.rule_sets]
-    sides = [Aggregate(players) for _ in tables]
-    paired = Paired.empty(players) if len(tables) == 2 else None
+    sides = [Aggregate(players, entrants=batch.seats) for _ in tables]
+    paired = Paired.empty(players, len(sides[0].bots)) if len(tables) == 2 else None
     folder = Path(batch.records) if batch.records else None
     prefixes = [""] if len(tables) == 1 else [f"{'ab'[i]}-" for i in range(len(tables))]
     # A rule set whose games the compiled playout plays has them all played at once; the others game by game.
