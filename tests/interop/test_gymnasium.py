@@ -57,6 +57,7 @@ def episode(env, seed: int, pick: int = 0):
     while True:
         legal = np.flatnonzero(info["action_mask"])
         assert (env.unwrapped.action_masks() == info["action_mask"]).all()
+        assert info["legal_ids"].tolist() == legal.tolist()  # the same ids, without the scan
         observation, reward, terminated, truncated, info = env.step(int(legal[pick % len(legal)]))
         trace.append((observation.tobytes(), reward))
         if terminated or truncated:
@@ -94,7 +95,7 @@ def test_an_illegal_action_ends_the_episode_for_good_as_a_loss():
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
     _observation, reward, terminated, truncated, info = env.step(illegal)
     assert terminated and not truncated and reward == -0.5 and info["illegal_action"] and info["outcome"] == "illegal action"
-    assert not info["action_mask"].any() and not env.unwrapped.action_masks().any()
+    assert not info["action_mask"].any() and not env.unwrapped.action_masks().any() and info["legal_ids"].size == 0
     with pytest.raises(TreehouseError, match=r"the episode is over: call reset\(\)"):
         env.step(int(np.flatnonzero(info["action_mask"] == 0)[0]))
     assert env.reset(seed=0)[1]["action_mask"].any()  # reset starts again

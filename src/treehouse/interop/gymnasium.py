@@ -22,7 +22,7 @@ variant's default.  Every other keyword is the same as PettingZoo's
 
 The observation is the seat's vector (:class:`~treehouse.interop.actions.Observation`);
 the action space is ``Discrete`` over the game's action ids; the legal ones
-are ``info["action_mask"]`` (``int8``) and :meth:`TreehouseGymEnv.action_masks`
+are ``info["legal_ids"]`` (ascending), ``info["action_mask"]`` (``int8``) and :meth:`TreehouseGymEnv.action_masks`
 (the name sb3-contrib's ``MaskablePPO`` asks for).  An action outside the
 mask ends the episode for good as a loss (``info["illegal_action"]``; the
 mask empties, a further step asks for ``reset()``), as PettingZoo's
@@ -84,7 +84,7 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
     It pickles and deep-copies (:class:`~treehouse.interop.episode.EpisodePickle`):
     its arguments and the episode so far (the bots are built again from their specs)."""
 
-    EPISODE = ("node", "_legal", "_rng", "_seat_rngs", "_np_random", "_np_random_seed")
+    EPISODE = ("node", "_legal", "_legal_ids", "_rng", "_seat_rngs", "_np_random", "_np_random_seed")
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 4}
 
@@ -136,7 +136,7 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
             if bot is not None:
                 seat_in(bot, self.table, index)
         self.node: Node | None = None
-        self._legal: dict[int, Any] = {}
+        self._set_legal({})
 
     # -- the episode ----------------------------------------------------------
 
@@ -162,7 +162,7 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
             # further step asks for reset(), as at any other end
             winners = tuple(seat for seat in range(self.flow.players) if seat != self.seat)
             self.node = self.node._replace(kind=TERMINAL, moves=(), outcome=Outcome(winners, ILLEGAL))
-            self._legal = {}
+            self._set_legal({})
         else:
             self._advance(self.flow.play(self.node, move))
         node, reward, terminated, truncated = self.node, 0.0, False, False
@@ -193,21 +193,30 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
                 bot = self.seats[node.mover]
                 node = flow.play(node, bot.choose(node.position, node.steps[0], node.face, node.moves, self._seat_rngs[node.mover]))
         self.node = node
-        self._legal = self.actions.legal(node)
+        self._set_legal(self.actions.legal(node))
+
+    def _set_legal(self, legal: dict[int, Any]) -> None:
+        self._legal = legal
+        self._legal_ids = np.fromiter(legal, np.int64, len(legal))  # ascending: legal() sorts them
 
     # -- what the agent sees ------------------------------------------------------
 
     def action_masks(self) -> np.ndarray:
         """1 for each legal action id (0 everywhere once the episode is over)."""
         mask = np.zeros(self.actions.size, np.int8)
-        mask[list(self._legal)] = 1
+        mask[self._legal_ids] = 1
         return mask
 
     def _observe(self) -> np.ndarray:
         return self.observer.encode(self.node, self.seat)
 
+    def legal_ids(self) -> np.ndarray:
+        """The legal action ids, ascending (``int64``; empty once the episode is over)."""
+        return self._legal_ids.copy()
+
     def _info(self) -> dict:
-        return {"action_mask": self.action_masks()}
+        # the ids themselves beside the mask: a learner's loop need not scan the mask's 40,682 ids for them
+        return {"action_mask": self.action_masks(), "legal_ids": self.legal_ids()}
 
     def render(self) -> str | None:
         """The board as ``th play`` draws it and what is pending (treehouse.interop.drawing)."""

@@ -51,6 +51,7 @@ a rule that keeps one adds them with an ``observation`` of its own
 
 from __future__ import annotations
 
+from functools import lru_cache
 from math import factorial
 
 import numpy as np
@@ -95,10 +96,12 @@ def _perm_of_rank(rank: int, n: int) -> list[int]:
     return perm
 
 
+@lru_cache(maxsize=4096)
 def order_rank(stack: tuple, order: tuple, height: int) -> int:
     """The rank of the first permutation of ``stack``'s places that gives
     ``order``, among the permutations of ``height`` places (a shorter Stack
-    leaves the places above it where they are)."""
+    leaves the places above it where they are).  Remembered: a WILD
+    decision asks it for every action after each reorder, of a few Stacks."""
     used, perm = set(), []
     for colour in order:
         j = next(j for j, c in enumerate(stack) if c == colour and j not in used)
