@@ -58,14 +58,14 @@ def worker(games: int, seed: int) -> None:
     from treehouse.cli.app import app
 
     try:
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
     except ImportError:  # a --baseline checkout from before the tiers
         compiled = None
     if compiled is not None and compiled.enabled():
         try:
-            from treehouse.variants.classic.looks import prepare
+            from treehouse.variants.classic.fast.looks import prepare
         except ImportError:  # a checkout from before the compiled search
-            from treehouse.variants.classic.core import prepare
+            from treehouse.variants.classic.fast.core import prepare
         prepare()
     runner = CliRunner()
     runner.invoke(app, command(1, seed))  # the first game's imports, out of the count

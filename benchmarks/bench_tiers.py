@@ -72,11 +72,11 @@ def batch(seats: tuple, seed: int):
 def prepare_rules() -> None:
     """What a process does before its first look: the core's kernels loaded (or the reference chosen)."""
     try:
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
     except ImportError:  # a --baseline checkout from before the tiers
         return
     if compiled.enabled():
-        from treehouse.variants.fences import looks
+        from treehouse.variants.fences.fast import looks
 
         looks.prepare()
 
@@ -140,7 +140,7 @@ def startup(python: str) -> None:
 
 
 def _worker_first_look() -> tuple[float, bool, bool]:
-    from treehouse.kernel import ahead, compiled
+    from treehouse.kernel.fast import ahead, compiled
 
     before = ahead.builds(compiled.ahead_folder()) if compiled.ahead_folder().is_dir() else []
     started = time.perf_counter()

@@ -38,7 +38,7 @@ def rules_tier(request, monkeypatch):
     or the reference rules alone (``TREEHOUSE_COMPILED=0``).  The Fences and
     classic rules tests use it for every test, so each runs on both; the
     differential tests (test_tiers.py) compare the two in one run instead."""
-    from treehouse.kernel import compiled
+    from treehouse.kernel.fast import compiled
 
     if request.param == "reference":
         if request.module.__name__.endswith("test_tiers"):
@@ -55,7 +55,7 @@ def rules_tier(request, monkeypatch):
 def compiled_core(monkeypatch):
     """The compiled core on, whatever the environment says (tests of the core
     itself, or of both tiers compared in one run)."""
-    from treehouse.kernel import compiled
+    from treehouse.kernel.fast import compiled
     from treehouse.kernel.hooks import TRACE_ENV
 
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)

@@ -40,6 +40,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from treehouse.errors import ConfigError, TreehouseError, quote, unknown
+from treehouse.kernel.fast import compiled, gate
 from treehouse.kernel.hooks import game_hooks, hook_conflicts
 from treehouse.kernel.variant import Variant
 from treehouse.textfiles import read_text
@@ -442,8 +443,10 @@ def resolve(
     if twice:
         raise ConfigError(f"{where}: house_rules: {twice[0]!r} is named twice; name each house rule once")
     try:
-        game_hooks(variant_class(rules), house_rules)  # a rule's plugin that cannot join a game is refused now, in one line
+        hooks = game_hooks(variant_class(rules), house_rules)  # a rule's plugin that cannot join a game is refused now, in one line
         warnings = hook_conflicts(variant_class(rules), house_rules)
+        if compiled.wanted():
+            warnings += gate.slow_rules(hooks)
     except ConfigError:
         raise
     except TreehouseError as error:

@@ -443,7 +443,7 @@ def treehouse_look_moves(state, step, face, moves, seat):
     Called by the looking-ahead bots (search's last step and its ordering
     looks, greedy's choice) and by hints, once per position instead of once
     per move, so a variant with a compiled core
-    (:mod:`treehouse.kernel.compiled`) enters it once per node.
+    (:mod:`treehouse.kernel.fast.compiled`) enters it once per node.
 
     :param state: the position the moves are played from.
     :param step: the step being played (a setup step's moves are only
@@ -499,7 +499,7 @@ def treehouse_compiled_game(state, step):
 
     Called by the search bot before a decision it searches without a budget:
     with an answer, the whole decision is one call of compiled code
-    (:mod:`treehouse.bots.compiled_search`), the same values as the search
+    (:mod:`treehouse.kernel.fast.compiled_search`), the same values as the search
     over the hooks gives, bit for bit.  Called by the playtest before a
     chunk of games between random seats (a long run, or where the core is
     loaded already): with an answer that has a ``playout``, the chunk is
@@ -508,12 +508,12 @@ def treehouse_compiled_game(state, step):
 
     :param state: the position the decision is taken in.
     :param step: the step being played (never a setup step).
-    :returns: a :class:`~treehouse.kernel.compiled_game.CompiledGame`: the
+    :returns: a :class:`~treehouse.kernel.fast.compiled_game.CompiledGame`: the
         generic search bound to five kernels over the variant's integer
         encoding (whose turn and whether the step rolls, the legal choices,
         a choice played with its outcome, the next step, the evaluation),
         their tables, and how positions and moves are encoded; optionally a
-        :class:`~treehouse.kernel.compiled_game.Playout` (the turn's end and
+        :class:`~treehouse.kernel.fast.compiled_game.Playout` (the turn's end and
         ``treehouse_step_statistics`` as two more kernels, the outcome's
         words, and the playout bound to the seven).  They must play exactly as the hooks do.  A variant answers only while it alone
         answers every hook of a turn

@@ -3,7 +3,7 @@ and the compiled playout of random seats plays it as the engine does.
 
 Classic, the one built-in variant that offers its game compiled, has one
 rolled step a turn.  This test's own small variant, Chase, has what classic
-lacks, so that every path of bots/compiled_search.py is held to the Python
+lacks, so that every path of kernel/fast/compiled_search.py is held to the Python
 search: a turn of two steps, the second without a roll and skipped when it
 has nothing to offer; PASS and REROLL among the choices; faces with nothing
 to do; a weighted die; three seats.  Chase answers its hooks in plain Python
@@ -32,8 +32,8 @@ from pydantic import Field
 
 from treehouse.bots.search import SearchBot
 from treehouse.hookspecs import hookimpl
-from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
+from treehouse.kernel.fast import compiled
+from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import PASS as PASS_CHOICE
 from treehouse.kernel.engine import REROLL as REROLL_CHOICE
@@ -50,8 +50,8 @@ if not compiled.enabled():
     pytest.skip("the compiled core is off", allow_module_level=True)
 
 njit_cached = compiled.njit_cached
-from treehouse.bots.compiled_search import node, root  # noqa: E402 (they import numba: after the skips)
-from treehouse.playtest.playout_kernels import games  # noqa: E402
+from treehouse.kernel.fast.compiled_search import node, root  # noqa: E402 (they import numba: after the skips)
+from treehouse.kernel.fast.playout_kernels import games  # noqa: E402
 
 RUN, PUSH = Step("run", rolls=True), Step("push", rolls=False)
 CHASE_DIE = Die("chase", ("1", "2", "3"), (3, 2, 1))

@@ -1,4 +1,4 @@
-"""The compiled search (bots/compiled_search.py) is the Python search, value for value.
+"""The compiled search (kernel/fast/compiled_search.py) is the Python search, value for value.
 
 Each test takes the same bot twice: once as it plays (the compiled search,
 where the variant offers its game compiled) and once with the compiled game
@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from treehouse.bots.lookahead import Model
 from treehouse.bots.search import SearchBot
 from treehouse.config import resolve
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.kernel.engine import Control, Game
 from treehouse.kernel.records import Record
 from treehouse.kernel.turn import ONE_ROLLED_STEP

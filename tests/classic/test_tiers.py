@@ -1,4 +1,4 @@
-"""Classic's two tiers give the same answers: the compiled core (variants/classic/core.py, looks.py)
+"""Classic's two tiers give the same answers: the compiled core (variants/classic/fast/core.py, looks.py)
 against the reference, the kernel's default that plays every move through the hooks
 (:func:`treehouse.kernel.turn.look_moves`), value for value and bit for bit."""
 
@@ -16,11 +16,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treehouse.config import resolve
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.kernel.engine import REROLL, Control, Game
 from treehouse.kernel.hooks import TRACE_ENV, game_hooks
 from treehouse.kernel.turn import ONE_ROLLED_STEP, look_moves
-from treehouse.variants.classic.looks import ClassicCore, core_for
+from treehouse.variants.classic.fast.looks import ClassicCore, core_for
 from treehouse.variants.classic.game import ClassicPosition, ClassicRules
 from treehouse.variants.classic.trio import HOUSE, TREE, all_trios, mirror, parse_trio
 from tiers import CLASSIC_OPTION_SETS, bits

@@ -1,6 +1,6 @@
 """Fences' two tiers of rules give the same answers (docs/rules/tiers.md).
 
-The compiled core (variants/fences/core.py, through looks.py) answers
+The compiled core (variants/fences/fast/core.py, through looks.py) answers
 ``treehouse_look_moves``, ``treehouse_look_all_moves`` (it generates the
 legal moves itself) and ``treehouse_evaluate_seats``; the reference is the kernel's default
 (:func:`treehouse.kernel.turn.look_moves`), which plays every move through
@@ -36,14 +36,14 @@ from hypothesis import strategies as st
 from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.bots.search import SearchBot
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.kernel.engine import Game
 from treehouse.kernel.hooks import HouseRule
 from treehouse.kernel.pieces import Size
 from treehouse.kernel.turn import Control, Looks, look_moves
 from treehouse.plugins import game_hooks
 from treehouse.hookspecs import hookimpl
-from treehouse.variants.fences import looks
+from treehouse.variants.fences.fast import looks
 from treehouse.variants.fences.position import format_position
 
 pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
@@ -134,7 +134,7 @@ def test_lead_tracking_alone_does_not_load_the_core(plugins):
     reference rules rather than pay numba's start-up, until a look loads the
     core; the two answer the same."""
     code = (
-        "from treehouse.plugins import load_plugins, game_hooks; from treehouse.kernel import compiled;"
+        "from treehouse.plugins import load_plugins, game_hooks; from treehouse.kernel.fast import compiled;"
         "cls = load_plugins().variant('fences'); v = game_hooks(cls(cls.Rules(start='corners'))).variant;"
         "from treehouse.kernel.engine import Game; from treehouse.bots.random_bot import RandomBot; import random, sys;"
         "g = Game(v, [RandomBot(), RandomBot()], random.Random(1), turn_cap=5); g.play();"

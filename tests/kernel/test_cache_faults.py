@@ -22,15 +22,15 @@ from pathlib import Path
 
 import pytest
 
-from treehouse.kernel import ahead, compiled
+from treehouse.kernel.fast import ahead, compiled
 
 CLI = "import sys; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
 #: Games that load classic's core from the first look.
 GAMES = ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"]
-PACKAGE = Path(compiled.__file__).resolve().parent.parent
+PACKAGE = Path(compiled.__file__).resolve().parent.parent.parent  # the treehouse package
 
 TINY = """
-from treehouse.kernel.compiled import njit_cached
+from treehouse.kernel.fast.compiled import njit_cached
 
 AHEAD_OF_TIME = {"add": "i8(i8, i8)"}
 
@@ -41,7 +41,7 @@ def add(a, b):
 #: Prepare the one-kernel core and say how it came: ahead of time, just in time, or not at all.
 PREPARE_TINY = """
 import sys
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 compiled.enabled()
 kernels = compiled.kernels("tiny", "tiny", [sys.argv[1] + "/tiny.py"], 1, lambda k: k.add(1, 2))
 print("none" if kernels is None else ("just in time" if hasattr(kernels.add, "py_func") else "ahead of time"), kernels.add(2, 3) if kernels else "")
@@ -132,7 +132,7 @@ def test_a_truncated_module_is_never_loaded(classic_build, tmp_path):
         assert not ahead.whole(module)
         # no compiler to build it again with: numba's just-in-time path is next, so stop there
         probe = (
-            "import sys, pathlib; from treehouse.kernel import ahead; "
+            "import sys, pathlib; from treehouse.kernel.fast import ahead; "
             f"print(ahead.prepared('classic', 'x', '{module.name.split('.')[0].split('_')[-1]}', pathlib.Path(sys.argv[1]), lambda: None, print, 1.0))"
         )
         done = run(probe, str(cache / "ahead"), CC=str(tmp_path / "no-such-cc"))
@@ -258,7 +258,7 @@ def _builds_running(cache: Path) -> list[int]:
             words = (entry / "cmdline").read_bytes().split(b"\0")
         except OSError:
             continue  # ended meanwhile
-        if b"treehouse.kernel.ahead" in words and any(str(cache).encode() in word for word in words):
+        if b"treehouse.kernel.fast.ahead" in words and any(str(cache).encode() in word for word in words):
             found.append(int(entry.name))
     return found
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from treehouse.cli.app import app
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 
 #: Run treehouse's CLI with numba made unimportable (as on a machine where it cannot be installed).
 WITHOUT_NUMBA = "import sys; sys.modules['numba'] = None; from treehouse.cli import main; sys.argv = ['th', *sys.argv[1:]]; main()"
@@ -84,7 +84,7 @@ def test_without_a_c_compiler_the_kernels_are_compiled_just_in_time_with_the_sam
     assert f"compiled just in time: no C compiler ({tmp_path / 'no-such-cc'} not found)" in version.stdout, version.stdout
 
 
-@pytest.mark.parametrize("first", ["from treehouse.variants.fences import core", "import numba; from treehouse.variants.fences import core"])
+@pytest.mark.parametrize("first", ["from treehouse.variants.fences.fast import core", "import numba; from treehouse.variants.fences.fast import core"])
 def test_a_core_imported_directly_keeps_its_kernels_in_the_users_cache_folder(tmp_path, first):
     """A script, a test or a plugin may import a core's module before anything
     asked :func:`compiled.enabled` (and numba itself, even before that): the
@@ -224,7 +224,7 @@ def body(kernel, x):
     return kernel(x) + {added}
 """
 BINDING = """
-from treehouse.kernel.compiled import njit_cached
+from treehouse.kernel.fast.compiled import njit_cached
 from template import body
 
 AHEAD_OF_TIME = {"bound": "i8(i8)"}
@@ -239,7 +239,7 @@ def bound(x):
 """
 PREPARE = """
 import sys
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 compiled.enabled()
 sources = [sys.argv[1] + "/template.py", sys.argv[1] + "/binding.py"]
 kernels = compiled.kernels("bound", "binding", sources, 1, lambda kernels: kernels.bound(1))
@@ -288,14 +288,14 @@ def test_a_cores_sources_name_every_file_its_kernels_compile_in(variant):
     """A core is built again when one of its sources changes, so they must
     name every file whose code or constants its kernels compile in: each
     source that imports numba takes names only from other sources (or from
-    treehouse.kernel.compiled, which only decorates)."""
+    treehouse.kernel.fast.compiled, which only decorates)."""
     import ast
     import importlib
     import importlib.util
     from pathlib import Path
 
-    looks = importlib.import_module(f"treehouse.variants.{variant}.looks")
-    package = Path(compiled.__file__).parent.parent
+    looks = importlib.import_module(f"treehouse.variants.{variant}.fast.looks")
+    package = Path(compiled.__file__).parent.parent.parent  # the treehouse package
     sources = {Path(source).resolve() for source in looks.SOURCES}
     assert Path(importlib.util.find_spec(looks.CORE).origin).resolve() in sources
     for source in sources:
@@ -304,7 +304,7 @@ def test_a_cores_sources_name_every_file_its_kernels_compile_in(variant):
         if not any(name == "numba" or name.startswith("numba.") for name in imported):
             continue  # not a kernel module: its constants are read through those that are
         for name in imported:
-            if name.startswith("treehouse.") and name != "treehouse.kernel.compiled":
+            if name.startswith("treehouse.") and name != "treehouse.kernel.fast.compiled":
                 assert (package.parent / (name.replace(".", "/") + ".py")).resolve() in sources, f"{source.name} reads {name}, not among {variant}'s sources"
 
 

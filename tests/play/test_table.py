@@ -269,7 +269,7 @@ def test_show_odds_prints_the_winning_chances_after_every_turn(tmp_path, solved_
 def test_show_odds_outside_two_player_classic_is_refused_in_one_line(tmp_path):
     result = th("play", "-v", "fences", "--show-odds", "--seed", "1", "--record", tmp_path / "g.jsonl", input="q\n")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: --show-odds needs the exact table, which exists for two-player classic only, not 2-player fences"
+    assert result.stderr.strip() == "error: --show-odds needs the exact table: fences has none (th solve makes one for the games it can solve)"
 
 
 # --------------------------------------------------------------------------

@@ -134,7 +134,7 @@ def test_a_long_run_of_random_seats_is_played_compiled_on_the_workers_with_the_e
     from treehouse.playtest.work import _Table
 
     def playout_loaded() -> bool:  # run on each worker (defined here, so it travels by value)
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         return compiled.ready("classic")
 

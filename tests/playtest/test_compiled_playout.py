@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from treehouse.cli import app
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.playtest import work
 from treehouse.playtest.work import Batch, RuleSpec, _Table, play_chunk, play_game
 from tiers import CLASSIC_OPTION_SETS
@@ -35,7 +35,8 @@ def playout_module():
     """The generator's kernels, and the glue's seeding (numba: only once the core is on)."""
     from types import SimpleNamespace
 
-    from treehouse.playtest import compiled_playout, playout_kernels
+    from treehouse.kernel.fast import playout_kernels
+    from treehouse.playtest import compiled_playout
 
     return SimpleNamespace(**vars(playout_kernels), seed_key=compiled_playout.seed_key)
 

@@ -156,8 +156,9 @@ def _search_batch(plugins, run_stop: int) -> Batch:
 
 def _core_answers(monkeypatch) -> list[bool]:
     """With the compiled core wanted: for each of classic's looks, whether the core answered it (not the hooks)."""
-    from treehouse.kernel import compiled
-    from treehouse.variants.classic import game, looks
+    from treehouse.kernel.fast import compiled
+    from treehouse.variants.classic import game
+    from treehouse.variants.classic.fast import looks
 
     if not compiled.enabled():
         import pytest
@@ -201,7 +202,7 @@ def test_while_the_pace_says_short_the_core_waits_and_once_it_says_long_it_answe
 
 
 def test_a_long_first_game_takes_the_core_midway_and_forcing_it_takes_it_at_once(plugins, monkeypatch):
-    from treehouse.kernel import compiled
+    from treehouse.kernel.fast import compiled
 
     answers = _core_answers(monkeypatch)
     _reference_first(monkeypatch, 0.0)  # the deferral over before the first look
@@ -242,7 +243,7 @@ def test_a_fences_playtest_takes_the_core_from_its_first_look(plugins, monkeypat
     """Its reference rules are slow enough that one game repays loading the core."""
     from dataclasses import replace
 
-    from treehouse.kernel import compiled
+    from treehouse.kernel.fast import compiled
 
     if not compiled.enabled():
         import pytest

@@ -13,10 +13,9 @@ from typing import Any, Sequence
 
 from treehouse.errors import TreehouseError
 from treehouse.kernel.engine import PASS, REROLL, Applied, Control, play_move
+from treehouse.kernel.fast.compiled_game import LOSS, WIN
 
 #: Scores of finished games, far beyond any evaluation.
-WIN = 1e9
-LOSS = -1e9
 
 
 class Model:
@@ -108,7 +107,7 @@ class Model:
 
     def compiled_values(self, state: Any, step: Any, moves: Sequence, seat: int, depth: int, width: int) -> tuple[list[float], int] | None:
         """Each of ``moves``' value to ``seat``, searched ``depth`` steps by the
-        compiled search (:mod:`treehouse.bots.compiled_search`, bound to the
+        compiled search (:mod:`treehouse.kernel.fast.compiled_search`, bound to the
         variant's kernels: ``CompiledGame.search``), and the moves it played
         in its head; ``None`` where the variant offers no compiled game
         (``treehouse_compiled_game``), the die is not the kernel's, or it

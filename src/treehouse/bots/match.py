@@ -91,10 +91,9 @@ class _Judged:
         self.name = getattr(inner, "name", "bot")
 
     def seated(self, game: Any, index: int) -> None:
-        for seat in (self.inner, self.judge):
-            seated = getattr(seat, "seated", None)
-            if seated is not None:
-                seated(game, index)
+        seated = getattr(self.inner, "seated", None)
+        if seated is not None:
+            seated(game, index)
 
     def choose(self, state, step, face, moves, rng):
         move = self.inner.choose(state, step, face, moves, rng)
@@ -104,7 +103,8 @@ class _Judged:
 
 
 def luck_adjusted(variant: Any, make_a: Callable[[], Any], make_b: Callable[[], Any], pairs: int, seed: int = 1) -> list[float]:
-    """A's luck-adjusted score in each game of a paired two-player classic match.
+    """A's luck-adjusted score in each game of a paired two-player match of a
+    variant with an exact table (``Variant.exact_odds``: two-player classic).
 
     With the exact table ``V``, a game's result is ``V(start)`` plus the luck
     of every roll (each of mean zero) minus what each player's choices gave
@@ -112,16 +112,14 @@ def luck_adjusted(variant: Any, make_a: Callable[[], Any], make_b: Callable[[], 
     A's side): an unbiased estimate of A's expected score with a far smaller
     spread, as backgammon programs rate play.
     """
-    from treehouse.variants.classic.perfect import PerfectBot
-    from treehouse.variants.classic.solver import start_value
-
+    judge = variant.exact_odds(2)  # the variant's solved table; one line why not where it has none
+    first = judge.start_chance()
     scores = []
     for k in range(pairs):
         for a_first in (True, False):
-            a, b = _Judged(make_a(), PerfectBot()), _Judged(make_b(), PerfectBot())
+            a, b = _Judged(make_a(), judge), _Judged(make_b(), judge)
             game = Game(variant, [a, b] if a_first else [b, a], random.Random(seed + k))
             game.play()
-            first = start_value(a.judge.solution)
             start = first if a_first else 1.0 - first
             scores.append(start + b.lost - a.lost)
     return scores

@@ -42,7 +42,7 @@ app.command("new-variant")(authoring.new_variant)
 
 def _version(value: bool) -> None:
     if value:
-        from treehouse.kernel.compiled import tier
+        from treehouse.kernel.fast.compiled import tier
 
         typer.echo(f"treehouse {__version__}")
         typer.echo(tier())

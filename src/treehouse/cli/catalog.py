@@ -67,12 +67,14 @@ def rules(
     """
     effective = run_guarded(effective_rules, variant, config, overrides)
     fields = effective.variant_class.Rules.model_fields
+    tier = run_guarded(_tier_of, effective)
     if as_json:
         out.print_json(
             json.dumps(
                 {
                     "rule_set": effective.name,
                     "variant": effective.variant_class.name,
+                    "tier": tier,
                     "settings": [{"key": k, "value": v, "source": shown_path(s) if s.endswith(".yaml") else s} for k, v, s in effective.rows()],
                 }
             )
@@ -85,6 +87,7 @@ def rules(
     for key, value, source in effective.rows():
         table.add_row(key, shown(json.dumps(value)), shown(shown_path(source) if source.endswith(".yaml") else source))
     out.print(table)
+    out.print(f"[bold]Tier[/bold]: {shown(tier)}")
     out.print("[bold]Rule options[/bold] (change one with --set KEY=VALUE):")
     for key, option in fields.items():
         out.print(f"  [cyan]{key}[/cyan]: {option.description or ''}")
@@ -101,6 +104,22 @@ def rules(
             if info.options is not None:
                 for key, option in info.options.model_fields.items():
                     out.print(f"      {key} (default {json.dumps(option.default)}): {shown(option.description or '')}")
+
+
+def _tier_of(effective) -> str:
+    """Which tier of rules the looks of bots that look ahead run on under ``effective``, in words (the gate's answer)."""
+    from treehouse.kernel.fast import compiled, gate
+    from treehouse.kernel.hooks import game_hooks
+
+    variant_class = effective.variant_class
+    if not getattr(variant_class, "FAST_HOOKS", ()):
+        return f"reference rules ({variant_class.name} has no compiled core)"
+    if not compiled.wanted():
+        return compiled.tier().removeprefix("rules: ")
+    slow = gate.slow_rules(game_hooks(effective.variant(), effective.house_rule_plugins(plugins())))
+    if slow:
+        return f"reference rules for bots that look ahead: {slow[0]}"
+    return "compiled core for bots that look ahead (the same games as the reference rules)"
 
 
 def plugins_command(

@@ -114,17 +114,12 @@ def _play(variant, players, seats, bot, seed, config, overrides, delay, watch, r
     _run(session)
 
 def _odds_bot(session: Session) -> Any:
-    """The perfect bot that says the winning chances, seated as an onlooker (--show-odds)."""
-    from treehouse.variants.classic.perfect import SOLVE_TIME, PerfectBot
-
+    """The variant's exact odds, which say the winning chances (--show-odds)."""
     game = session.game
-    if not PerfectBot.ready(game.variant, len(game.seats)):
-        if not PerfectBot.solvable(game.variant, len(game.seats)):
-            raise TreehouseError(f"--show-odds needs the exact table, which exists for two-player classic only, not {len(game.seats)}-player {game.variant.name}")
-        raise TreehouseError(f"--show-odds needs the exact table for these rules: run th solve first ({SOLVE_TIME})")
-    bot = PerfectBot()
-    bot.seated(game, 0)
-    return bot
+    try:
+        return game.variant.exact_odds(len(game.seats))
+    except TreehouseError as why:
+        raise TreehouseError(f"--show-odds needs the exact table: {why}") from None
 
 def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path, ask=False) -> Session:
     if variant_name is None and config is None:

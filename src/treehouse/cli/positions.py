@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import sys
@@ -10,17 +11,22 @@ from typing import Annotated, Optional
 import typer
 
 from treehouse.cli.common import DEBUG_ENV, ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
+from treehouse.cli.seats import default_variant
 from treehouse.errors import TreehouseError
 from treehouse.kernel.hooks import game_hooks
 
 PositionArgument = Annotated[str, typer.Argument(help="A position in the variant's notation, e.g. a classic trio 'L< S^ M>'.")]
 
 
-def show(position: PositionArgument, variant: VariantOption = "classic", config: ConfigOption = None, overrides: SetOption = None) -> None:
+def show(position: PositionArgument, variant: VariantOption = None, config: ConfigOption = None, overrides: SetOption = None) -> None:
     """Draw a position (for classic, a trio such as 'L^/M^/S^', or a whole game position).
+
+    Without --variant, the first variant (by rank) whose notation reads the position draws it.
 
     Example: th show -v classic 'L< S^ M>'
     """
+    if variant is None and config is None:
+        variant = run_guarded(default_variant, position)
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule may draw the position
@@ -34,15 +40,22 @@ def moves(
         Optional[str],
         typer.Option("--action", "-a", help="The die face: tip, swap, hop, dig, aim or wild (Fences: optional, every face when left out; at a setup step, the colour drawn)."),
     ] = None,
-    variant: VariantOption = "classic",
+    variant: VariantOption = None,
     config: ConfigOption = None,
     overrides: SetOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON: the canonical positions sorted (Fences: one object per move).")] = False,
 ) -> None:
     """List where a position can go: the distinct positions one roll of ACTION leads to; for Fences, every move of the step the position is at.
 
+    Without --variant, the first variant (by rank) whose notation reads the (first) position.
+
     Example: th moves -v classic 'L^/M^/S^' --action tip
     """
+    given = ((number, line.strip()) for number, line in enumerate(sys.stdin, start=1) if line.strip()) if position == "-" else iter([(0, position)])
+    if variant is None and config is None:
+        first = next(given, None)
+        variant = run_guarded(default_variant, first[1] if first else None)
+        given = itertools.chain([first] if first else [], given)
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()
     # the game's hooks, house rules included: a house rule's die decides which faces can come up
@@ -64,12 +77,10 @@ def moves(
 
     if position == "-":
         read = 0
-        for number, line in enumerate(sys.stdin, start=1):
-            if not line.strip():
-                continue
+        for number, line in given:
             read += 1
             try:
-                found = blamed(hooks, listing, line.strip())
+                found = blamed(hooks, listing, line)
             except TreehouseError as error:
                 raise fail(f"line {number}: {error}") from None
             print(json.dumps(as_data(found)), flush=True)

@@ -287,14 +287,11 @@ def _write_replay_page(path: Path, title: str, walked: Any, record: Record, hook
 
 def _chances(walked: Any, record: Record, hooks: Any) -> list[float] | None:
     """Player 1's exact winning chance at every step, where the perfect table is cached; else None."""
-    from treehouse.variants.classic.perfect import PerfectBot
-
     players = len((record.header or {}).get("seats") or [])
-    if not PerfectBot.ready(walked.variant, players):
-        return None
-    from treehouse.variants.classic.solver import load_cached
-
-    bot = PerfectBot.from_solution(load_cached(walked.variant.rules))
+    try:
+        bot = walked.variant.exact_odds(players)
+    except TreehouseError:
+        return None  # no exact table for this game, or not made yet
     chances = [bot.chance(walked.start, 0)]
     for index, frame in enumerate(walked.frames, start=1):
         if index == len(walked.frames) and walked.outcome is not None:

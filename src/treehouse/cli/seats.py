@@ -19,15 +19,23 @@ from treehouse.cli.human import HumanSeat
 from treehouse.errors import TreehouseError, unknown
 from treehouse.kernel.resume import HUMAN
 
-#: The variant ``th play`` starts when none is named: the first one installed.
-DEFAULT_VARIANTS = ("fences", "classic")
-
-def default_variant() -> str:
+def default_variant(reads: str | None = None) -> str:
+    """The variant a command starts when none is named: the installed one of
+    the highest ``default_rank`` (ties by name); with ``reads``, the highest
+    whose notation reads that position (``th show 'L< S^ M>'``)."""
     loaded = plugins()
-    for name in DEFAULT_VARIANTS:
-        if name in loaded.aliases:
-            return name
-    return sorted(loaded.variants)[0] if loaded.variants else "classic"
+    ranked = sorted(loaded.variants.values(), key=lambda cls: (-cls.default_rank, cls.name))
+    if not ranked:
+        raise TreehouseError("no variant is installed: pip install a plugin that registers one")
+    if reads is not None:
+        for cls in ranked:
+            try:
+                cls().render_text(reads)  # reads what th show reads: a whole position or a piece of one
+            except Exception:  # any notation's refusal: try the next variant
+                continue
+            return cls.name
+    return ranked[0].name
+
 
 def best_bot(variant: Any = None, players: int = 2) -> str:
     """The strongest registered bot that is ready for this game (ties: the first
@@ -74,7 +82,7 @@ def prepare_bots(variant: Any, kinds: list[str]) -> None:
     """Let a bot that is not ready for this game (``perfect`` with no solved table)
     prepare before play starts: say so, and show its progress rather than freeze."""
     from treehouse.cli.solving import solve_progress
-    from treehouse.kernel.compiled import prepare_in_background
+    from treehouse.kernel.fast.compiled import prepare_in_background
 
     if any(kind != HUMAN for kind in kinds):
         prepare_in_background(variant.prepare_compiled)  # no prompt or bot's decision waits for a compile

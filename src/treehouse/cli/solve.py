@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, effective_rules, fail, out, plugins, run_guarded
+from treehouse.cli.seats import default_variant
 
 
 def solve(
@@ -28,8 +29,9 @@ def solve(
 
     Example: th solve --set mirror_matches=true
     """
-    if variant is None and config is None:
-        variant = "classic"
+    if variant is None and config is None:  # the first variant, by rank, that can be solved
+        solvable = [cls for cls in sorted(plugins().variants.values(), key=lambda cls: (-cls.default_rank, cls.name)) if _solver_of(cls()) is not None]
+        variant = solvable[0].name if solvable else default_variant()
     effective = run_guarded(effective_rules, variant, config, overrides)
     solver = _solver_of(effective.variant())
     if solver is None:

@@ -13,6 +13,7 @@ from typing import Any, ClassVar, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from treehouse.errors import TreehouseError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.die import TREEHOUSE_DIE, Die
 
@@ -38,6 +39,9 @@ class Variant:
     max_players: ClassVar[int] = 4
     #: Players when the user does not say.
     default_players: ClassVar[int] = 2
+    #: How strongly the variant offers itself to a command that names none
+    #: (``th play``): the highest rank is started; ties go by name.
+    default_rank: ClassVar[int] = 0
     die: ClassVar[Die] = TREEHOUSE_DIE
     #: What the variant's setup steps may draw besides the die's faces (Fences:
     #: the colours of the smalls), so frameworks that number every chance
@@ -178,6 +182,17 @@ class Variant:
         0.7 s, which a run of a few quick games does not win back.  ``0``
         where even one game repays it.  Default half a second."""
         return 0.5
+
+    def exact_odds(self, players: int) -> Any:
+        """The exact winning chances of a game of ``players`` under these
+        rules, where the variant has a solved table for it (``th solve``):
+        an object with ``chance(state, seat)`` (a seat's chance from a turn
+        about to start), ``move_value(state, move)`` (the mover's chance
+        after ``move``) and ``start_chance()`` (the first player's from the
+        start).  ``th play --show-odds``, ``th replay`` and the luck-adjusted
+        match ask for it.  Raises :class:`~treehouse.errors.TreehouseError`
+        saying why there is none (no exact table exists, or it is not made yet)."""
+        raise TreehouseError(f"{self.name} has none (th solve makes one for the games it can solve)")
 
     def hint_reason(self, state, step, face, move, hooks) -> str:
         """Why ``move`` is worth playing, in one short line for ``th play``'s

@@ -4,19 +4,19 @@
 :class:`~treehouse.kernel.engine.Game` through the hooks, counted by the
 :class:`~treehouse.playtest.work.Observer`.  Where every seat is the
 ``random`` bot and the variant offers a compiled game with a
-:class:`~treehouse.kernel.compiled_game.Playout`, this module plays a
+:class:`~treehouse.kernel.fast.compiled_game.Playout`, this module plays a
 chunk's games in one call of compiled code instead, over the variant's
 kernels, and hands back the very summaries the observer would have written:
 the same games, because it draws the same numbers.
 
 * **Written once, bound by the variant.** The kernels
-  (:mod:`treehouse.playtest.playout_kernels`) know no game: ``games`` takes
+  (:mod:`treehouse.kernel.fast.playout_kernels`) know no game: ``games`` takes
   the variant's kernels as its first seven arguments.  The variant binds it
   to them in the module of its kernels, a kernel of one line
   (``Playout.games``; classic's is ``core.playout``), so numba calls them
   directly (through function pointers, a third of a classic game's time
   went to the calls), and the playout is compiled with the variant's core,
-  ahead of time where it can be (:mod:`treehouse.kernel.ahead`).
+  ahead of time where it can be (:mod:`treehouse.kernel.fast.ahead`).
 * **The same numbers.** Python's ``random.Random`` is the Mersenne Twister
   (MT19937), written again in the kernels: each game's generator is seeded
   from the key that ``random.Random(f"{seed}:{game}")`` is seeded from
@@ -44,15 +44,12 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from treehouse.bots.random_bot import RandomBot
-from treehouse.kernel.compiled_game import CompiledGame
+from treehouse.kernel.fast.compiled_game import INTS, TIMEOUT, WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, CompiledGame
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import MAX_ROLLS_PER_STEP
 from treehouse.kernel.turn import Outcome
 from treehouse.playtest.aggregate import FACE_COLUMNS, ROLLED, GameSummary
 
-#: The columns of each game's whole numbers in ``games``' ``ints`` (playout_kernels.py).
-WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, TIMEOUT = range(9)
-INTS = 9
 
 #: Hooks that must be the kernel's own for a game of random seats to play
 #: as the compiled playout plays it: the die and its roll, the seats' own

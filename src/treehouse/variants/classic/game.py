@@ -20,13 +20,13 @@ from typing import Literal, NamedTuple
 
 from pydantic import Field
 
-from treehouse.errors import IllegalPositionError, NotationError, unknown
+from treehouse.errors import IllegalPositionError, NotationError, TreehouseError, unknown
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
-from treehouse.variants.classic.looks import GAME_HOOKS, LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
+from treehouse.variants.classic.fast.looks import GAME_HOOKS, LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
 from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
@@ -179,6 +179,11 @@ FACE_WORDS = {
 class Classic(Variant):
     name = "classic"
     aliases = ("treehouse",)
+    default_rank = 1  # offered when no variant is named, after Fences
+    #: The hooks without which the compiled core answers no look (kernel/fast/gate.py);
+    #: classic's core takes in no house rule answering them.
+    FAST_HOOKS = LOOK_HOOKS
+    FAST_FORMS: dict = {}
     description = "Race to make your trio of pyramids match the House."
     min_players = 2
     max_players = 4
@@ -325,15 +330,15 @@ class Classic(Variant):
         return _scores(self._distances(state))
 
     def prepare_compiled(self) -> None:
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         if compiled.enabled():
-            from treehouse.variants.classic.looks import prepare
+            from treehouse.variants.classic.fast.looks import prepare
 
             prepare()
 
     def compiled_prepared(self) -> bool:
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         return compiled.ready("classic")
 
@@ -380,6 +385,18 @@ class Classic(Variant):
         from treehouse.variants.classic.render import render_position
 
         return render_position(state, console_width)
+
+    def exact_odds(self, players):
+        """Two-player classic's winning chances from the solved table (the perfect bot's)."""
+        from treehouse.variants.classic.perfect import SOLVE_TIME, PerfectBot
+
+        if not PerfectBot.solvable(self, players):
+            raise TreehouseError(f"it exists for two-player classic only, not {players}-player {self.name}")
+        if not PerfectBot.ready(self, players):
+            raise TreehouseError(f"these rules have none yet: run th solve first ({SOLVE_TIME})")
+        from treehouse.variants.classic.solver import load_cached
+
+        return PerfectBot.from_solution(load_cached(self.rules))
 
     def exact_solver(self):
         """The exact solve of two-player classic under these rules (``th solve``;

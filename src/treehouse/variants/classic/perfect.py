@@ -19,7 +19,7 @@ import random
 import sys
 from typing import Any
 
-from treehouse.bots.lookahead import PASS, REROLL, pick
+from treehouse.bots import PASS, REROLL, pick
 from treehouse.errors import TreehouseError
 
 #: Values closer than this are the same (the table is exact to about 1e-10).
@@ -68,7 +68,7 @@ class PerfectBot:
         if not self.solvable(game.variant, len(game.seats)) or getattr(game.hooks, "house_rules", ()):
             # No table exists for this game: play as the search bot does (documented),
             # so that "the strongest bot" still plays every variant.
-            from treehouse.bots.search import SearchBot
+            from treehouse.bots import SearchBot
 
             self.fallback = SearchBot()
             self.fallback.seated(game, index)
@@ -114,6 +114,12 @@ class PerfectBot:
         if self.solution is None:
             raise TreehouseError("the perfect bot must be seated in a game before it chooses (the engine calls seated())")
         return [self.move_value(state, move) for move in moves]
+
+    def start_chance(self) -> float:
+        """The first player's exact chance of winning from the start."""
+        from treehouse.variants.classic.solver import start_value
+
+        return start_value(self.solution)
 
     def chance(self, state: Any, seat: int) -> float:
         """``seat``'s exact chance of winning from ``state``, a turn about to start (before its roll)."""

@@ -25,6 +25,8 @@ from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.added_moves import performs_only_its_own
 from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
+from treehouse.kernel.fast import gate
+from treehouse.kernel.fast.gate import Form
 from treehouse.kernel.turn import Looks, look_moves, merged_looks
 from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.fences import hookspecs as fences_hookspecs
@@ -136,6 +138,7 @@ FACE_WORDS = {
 class Fences(Variant):
     name = "fences"
     aliases = ("fence",)
+    default_rank = 2  # the game th play starts when no variant is named
     description = "Stacks of smalls dodge the lines of Pointing Fences on a 5x5 grid; the last Stack standing wins."
     min_players = 2
     max_players = 4
@@ -422,35 +425,34 @@ class Fences(Variant):
     #: The hooks a look at many moves stands for: while Fences alone answers
     #: them, its compiled core answers the look (docs/rules/tiers.md).
     LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate", "treehouse_fences_hits")
-
-    #: The hooks house rules of a declared form may answer with the core still
-    #: in use: Hits judged by their source alone (their verdicts go to the
-    #: core), and moves of a rule's own kinds (only those go through the hooks).
-    DECLARED_FORMS = {"treehouse_fences_hits": judges_by_source, "treehouse_apply_move": performs_only_its_own}
+    #: The hooks without which the compiled core answers no look (kernel/fast/gate.py).
+    FAST_HOOKS = LOOK_HOOKS
+    #: The forms of house rule the core takes in: Hits judged by their source
+    #: alone (their verdicts go to the core as a table), and moves of a rule's
+    #: own kinds (only those go through the hooks).
+    FAST_FORMS = {
+        "treehouse_fences_hits": Form(judges_by_source, "a JudgedBySource rule (docs/fences-api.md)"),
+        "treehouse_apply_move": Form(performs_only_its_own, "an AddsMoves rule (docs/fences-api.md)"),
+    }
 
     def core_verdicts(self, *hooks: str) -> tuple[int, ...] | None:
-        """May the compiled core answer for ``hooks`` in this game, and with
-        which verdicts on Hits (``hits.verdicts``)?  Yes while Fences alone
-        answers them, but for house rules of the forms in :data:`DECLARED_FORMS`
-        (:class:`~treehouse.variants.fences.hits.JudgedBySource`,
-        :class:`~treehouse.kernel.added_moves.AddsMoves`).  ``None``: the hooks answer."""
-        if self.hooks.tracing or not self.hooks.variant_alone(*(hook for hook in hooks if hook not in self.DECLARED_FORMS)):
+        """May the compiled core answer for ``hooks`` in this game (the gate,
+        kernel/fast/gate.py), and with which verdicts on Hits
+        (``hits.verdicts``)?  ``None``: the hooks answer."""
+        if not gate.may_answer(self.hooks, hooks, self.FAST_FORMS):
             return None
-        for hook in set(hooks) & self.DECLARED_FORMS.keys():
-            if not all(map(self.DECLARED_FORMS[hook], self.hooks.plugins_answering(hook))):
-                return None
         return verdicts(self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ())
 
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
-        """Many moves looked at in one call of the compiled core (variants/fences/looks.py),
+        """Many moves looked at in one call of the compiled core (variants/fences/fast/looks.py),
         while Fences alone answers the hooks it stands for; else ``None``: the
         kernel's default plays each move through the hooks, house rules included."""
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
-        from treehouse.variants.fences import looks  # imports numba: only once the core is enabled
+        from treehouse.variants.fences.fast import looks  # imports numba: only once the core is enabled
 
         judged = self.core_verdicts(*self.LOOK_HOOKS)
         if judged is None:
@@ -476,7 +478,7 @@ class Fences(Variant):
         seats, loading numba costs more than it saves), else by the
         reference rules, which judge Hits through the hook as
         ``treehouse_evaluate`` does."""
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
             return None
@@ -484,7 +486,7 @@ class Fences(Variant):
         judged = self.core_verdicts("treehouse_evaluate", "treehouse_fences_hits") if on_core else None
         if judged is None:
             return evaluate_seats(state, self._stand(state))
-        from treehouse.variants.fences import looks
+        from treehouse.variants.fences.fast import looks
 
         return looks.evaluate_seats(self.rules, judged, state)
 
@@ -495,10 +497,10 @@ class Fences(Variant):
         return 0.0
 
     def prepare_compiled(self) -> None:
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         if compiled.enabled():
-            from treehouse.variants.fences import looks
+            from treehouse.variants.fences.fast import looks
 
             looks.prepare()
 
@@ -507,11 +509,11 @@ class Fences(Variant):
         """Every legal move of every face generated and looked at in one call of
         the compiled core, while Fences alone answers the legal moves and the
         hooks a look stands for; else ``None``: the search lists the moves and looks at them."""
-        from treehouse.kernel import compiled
+        from treehouse.kernel.fast import compiled
 
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
-        from treehouse.variants.fences import looks
+        from treehouse.variants.fences.fast import looks
 
         judged = self.core_verdicts("treehouse_legal_moves", *self.LOOK_HOOKS)
         if judged is None:

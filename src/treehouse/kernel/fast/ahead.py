@@ -7,9 +7,9 @@ same kernels once into an ordinary extension module, which needs neither
 numba nor LLVM to load (a few milliseconds, about a megabyte).  So a core
 names the kernels Python calls, with the one signature each is called
 with, in its ``AHEAD_OF_TIME`` table, and :func:`prepared` gives
-:func:`treehouse.kernel.compiled.kernels` this module's build of them where
+:func:`treehouse.kernel.fast.compiled.kernels` this module's build of them where
 one can be made (a C compiler is at hand); where not,
-:mod:`~treehouse.kernel.compiled` compiles the core's own module just in
+:mod:`~treehouse.kernel.fast.compiled` compiles the core's own module just in
 time.  The kernels are the same functions either way, compiled by the same
 numba for this machine's processor, and the tests hold both to the
 reference rules.
@@ -17,7 +17,7 @@ reference rules.
 The cache is optional: nothing in it may stop a game.
 
 * :func:`build` compiles in a fresh process (``python -m
-  treehouse.kernel.ahead``), since the core's module must be imported with
+  treehouse.kernel.fast.ahead``), since the core's module must be imported with
   numba's decorators in force there.  It writes the module's size and
   checksum beside it (``<name>-<digest>.sum``) and then the module under its
   final name, each whole or not at all (an atomic rename).
@@ -175,7 +175,7 @@ def build(module: str, name: str, target: Path) -> str:
         target.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return f"{type(error).__name__}: {error}"
-    command = [sys.executable, "-m", "treehouse.kernel.ahead", module, name, str(target), str(os.getpid())]
+    command = [sys.executable, "-m", "treehouse.kernel.fast.ahead", module, name, str(target), str(os.getpid())]
     try:
         done = subprocess.run(command, capture_output=True, text=True, timeout=BUILD_SECONDS)
     except subprocess.TimeoutExpired:

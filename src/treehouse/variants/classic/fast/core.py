@@ -5,15 +5,15 @@ The reference rules (actions.py, distance.py, game.py) are the
 specification; these kernels say the same again over small integers, so
 that one call looks at every move of a position (``treehouse_look_moves``,
 ``treehouse_look_all_moves``) and the compiled search
-(:mod:`treehouse.bots.compiled_search`) plays whole games in its head.
+(:mod:`treehouse.kernel.fast.compiled_search`) plays whole games in its head.
 tests/classic/test_tiers.py proves the two tiers equal, value for value.
 
 The encoding of trios, positions and moves is in
-:mod:`treehouse.variants.classic.core_layout`, which imports no numba: the
+:mod:`treehouse.variants.classic.fast.core_layout`, which imports no numba: the
 glue (looks.py) reads it whichever way the kernels were compiled.
 
 The kernels ``status``, ``legal``, ``play``, ``advance`` and ``evaluate`` are
-the compiled game the search asks for (:mod:`treehouse.kernel.compiled_game`),
+the compiled game the search asks for (:mod:`treehouse.kernel.fast.compiled_game`),
 bound to the generic search in ``search`` (with ``search_node``), and with
 ``turn_ends`` and ``tally`` to the compiled playout of random seats in
 ``playout``; ``look`` and ``look_all`` answer the look hooks with them.
@@ -24,17 +24,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from treehouse.bots.compiled_search import node, root
-from treehouse.kernel.compiled import njit_cached
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL
-from treehouse.playtest.playout_kernels import games
-from treehouse.variants.classic.core_layout import (  # the kernels read them as constants
+from treehouse.kernel.fast.compiled_search import node, root
+from treehouse.kernel.fast.compiled import njit_cached
+from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL
+from treehouse.kernel.fast.playout_kernels import games
+from treehouse.variants.classic.fast.core_layout import (  # the kernels read them as constants
     P_FIRST, P_HOUSE, P_PLAYERS, P_TO_MOVE, T_AWAY, T_DECLINE, T_IMAGE, T_MIRROR, T_OFFSETS, T_RESULTS, T_WILD, TRIOS,
 )
 
 #: The kernels Python calls (looks.py; ``CompiledGame.search``, ``Playout.games``),
 #: with the one signature each is called with: compiled ahead of time, where
-#: they can be, into an extension module (kernel/ahead.py).  Arrays are
+#: they can be, into an extension module (kernel/fast/ahead.py).  Arrays are
 #: C-contiguous int64 (the search's probabilities float64).
 AHEAD_OF_TIME = {
     "look": "Tuple((f8[::1], i8[::1], i8))(i8[::1], i8[::1], i8, i8[::1])",
@@ -158,7 +158,7 @@ def tally(tables, position, code, counts):
 @njit_cached
 def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):
     """The compiled playout of random seats over these kernels
-    (:class:`~treehouse.kernel.compiled_game.Playout`), calling them directly."""
+    (:class:`~treehouse.kernel.fast.compiled_game.Playout`), calling them directly."""
     # the arguments one by one: passed on as *arguments, numba calls the kernels through pointers
     return games(status, legal, play, advance, evaluate, turn_ends, tally, tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading)
 

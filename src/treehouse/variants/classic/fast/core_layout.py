@@ -1,16 +1,16 @@
 """How classic's compiled core sees a game: trios, positions and moves as integers.
 
-The kernels (:mod:`treehouse.variants.classic.core`) read these names as
-constants; the glue (:mod:`treehouse.variants.classic.looks`) builds its
+The kernels (:mod:`treehouse.variants.classic.fast.core`) read these names as
+constants; the glue (:mod:`treehouse.variants.classic.fast.looks`) builds its
 arrays with them.  This module imports no numba, so a process whose kernels
-were compiled ahead of time (:mod:`treehouse.kernel.ahead`) never loads it.
+were compiled ahead of time (:mod:`treehouse.kernel.fast.ahead`) never loads it.
 
 * a **trio** is its rank among the 204 legal trios
   (:func:`~treehouse.variants.classic.trio.trio_rank`);
 * a **position** is ``[House, seat to move, players, each seat's trio]``;
 * a **move** is ``rank(result)`` on one's own trio, ``TRIOS + rank(result)``
-  on the House, or a decline (:data:`~treehouse.kernel.compiled_game.PASS`,
-  :data:`~treehouse.kernel.compiled_game.REROLL`);
+  on the House, or a decline (:data:`~treehouse.kernel.fast.compiled_game.PASS`,
+  :data:`~treehouse.kernel.fast.compiled_game.REROLL`);
 * the **tables** (one int64 array) hold what the rules need beyond that,
   made once per rule set from the reference rules, so an action is written
   in one place only (actions.py): a header (``T_*``), the rank of each

@@ -2,7 +2,7 @@
 
 The search is written once per tier (docs/bots.md): in Python over the
 game's hooks (:mod:`treehouse.bots.search`), and compiled over any
-compiled game (:mod:`treehouse.bots.compiled_search`).  A variant whose core
+compiled game (:mod:`treehouse.kernel.fast.compiled_search`).  A variant whose core
 can play its whole game as integers answers ``treehouse_compiled_game``
 with a :class:`CompiledGame`: the search bound to five numba kernels over
 its own integer encoding, the arrays they read, and how its positions and
@@ -51,13 +51,26 @@ NO_FACE = -1
 #: ``play``'s answer while the game goes on.
 GOES_ON = -1
 
+#: A won and a lost game's value for the seat that looks ahead, in both tiers
+#: of the search (the Python search, bots/search.py, and the compiled one).
+WIN = 1e9
+LOSS = -1e9
+
+#: The columns of a playout game's whole numbers (``Playout.games``' ``ints``).
+WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, TIMEOUT = range(9)
+INTS = 9
+#: Face usage columns: each roll of a face is counted as rolled, and then as
+#: at most one of the others (the playtest's aggregate reads them too).
+FACE_COLUMNS = ("rolled", "forced", "impossible", "rerolled", "passed")
+ROLLED, FORCED, IMPOSSIBLE, REROLLED, PASSED = range(5)
+
 
 class CompiledGame(NamedTuple):
     """A variant's compiled game (see the module's docstring).
 
-    ``search`` is :func:`treehouse.bots.compiled_search.root` bound to the
+    ``search`` is :func:`treehouse.kernel.fast.compiled_search.root` bound to the
     variant's five kernels, in the module of its kernels, with
-    :func:`~treehouse.bots.compiled_search.node` bound beside it (the
+    :func:`~treehouse.kernel.fast.compiled_search.node` bound beside it (the
     search's recursion goes through it)::
 
         @njit_cached
@@ -86,7 +99,7 @@ class CompiledGame(NamedTuple):
 class Playout(NamedTuple):
     """What the compiled playout needs besides the search's five kernels.
 
-    ``games`` is :func:`treehouse.playtest.playout_kernels.games` bound to
+    ``games`` is :func:`treehouse.kernel.fast.playout_kernels.games` bound to
     the variant's kernels: a cached kernel in the module of its kernels that
     passes it the five and two more, so that numba calls them directly::
 

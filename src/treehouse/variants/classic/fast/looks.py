@@ -1,7 +1,7 @@
 """Classic Treehouse's compiled tier, as the hooks see it: looks and a compiled game.
 
 The second tier of classic's rules (docs/rules/classic.md, "Two tiers"):
-the kernels of :mod:`treehouse.variants.classic.core`, behind the hooks
+the kernels of :mod:`treehouse.variants.classic.fast.core`, behind the hooks
 that ask many moves at once (``treehouse_look_moves``,
 ``treehouse_look_all_moves``) and behind ``treehouse_compiled_game``, the
 game the compiled search plays in its head.  The reference tier is the
@@ -11,7 +11,7 @@ give the same answers, value for value.
 
 This module encodes positions and moves as the kernels read them and makes
 each rule set's tables from the reference rules once.  It gets the kernels
-from :func:`treehouse.kernel.compiled.kernels` only once the compiled core
+from :func:`treehouse.kernel.fast.compiled.kernels` only once the compiled core
 is in use: compiled ahead of time where they can be (then numba is never
 imported), else just in time.
 """
@@ -21,12 +21,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from treehouse.kernel import compiled
-from treehouse.kernel.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
+from treehouse.kernel.fast import compiled, gate
+from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL, CompiledGame, Playout
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import REROLL as REROLL_CHOICE
 from treehouse.kernel.turn import Looks, Outcome
-from treehouse.variants.classic import core_layout as layout
+from treehouse.variants.classic.fast import core_layout as layout
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.distance import _targets
 from treehouse.variants.classic.trio import all_trios, mirror, trio_rank
@@ -61,23 +61,20 @@ NO_OUTCOMES = Looks([]).outcomes  # no move ends the game
 COMPILE_SECONDS = 12.0
 
 #: The core's module, named, not imported: its kernels are compiled ahead of
-#: time where they can be (kernel/ahead.py), and then it is never loaded.
-CORE = "treehouse.variants.classic.core"
-_SOURCE = Path(__file__).parent.parent.parent  # the treehouse package
+#: time where they can be (kernel/fast/ahead.py), and then it is never loaded.
+CORE = "treehouse.variants.classic.fast.core"
+_SOURCE = Path(__file__).parent.parent.parent.parent  # the treehouse package
 #: The files the kernels are compiled from: the core's, the generic search
 #: and playout it binds, and those whose constants they read (a change to
 #: any compiles them again; tests/kernel/test_compiled.py checks the list).
 SOURCES = tuple(
     str(_SOURCE / path)
     for path in (
-        "variants/classic/core.py",
-        "variants/classic/core_layout.py",
-        "bots/compiled_search.py",
-        "bots/lookahead.py",
-        "playtest/playout_kernels.py",
-        "playtest/compiled_playout.py",
-        "playtest/aggregate.py",
-        "kernel/compiled_game.py",
+        "variants/classic/fast/core.py",
+        "variants/classic/fast/core_layout.py",
+        "kernel/fast/compiled_search.py",
+        "kernel/fast/playout_kernels.py",
+        "kernel/fast/compiled_game.py",
         "kernel/engine.py",
     )
 )
@@ -204,9 +201,14 @@ def _warm(core: Any) -> None:
     count = core.legal(game.tables, start, FACES["WILD"], codes)
     faces = np.array([FACES["WILD"]], dtype=np.int64)
     game.search(game.tables, faces, np.array([1.0]), start, codes[:count].copy(), 2, 0, 2, game.choices, np.zeros(1, dtype=np.int64))
-    from treehouse.playtest import compiled_playout
+    from treehouse.kernel.fast.compiled_game import FACE_COLUMNS, INTS
 
-    compiled_playout.play(compiled_playout.CompiledPlayout(game, start, np.arange(len(FACES), dtype=np.int64), tuple(FACES), 2, 0, True, layout.STATISTICS), ["warm"])
+    key = np.array([7], dtype=np.int64)  # one game, seeded as random.Random(7)
+    game.playout.games(
+        game.tables, start, np.arange(len(FACES), dtype=np.int64), key, np.array([0, 1], dtype=np.int64), 2, 0, 1, game.choices,
+        np.zeros((1, INTS), dtype=np.int64), np.zeros((1, len(FACES), len(FACE_COLUMNS)), dtype=np.int64),
+        np.zeros((1, len(layout.STATISTICS)), dtype=np.int64), np.zeros((1, 2), dtype=np.int64),
+    )  # fmt: skip
 
 
 def prepare() -> Any | None:
@@ -239,7 +241,7 @@ def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | U
     it): the hooks answer meanwhile, ask again later."""
     if compiled.waiting("classic"):
         return None
-    if not compiled.enabled() or not variant.hooks.variant_alone(*hooks):
+    if not compiled.enabled() or not gate.may_answer(variant.hooks, hooks, variant.FAST_FORMS):
         return Unused()
     kernels = prepare()
     if kernels is None:

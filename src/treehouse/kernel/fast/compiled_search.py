@@ -2,7 +2,7 @@
 
 :mod:`treehouse.bots.search` is the specification: these kernels search
 exactly as it does (its docstring says how), over a variant's compiled
-game (:class:`treehouse.kernel.compiled_game.CompiledGame`, the
+game (:class:`treehouse.kernel.fast.compiled_game.CompiledGame`, the
 ``treehouse_compiled_game`` hook) instead of its hooks, so a whole decision
 is one call of compiled code.  It gives every root move the value the
 Python search's ``advise`` gives it, bit for bit (the same arithmetic in the
@@ -19,13 +19,13 @@ a compiled game and the die is the kernel's (the same at every rolled step):
 :meth:`treehouse.bots.lookahead.Model.compiled_values`.
 
 **Written once, bound by the variant**, as the playout of random seats is
-(:mod:`treehouse.playtest.playout_kernels`): :func:`root` and :func:`node`
+(:mod:`treehouse.kernel.fast.playout_kernels`): :func:`root` and :func:`node`
 know no game; they take the variant's five kernels as arguments and are
 inlined into two one-line kernels beside the variant's own
 (``CompiledGame.search``; classic's are ``core.search`` and
 ``core.search_node``), so numba calls every kernel directly and the whole
 search compiles into the variant's core, ahead of time too
-(:mod:`treehouse.kernel.ahead`).  The recursion goes through the variant's
+(:mod:`treehouse.kernel.fast.ahead`).  The recursion goes through the variant's
 ``search_node``, which ``root`` and ``node`` take as ``recurse``.
 
 Only the variants' cores import this module (it imports numba).  numba
@@ -39,8 +39,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from treehouse.bots.lookahead import LOSS, WIN
-from treehouse.kernel.compiled_game import GOES_ON, NO_FACE, REROLL
+from treehouse.kernel.fast.compiled_game import GOES_ON, LOSS, NO_FACE, REROLL, WIN
 
 
 @njit(inline="always")

@@ -10,11 +10,11 @@ decides the outcome and evaluates the position, exactly as the hooks do one
 move at a time.  tests/fences/test_tiers.py proves the two tiers equal,
 value for value.
 
-Only :mod:`treehouse.variants.fences.looks` imports this module, and only
-once :func:`treehouse.kernel.compiled.enabled` said numba is there.
+Only :mod:`treehouse.variants.fences.fast.looks` imports this module, and only
+once :func:`treehouse.kernel.fast.compiled.enabled` said numba is there.
 
 The encoding of positions and moves, and the board's tables, are in
-:mod:`treehouse.variants.fences.core_layout`, which imports no numba: the
+:mod:`treehouse.variants.fences.fast.core_layout`, which imports no numba: the
 glue (looks.py) reads it whichever way the kernels were compiled.
 """
 
@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from treehouse.kernel.compiled import njit_cached
-from treehouse.variants.fences.core_layout import (  # the kernels read them as constants
+from treehouse.kernel.fast.compiled import njit_cached
+from treehouse.variants.fences.fast.core_layout import (  # the kernels read them as constants
     EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, M_KIND, M_SQUARE,
     M_ARG, M_AIM, MAX_HEIGHT, M_ORDER, MOVE_WIDTH, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
     R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_VERDICT,
@@ -35,7 +35,7 @@ from treehouse.variants.fences.core_layout import (  # the kernels read them as 
 
 #: The kernels Python calls (looks.py), with the one signature each is called
 #: with: compiled ahead of time, where they can be, into an extension module
-#: (kernel/ahead.py).  Arrays are C-contiguous: positions, rules and rows int64,
+#: (kernel/fast/ahead.py).  Arrays are C-contiguous: positions, rules and rows int64,
 #: the move table int16.
 AHEAD_OF_TIME = {
     "look": "Tuple((f8[::1], i8[::1], i8[::1], i8))(i8[::1], i2[:, ::1], i8[::1], i8, i8[::1])",

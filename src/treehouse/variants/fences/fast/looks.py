@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from treehouse.kernel import compiled
+from treehouse.kernel.fast import compiled
 from treehouse.kernel.pieces import Direction
 from treehouse.kernel.turn import Looks, Outcome
-from treehouse.variants.fences import core_layout
+from treehouse.variants.fences.fast import core_layout
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
@@ -222,10 +222,10 @@ def _warm(core) -> None:
 
 
 #: The core's module, named, not imported: its kernels are compiled ahead of
-#: time where they can be (kernel/ahead.py), and then it is never loaded.
-CORE = "treehouse.variants.fences.core"
+#: time where they can be (kernel/fast/ahead.py), and then it is never loaded.
+CORE = "treehouse.variants.fences.fast.core"
 #: The files the kernels are compiled from: a change to any compiles them again.
-SOURCES = tuple(str(Path(core_layout.__file__).with_name(name)) for name in ("core.py", "core_layout.py", "evaluate.py"))
+SOURCES = tuple(str(Path(core_layout.__file__).parent / name) for name in ("core.py", "core_layout.py", "../evaluate.py"))
 
 
 def kernels():

@@ -1,11 +1,11 @@
 """How Fences' compiled core sees a game: positions and moves as integers, the board as tables.
 
-The kernels (:mod:`treehouse.variants.fences.core`) read these names as
-constants; the glue (:mod:`treehouse.variants.fences.looks`) builds its
+The kernels (:mod:`treehouse.variants.fences.fast.core`) read these names as
+constants; the glue (:mod:`treehouse.variants.fences.fast.looks`) builds its
 arrays with them.  This module imports no numba, so a process whose
 kernels were compiled ahead of time never loads numba (docs/rules/tiers.md).
 
-The encoding (:mod:`~treehouse.variants.fences.looks` builds it):
+The encoding (:mod:`~treehouse.variants.fences.fast.looks` builds it):
 
 * a **cell** of the 49-cell board: ``EMPTY`` (0; also the four corners,
   never reached), ``1 + seat`` for a Stack, or a Fence

@@ -3,7 +3,7 @@
 :mod:`treehouse.playtest.compiled_playout` says what they stand for and
 hands their answers back as the observer's summaries; this module is only
 the compiled code, so that a process whose variant's core was compiled
-ahead of time (:mod:`treehouse.kernel.ahead`) never imports it, nor numba.
+ahead of time (:mod:`treehouse.kernel.fast.ahead`) never imports it, nor numba.
 
 * :func:`games` knows no game: it takes the variant's kernels as its first
   seven arguments and is inlined into a one-line kernel beside them
@@ -23,11 +23,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from treehouse.kernel.compiled import njit_cached
-from treehouse.kernel.compiled_game import GOES_ON, NO_FACE, PASS, REROLL
+from treehouse.kernel.fast.compiled import njit_cached
 from treehouse.kernel.engine import MAX_ROLLS_PER_STEP
-from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED
-from treehouse.playtest.compiled_playout import DECISIONS, EVALUATED_STEPS, LAST_MOVER, LAST_STEP_MOVER, LEAD_CHANGES, MULTI, TIMEOUT, TURNS, WINNERS
+from treehouse.kernel.fast.compiled_game import (
+    DECISIONS, EVALUATED_STEPS, FORCED, GOES_ON, IMPOSSIBLE, LAST_MOVER, LAST_STEP_MOVER, LEAD_CHANGES,
+    MULTI, NO_FACE, PASS, PASSED, REROLL, REROLLED, ROLLED, TIMEOUT, TURNS, WINNERS,
+)  # fmt: skip
 
 #: MT19937's sizes, as CPython's _randommodule.c has them: the state's words, and the twist's offset.
 N, M = 624, 397

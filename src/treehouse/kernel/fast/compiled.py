@@ -16,7 +16,7 @@ kernel of any game.
   imported: then one line says the reference tier is in use, once a process).
 * A core is compiled once a machine, into the user's cache folder: ahead of
   time into an extension module where a C compiler is at hand
-  (:mod:`treehouse.kernel.ahead`: then a process loads it in milliseconds
+  (:mod:`treehouse.kernel.fast.ahead`: then a process loads it in milliseconds
   and never imports numba), else just in time by numba, cached
   (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``).  The
   first use on a machine says so in one line, with the time it takes.
@@ -68,7 +68,7 @@ def cache_folder() -> Path:
 def _load() -> str:
     """Is numba there (its cache folder set first)?  The reason the core is not
     used, or ``""``.  Asks without importing it: a core compiled ahead of time
-    (:mod:`treehouse.kernel.ahead`) never needs the import, and a broken install
+    (:mod:`treehouse.kernel.fast.ahead`) never needs the import, and a broken install
     is met where numba is imported (:func:`kernels`)."""
     global _reason
     if _reason is not None:
@@ -123,13 +123,19 @@ def enabled() -> bool:
     return not reason
 
 
+def wanted() -> bool:
+    """Would this process play on the compiled core where the gate lets it
+    (not turned off, numba there)?  Asked without a word, importing nothing."""
+    return not _load()
+
+
 def tier() -> str:
     """Which tier is in use, in words, for ``th --version``: as things stand
     now (a failure whose cause has passed is not named)."""
     reason = _load()
     if reason:
         return f"rules: reference tier ({reason})"
-    from treehouse.kernel import ahead
+    from treehouse.kernel.fast import ahead
 
     folder = ahead_folder()
     newest = ahead.builds(folder)[:1] if folder.is_dir() else []
@@ -146,7 +152,7 @@ def tier() -> str:
 
 
 def ahead_folder() -> Path:
-    """Where the cores compiled ahead of time are kept (:mod:`treehouse.kernel.ahead`)."""
+    """Where the cores compiled ahead of time are kept (:mod:`treehouse.kernel.fast.ahead`)."""
     return cache_folder() / "ahead"
 
 
@@ -182,7 +188,7 @@ def _processor() -> str:
 #: The kernels of each core prepared in this process (:func:`kernels`).
 _kernels: dict[str, Any] = {}
 _kernels_lock = threading.Lock()
-#: The cores the cache could not serve (:class:`~treehouse.kernel.ahead.Unavailable`),
+#: The cores the cache could not serve (:class:`~treehouse.kernel.fast.ahead.Unavailable`),
 #: with when to ask again (``time.monotonic()``); the reference rules play meanwhile.
 _unavailable: dict[str, float] = {}
 #: How long a process plays on the reference rules before it asks the cache again.
@@ -200,13 +206,13 @@ def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm
     the kernels Python calls; ``sources`` are the files its kernels are
     compiled from (their code and the constants they read).  Where a C
     compiler is at hand, they are compiled ahead of time into an extension
-    module (:mod:`treehouse.kernel.ahead`), once a machine for these
+    module (:mod:`treehouse.kernel.fast.ahead`), once a machine for these
     sources, which then loads in milliseconds without numba.  Where not,
     the module itself is imported and its kernels compiled just in time and
     cached by numba (``warm(module)`` calls each once).  The first time on
     a machine, one line on stderr says so, with ``seconds`` as the
     estimate; a process that finds another building the same core waits
-    for it, :data:`~treehouse.kernel.ahead.WAIT_SECONDS` at most, saying so.
+    for it, :data:`~treehouse.kernel.fast.ahead.WAIT_SECONDS` at most, saying so.
     Where the cache cannot serve (read-only, full, a build still running),
     one line says so and the reference rules play; the cache is asked again
     after :data:`ASK_AGAIN_SECONDS`."""
@@ -218,7 +224,7 @@ def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm
     with _kernels_lock:
         if name in _kernels:
             return _kernels[name]
-        from treehouse.kernel import ahead
+        from treehouse.kernel.fast import ahead
 
         digest = digest_of(sources)
 

@@ -1,0 +1,74 @@
+"""The one gate of the fast tier: may a variant's compiled core answer these hooks in this game?
+
+A compiled core computes, in its own code, what a set of hooks would answer
+(a look stands for ``treehouse_apply_move``, ``treehouse_resolve``,
+``treehouse_outcome`` and ``treehouse_evaluate``, and so on).  It may do so
+only where its answers are the hooks' own: where nothing but the variant
+answers those hooks, or where what else answers them is written in a
+*declared form* the core takes in (a Fences house rule that judges Hits by
+their source alone gives the core a table; a rule that adds moves of its
+own kinds leaves the variant's moves to it).
+
+A variant with a fast tier declares two things (docs/rules/tiers.md):
+
+* ``FAST_HOOKS``: every hook its core stands for;
+* ``FAST_FORMS``: per hook, the :class:`Form` a house rule answering it may
+  take and still keep the core.
+
+:func:`may_answer` is asked on every look, so it reads only what the
+game's hooks worked out when they were built.  :func:`slow_rules` says,
+once, at the start of a command, which house rules keep a game off the
+core, and what would keep it on.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable, Mapping, NamedTuple
+
+
+class Form(NamedTuple):
+    """A form of house rule a compiled core takes in for one hook."""
+
+    #: Is this plugin object written in the form?
+    accepts: Callable[[Any], bool]
+    #: The form in words, for the line that says a rule is not written so.
+    words: str
+
+
+def may_answer(hooks: Any, stands_for: Iterable[str], forms: Mapping[str, Form]) -> bool:
+    """May the core answer for the hooks ``stands_for`` in the game of
+    ``hooks``?  Not while tracing (every call is shown); otherwise where
+    every plugin but the variant that answers one of them is written in that
+    hook's declared form (``forms``)."""
+    if hooks.tracing:
+        return False
+    for hook in stands_for:
+        form = forms.get(hook)
+        if form is None:
+            if not hooks.variant_alone(hook):
+                return False
+        elif not all(map(form.accepts, hooks.plugins_answering(hook))):
+            return False
+    return True
+
+
+def slow_rules(hooks: Any) -> list[str]:
+    """One line for each house rule that keeps the game of ``hooks`` off its
+    variant's compiled core: the rule, the hook, the cost, and the declared
+    form that would keep the core.  Empty where the variant has no fast tier."""
+    variant = hooks.variant
+    stands_for = getattr(variant, "FAST_HOOKS", ())
+    forms = getattr(variant, "FAST_FORMS", {})
+    said: dict[str, str] = {}
+    for hook in stands_for:
+        form = forms.get(hook)
+        for plugin in hooks.plugins_answering(hook):
+            name = hooks.manager.get_name(plugin) or type(plugin).__name__
+            if name in said or (form is not None and form.accepts(plugin)):
+                continue
+            keep = f"; written as {form.words}, it would keep the core" if form is not None else ""
+            said[name] = (
+                f"house rule {name!r} answers {hook} in a form the compiled core cannot take in: games under it play on"
+                f" the reference rules, 5 to 15 times the CPU for bots that look ahead{keep}"
+            )
+    return list(said.values())
