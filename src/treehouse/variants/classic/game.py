@@ -370,7 +370,7 @@ class Classic(Variant):
         return None if core is None else core.game
 
     def _compiled_core(self, hooks):
-        """What answers this game's looks for ``hooks`` (core.core_for: the core
+        """What answers this game's looks for ``hooks`` (looks.core_for: the core
         of these rules, or Unused); ``None`` (the hooks answer) while the core
         is still being prepared in the background.  Asked each time, not kept
         on the variant (a variant object may serve several games)."""

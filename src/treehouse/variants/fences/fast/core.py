@@ -76,7 +76,7 @@ def _turned(cell, d):
 
 @njit_cached
 def _lines(board, found):
-    """Every line of sight from a Pointing Fence to a Stack (hits.lines): the
+    """Every line of sight from a Pointing Fence to a Stack (rules.lines): the
     Stacks in square order, each looking north, east, south, west to the
     first piece.  Fills ``found[i] = (fence square, fence cell, stack square,
     seat)``; the count."""
@@ -111,7 +111,7 @@ def _harmless(cell, top, rules):
 
 @njit_cached
 def _placed_value(board, square, top, smalls, rules):
-    """A placed Stack's value (evaluate._placed_value): the same sums in the same order."""
+    """A placed Stack's value (evaluate.placed_value): the same sums in the same order."""
     value = SMALL * smalls
     for d in range(1, 5):
         for k in range(RAY_LENGTH[square, d]):
@@ -160,7 +160,7 @@ def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignor
 
 @njit_cached
 def _attempt(cells, top, seat, square, target, hits, count, bounced):
-    """A Stack on ``square`` tries to enter ``target`` (actions._attempt): the
+    """A Stack on ``square`` tries to enter ``target`` (rules.attempt_hit): the
     hit count after, and ``bounced[seat]`` set when it stays.  ``-1``: it may."""
     cell = cells[target]
     if not INSIDE[target]:
@@ -331,7 +331,7 @@ def look(position, moves, rows, seat, rules):
             changed = False
             nhits = _add_hit(hits, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
 
-        # -- the check: line Hits (hits.line_hits) --
+        # -- the check: line Hits (rules.line_hits) --
         attempts = nhits
         if every_check or changed or bounced[mover]:  # else no line is new, and none bounced
             after_count = _lines(cells, after)
@@ -352,7 +352,7 @@ def look(position, moves, rows, seat, rules):
                     fence = after[i, 1]
                     nhits = _add_hit(hits, nhits, lseat, S_FENCE, _colour(fence), _size(fence), after[i, 0], -1, 0)
 
-        # -- one Hit per piece (hits.one_per_piece): only an attempt can repeat a piece --
+        # -- one Hit per piece (rules.one_per_piece): only an attempt can repeat a piece --
         nkept = 0
         for i in range(nhits):
             if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
@@ -380,7 +380,7 @@ def look(position, moves, rows, seat, rules):
                 kept[nkept, 6] = 1
             nkept += 1
 
-        # -- Damage, simultaneously (hits.resolve_damage) --
+        # -- Damage, simultaneously (rules.resolve_damage) --
         for i in range(nkept):
             hit_seat = kept[i, 0]
             h = hts[hit_seat]
