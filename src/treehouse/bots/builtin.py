@@ -37,6 +37,18 @@ def mcts(simulations: int = 400, uct_c: float = 2.0, rollouts: int = 1, evaluato
     return MCTSSeat(simulations=simulations, uct_c=uct_c, rollouts=rollouts, evaluator=evaluator, scale=scale)
 
 
+def policy(file: str = "", call: str = "", observation: str = "vector"):
+    """A trained policy (treehouse.interop.policy): ``file`` a .py file defining ``policy`` or a pickled
+    callable, or ``call`` an importable ``module:attribute``; it reads the ``observation`` (vector or planes)."""
+    from treehouse.interop.policy import policy_bot
+
+    return policy_bot(file=file, call=call, observation=observation)
+
+
+# never picked unasked (the ladder, the best bot): it needs file= or call= to exist
+policy.ready = lambda variant, players: False
+
+
 @hookimpl
 def treehouse_register_bots(register):
     register("greedy", greedy, "the best position one step ahead, by the variant's evaluation", strength=10)
@@ -51,4 +63,10 @@ def treehouse_register_bots(register):
         mcts,
         "OpenSpiel's MCTS (the openspiel extra); options simulations=400, uct_c=2.0, rollouts=1, evaluator=random|heuristic",
         strength=15,
+    )
+    register(
+        "policy",
+        policy,
+        "a trained policy(observation, info) -> action id (docs/interop.md); options file=FILE or call=MODULE:NAME, observation=vector|planes",
+        strength=0,
     )

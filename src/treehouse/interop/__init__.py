@@ -22,4 +22,6 @@ their public values, notation and game hooks; nothing below it imports it.
 * :mod:`treehouse.interop.drawing`: the board as ``th play`` draws it, for
   the environments' ``human`` and ``ansi`` render modes.
 * :mod:`treehouse.interop.mcts`: OpenSpiel's MCTS as a treehouse seat.
+* :mod:`treehouse.interop.policy`: a trained policy (a callable from
+  observation to action id) as a seat: Gymnasium opponents, the ``policy`` bot.
 """

@@ -14,7 +14,9 @@ set or variant: ``treehouse/Classic-v0``, ``treehouse/ClassicWiki-v0``,
 
 The agent plays one seat (``seat``, default 0); the other seats are built-in
 bots named by spec, as on the command line (``opponents=["random",
-"search(depth=2)"]``, one per other seat; default: ``random`` for each).
+"search(depth=2)"]``, one per other seat; default: ``random`` for each),
+bot objects, or policies: callables ``policy(observation, info) -> id``
+(:mod:`treehouse.interop.policy`; the learner itself, for self-play).
 ``players`` defaults to one more than the opponents named, else the
 variant's default.  Every other keyword is the same as PettingZoo's
 ``env(...)``: ``house_rules`` (a list or one text), rule options, and
@@ -52,6 +54,7 @@ from treehouse.interop.actions import Actions, observer
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, TERMINAL, GameFlow, Node, returns
+from treehouse.interop.policy import PolicySeat
 from treehouse.interop.rules import configured, installed_games
 from treehouse.kernel.engine import Outcome
 from treehouse.kernel.seats import seat_in
@@ -66,6 +69,11 @@ ILLEGAL = "illegal action"
 def env_id(name: str) -> str:
     """The Gymnasium id of a rule set or variant: ``fences-house-rules`` -> ``treehouse/FencesHouseRules-v0``."""
     return f"{NAMESPACE}/{''.join(part.capitalize() for part in re.split(r'[^A-Za-z0-9]+', name) if part)}-v0"
+
+
+def _is_opponent(spec: Any) -> bool:
+    """A bot spec, a bot (it has ``choose``) or a policy (a callable)."""
+    return isinstance(spec, str) or callable(spec) or callable(getattr(spec, "choose", None))
 
 
 class SeatedGame:
@@ -106,10 +114,12 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
         who = f"{env_id(variant) if isinstance(variant, str) else 'treehouse'}"
         check_render_mode(who, render_mode)
         plugins = plugins or load_plugins()
-        if isinstance(opponents, str):
+        if isinstance(opponents, str) or callable(opponents):
             opponents = [opponents]
-        if opponents is not None and (not isinstance(opponents, (list, tuple)) or not all(isinstance(spec, str) for spec in opponents)):
-            raise ConfigError(f"{who}: opponents must be a list of bot specs, e.g. ['search', 'random'], not {opponents!r}")
+        if opponents is not None and (not isinstance(opponents, (list, tuple)) or not all(map(_is_opponent, opponents))):
+            raise ConfigError(
+                f"{who}: opponents must be a list of bot specs, bots or policies, e.g. ['search', 'random'] or [policy], not {opponents!r}"
+            )
         if players is None and opponents is not None:
             players = len(opponents) + 1
         effective, players = configured(who, variant, players, house_rules, rules, plugins)
@@ -119,7 +129,7 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
             raise ConfigError(f"{who}: seat must be 0 to {players - 1}, not {seat!r}")
         try:
-            bots = [make_bot(plugins, spec) for spec in opponents]
+            bots = [self._opponent(plugins, spec, observation) for spec in opponents]
         except TreehouseError as error:
             raise ConfigError(f"{who}: opponents: {error}") from None
         self.seat, self.opponents = seat, tuple(opponents)
@@ -137,6 +147,17 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
                 seat_in(bot, self.table, index)
         self.node: Node | None = None
         self._set_legal({})
+
+    @staticmethod
+    def _opponent(plugins: Plugins, spec: Any, observation: str) -> Any:
+        """A bot from its spec; a bot object (one with ``choose``) as it is; any
+        other callable is a policy (treehouse.interop.policy) that reads the
+        same kind of observation as the agent, from its own seat."""
+        if isinstance(spec, str):
+            return make_bot(plugins, spec)
+        if callable(getattr(spec, "choose", None)):
+            return spec
+        return PolicySeat(spec, observation)
 
     # -- the episode ----------------------------------------------------------
 

@@ -1,0 +1,129 @@
+"""A trained policy at the table: a seat that asks a callable for an action id (docs/interop.md).
+
+A *policy* is any callable ``policy(observation, info) -> action id``, what
+a learner trained through the Gymnasium environment computes: ``observation``
+is the seat's observation (``vector`` or ``planes``, as the environment's
+``observation=`` argument), ``info`` holds ``action_mask`` (``int8``),
+``legal_ids`` (ascending) and ``rng``, the seat's own ``random.Random``
+(draw from it, not from a global stream, and the run's seed decides every
+game whatever ``--jobs``).
+
+:class:`PolicySeat` seats one anywhere a bot sits: a Gymnasium opponent
+(``opponents=[policy]``, the learner itself for self-play) and, through the
+``policy`` bot, ``th simulate``, ``compare`` and ``play``::
+
+    th simulate --variant fences --seat 'policy(file=agent.py)' --seat greedy
+    th simulate --variant fences --seat 'policy(call=mypackage.agent:act, observation=planes)' --seat greedy
+
+``file=`` is a Python file defining ``policy`` (a function, or an object
+with ``__call__`` holding its weights), or a pickle of such a callable
+(``.pkl``/``.pickle``: unpickling runs code, so load only files you made);
+``call=`` is an importable ``module:attribute``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import pickle
+import random
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from treehouse.errors import TreehouseError
+from treehouse.interop.actions import Actions, observer
+from treehouse.interop.flow import GameFlow
+
+#: The name a policy file's callable has.
+POLICY_NAME = "policy"
+
+
+def load_policy(file: str = "", call: str = "") -> Callable[..., Any]:
+    """The callable named by ``file`` (a ``.py`` file's ``policy``, or a pickled
+    callable) or ``call`` (``module:attribute``); a mistake is one line."""
+    if bool(file) == bool(call):
+        raise TreehouseError("policy: give file=FILE (a .py file defining policy, or a pickled callable) or call=MODULE:NAME, one of them")
+    if call:
+        module_name, _, attribute = call.partition(":")
+        if not module_name or not attribute:
+            raise TreehouseError(f"policy: call={call!r} must be MODULE:NAME, e.g. mypackage.agent:act")
+        try:
+            found = getattr(importlib.import_module(module_name), attribute)
+        except (ImportError, AttributeError) as error:
+            raise TreehouseError(f"policy: call={call!r}: {error}") from None
+    else:
+        path = Path(file).expanduser()
+        if not path.is_file():
+            raise TreehouseError(f"policy: file={file!r} is not a file; give a .py file defining {POLICY_NAME}, or a pickled callable (.pkl)")
+        if path.suffix == ".py":
+            spec = importlib.util.spec_from_file_location(f"treehouse_policy_{abs(hash(str(path.resolve())))}", path)
+            module = importlib.util.module_from_spec(spec)
+            try:
+                spec.loader.exec_module(module)
+            except Exception as error:  # the user's file: say where it failed, in one line
+                raise TreehouseError(f"policy: file={file!r} failed to load: {type(error).__name__}: {error}") from None
+            found = getattr(module, POLICY_NAME, None)
+            if found is None:
+                raise TreehouseError(f"policy: file={file!r} defines no {POLICY_NAME!r}; define policy(observation, info) -> action id")
+        else:
+            try:
+                found = pickle.loads(path.read_bytes())
+            except Exception as error:
+                raise TreehouseError(f"policy: file={file!r} is not a pickled callable: {type(error).__name__}: {error}") from None
+    if not callable(found):
+        raise TreehouseError(f"policy: {file or call!r} is a {type(found).__name__}, not a callable policy(observation, info) -> action id")
+    return found
+
+
+class PolicySeat:
+    """A seat that plays the action id its policy returns (see the module's docstring)."""
+
+    name = "policy"
+
+    def __init__(self, policy: Callable[..., Any], observation: str = "vector") -> None:
+        if not callable(policy):
+            raise TreehouseError(f"policy: {policy!r} is not callable; a policy is policy(observation, info) -> action id")
+        self.policy, self.observation = policy, observation
+        self._game: Any = None
+        self._seat = 0
+        self._tables: tuple[GameFlow, Actions, Any] | None = None
+
+    def seated(self, game: Any, index: int) -> None:
+        self._game, self._seat, self._tables = game, index, None
+
+    def _built(self) -> tuple[GameFlow, Actions, Any]:
+        if self._tables is None:
+            game = self._game
+            if game is None:
+                raise TreehouseError("policy: the seat must be seated in a game before it is asked to move")
+            flow = GameFlow(game.variant, len(game.seats), turn_cap=game.turn_cap, hooks=game.hooks)
+            self._tables = (flow, Actions(flow), observer(flow, self.observation, "policy"))
+        return self._tables
+
+    def choose(self, state: Any, step: Any, face: Any, moves: tuple, rng: random.Random) -> Any:
+        flow, actions, seen = self._built()
+        node = flow.at_decision(state, step, face, moves, turn=getattr(self._game, "turn", 1))
+        legal = actions.legal(node)
+        ids = np.fromiter(legal, np.int64, len(legal))
+        mask = np.zeros(actions.size, np.int8)
+        mask[ids] = 1
+        action = self.policy(seen.encode(node, self._seat), {"action_mask": mask, "legal_ids": ids, "rng": rng})
+        try:
+            move = legal.get(int(action))
+        except (TypeError, ValueError):
+            move = None
+        if move is None:
+            shown = ", ".join(map(str, ids[:8])) + (", ..." if len(ids) > 8 else "")
+            raise TreehouseError(f"policy: it chose {action!r}, not a legal action id here; the legal ids are {shown}")
+        return move
+
+
+def policy_bot(file: str = "", call: str = "", observation: str = "vector") -> PolicySeat:
+    """The ``policy`` bot: ``file=`` or ``call=`` names the policy, ``observation`` what it reads (``vector`` or ``planes``)."""
+    from treehouse.interop.actions import OBSERVATIONS
+
+    if observation not in OBSERVATIONS:
+        raise TreehouseError(f"policy: observation must be one of {', '.join(map(repr, OBSERVATIONS))}, not {observation!r}")
+    return PolicySeat(load_policy(file, call), observation)
