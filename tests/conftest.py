@@ -10,6 +10,27 @@ import pytest
 
 from treehouse.plugins import load_plugins
 
+#: The example packages a test may need (``@pytest.mark.example("fences-house-rules")``),
+#: by folder under examples/ and the distribution it installs.
+EXAMPLES = {"pyramid-race": "treehouse-pyramid-race", "fences-house-rules": "treehouse-fences-house-rules"}
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "example(name, ...): the test needs the example package examples/<name> installed")
+
+
+def pytest_runtest_setup(item):
+    """A test that needs an example package not installed fails at once
+    saying which to install, not deep inside a game with an unknown name."""
+    import importlib.metadata
+
+    for marker in item.iter_markers("example"):
+        for name in marker.args:
+            try:
+                importlib.metadata.distribution(EXAMPLES[name])
+            except importlib.metadata.PackageNotFoundError:
+                pytest.fail(f"this test needs the example package {name}: pip install -e ./examples/{name} (the README's test command installs both)", pytrace=False)
+
 
 @pytest.fixture(scope="session", autouse=True)
 def private_cache(tmp_path_factory):

@@ -7,6 +7,8 @@ import pytest
 from treehouse.hookspecs import hookimpl
 from treehouse.testing import check_variant
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 
 @pytest.mark.parametrize("name", ["classic", "classic-wiki", "fences"])
 def test_builtin_variants_conform(plugins, name):

@@ -11,6 +11,8 @@ from typer.testing import CliRunner
 from treehouse.cli import app
 from treehouse.testing import check_variant
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 runner = CliRunner()
 
 

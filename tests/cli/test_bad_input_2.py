@@ -24,6 +24,8 @@ from treehouse.cli import app
 from treehouse.cli.common import plugins as loaded_plugins
 from treehouse.plugins import PLUGINS_DIR_ENV
 
+pytestmark = pytest.mark.example("fences-house-rules")
+
 runner = CliRunner()
 LONG = "a" * 300  # longer than any file system's NAME_MAX (255 bytes)
 EVIL = "\x1b]0;pwned\x07\x1b[31m"  # a terminal title, then red

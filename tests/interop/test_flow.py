@@ -151,6 +151,8 @@ def test_fences_ids_read_back_as_what_the_move_does(plugins, move, text):
 from hypothesis import given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 
 @settings(max_examples=25, deadline=None)
 @given(

@@ -15,6 +15,8 @@ from treehouse.errors import ConfigError, TreehouseError  # noqa: E402
 from treehouse.interop.gymnasium import TreehouseGymEnv, env_id, register_envs  # noqa: E402
 from treehouse.interop.rules import installed_games  # noqa: E402
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 
 def test_an_id_per_installed_game_named_from_the_registry(plugins):
     ids = register_envs(plugins)

@@ -18,6 +18,8 @@ from treehouse.kernel.hooks import HouseRule, game_hooks  # noqa: E402
 from treehouse.plugins import load_plugins  # noqa: E402
 from treehouse_fences_house_rules.wild_repair import Repair, WildRepair  # noqa: E402
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 PARAMS = {"players": 2, "house_rules": "wild-repair(max=20)", "turn_cap": 400}
 
 

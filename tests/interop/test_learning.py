@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 pytest.importorskip("pyspiel", reason="OpenSpiel is the openspiel extra")
 pytest.importorskip("pyramid_race", reason="the learning game is examples/pyramid-race")
 

@@ -19,6 +19,8 @@ import numpy as np
 from treehouse.interop.actions import Observation, PlaneObservation
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 
 def seen_positions(flow: GameFlow, games: int, seed: int, kind=Observation):
     """(observation bytes for seat 0 and seat 1, what the node is) over random games."""

@@ -13,6 +13,8 @@ from treehouse.errors import TreehouseError  # noqa: E402
 from treehouse.interop import openspiel as adapter  # noqa: E402
 from treehouse.kernel.engine import format_move  # noqa: E402
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 
 def test_every_variant_and_shipped_rule_set_is_registered():
     names = adapter.register_games()

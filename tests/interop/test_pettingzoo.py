@@ -17,6 +17,8 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 from treehouse.errors import TreehouseError  # noqa: E402
 from treehouse.interop.pettingzoo import env, raw_env  # noqa: E402
 
+pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
+
 
 #: What api_test says of any observation that is a dict with an action mask
 #: (PettingZoo's classic convention), and which it leaves unsaid for its own

@@ -17,6 +17,8 @@ from treehouse.hookspecs import hookimpl
 from treehouse.plugins import load_plugins
 from treehouse.variants.classic.game import Classic
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 
 def _exit(code):
     def run(*args, **kwargs):

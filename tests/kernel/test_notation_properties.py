@@ -35,6 +35,8 @@ from treehouse.variants.fences.board import INSIDE, SQUARES
 from treehouse.variants.fences.moves import FAIL, KINDS, FencesMove
 from treehouse.variants.fences.position import COLOURS, COPIES, FENCE_SIZES, GLYPH, LETTER, FencesPosition, fence, sort_colours
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 PLUGINS = load_plugins()
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 FEW = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -7,6 +7,8 @@ import pytest
 from treehouse.cli.human import Mistake, read_move
 from treehouse.errors import NotationError
 
+pytestmark = pytest.mark.example("pyramid-race")
+
 
 def test_a_variants_parse_error_is_shown_whole_as_the_variant_wrote_it(plugins):
     fences = plugins.variant("fences")()
