@@ -157,3 +157,18 @@ def test_the_policy_bot_is_never_picked_unasked(plugins):
     assert "policy" in plugins.bots and "policy" not in ladder(plugins, plugins.variant("fences")(), 2)
     with pytest.raises(TreehouseError):
         plugins.bot("policy").factory()
+
+
+def test_checking_a_policy_spec_runs_none_of_its_code(plugins, tmp_path, monkeypatch):
+    """A spec is checked where it is typed (a web table's lobby too); only the
+    seat that plays loads it, and the lobby refuses the bot as not ready."""
+    from treehouse.bots.options import check_bot_spec, make_bot
+
+    ran = tmp_path / "ran"
+    (tmp_path / "side_effect.py").write_text(f"open({str(ran)!r}, 'w').close()\ndef policy(observation, info):\n    return int(info['legal_ids'][0])\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    for spec in ("policy(call=side_effect:policy)", f"policy(file={tmp_path / 'side_effect.py'})"):
+        assert check_bot_spec(plugins, spec) == spec
+        make_bot(plugins, spec)
+    assert not ran.exists()
+    assert plugins.bot("policy").factory.ready(plugins.variant("fences")(), 2) is False

@@ -18,7 +18,10 @@ game whatever ``--jobs``).
 ``file=`` is a Python file defining ``policy`` (a function, or an object
 with ``__call__`` holding its weights), or a pickle of such a callable
 (``.pkl``/``.pickle``: unpickling runs code, so load only files you made);
-``call=`` is an importable ``module:attribute``.
+``call=`` is an importable ``module:attribute``.  Checking a spec runs none
+of it (a spec is checked wherever it is typed); the seat loads the policy
+when it first sits.  The bot is never ready unasked, so the ladder, the
+best bot and a web table's lobby pass it by.
 """
 
 from __future__ import annotations
@@ -40,23 +43,32 @@ from treehouse.interop.flow import GameFlow
 POLICY_NAME = "policy"
 
 
-def load_policy(file: str = "", call: str = "") -> Callable[..., Any]:
-    """The callable named by ``file`` (a ``.py`` file's ``policy``, or a pickled
-    callable) or ``call`` (``module:attribute``); a mistake is one line."""
+def check_policy_source(file: str = "", call: str = "") -> None:
+    """What can be checked of ``file`` / ``call`` without running any of it (a
+    spec is checked where it is typed, a web table's lobby included, and
+    only loaded by the seat that plays it); a mistake is one line."""
     if bool(file) == bool(call):
         raise TreehouseError("policy: give file=FILE (a .py file defining policy, or a pickled callable) or call=MODULE:NAME, one of them")
     if call:
         module_name, _, attribute = call.partition(":")
         if not module_name or not attribute:
             raise TreehouseError(f"policy: call={call!r} must be MODULE:NAME, e.g. mypackage.agent:act")
+    elif not Path(file).expanduser().is_file():
+        raise TreehouseError(f"policy: file={file!r} is not a file; give a .py file defining {POLICY_NAME}, or a pickled callable (.pkl)")
+
+
+def load_policy(file: str = "", call: str = "") -> Callable[..., Any]:
+    """The callable named by ``file`` (a ``.py`` file's ``policy``, or a pickled
+    callable) or ``call`` (``module:attribute``); a mistake is one line."""
+    check_policy_source(file, call)
+    if call:
+        module_name, _, attribute = call.partition(":")
         try:
             found = getattr(importlib.import_module(module_name), attribute)
         except (ImportError, AttributeError) as error:
             raise TreehouseError(f"policy: call={call!r}: {error}") from None
     else:
         path = Path(file).expanduser()
-        if not path.is_file():
-            raise TreehouseError(f"policy: file={file!r} is not a file; give a .py file defining {POLICY_NAME}, or a pickled callable (.pkl)")
         if path.suffix == ".py":
             spec = importlib.util.spec_from_file_location(f"treehouse_policy_{abs(hash(str(path.resolve())))}", path)
             module = importlib.util.module_from_spec(spec)
@@ -82,16 +94,19 @@ class PolicySeat:
 
     name = "policy"
 
-    def __init__(self, policy: Callable[..., Any], observation: str = "vector") -> None:
-        if not callable(policy):
+    def __init__(self, policy: Callable[..., Any] | None, observation: str = "vector", load: Callable[[], Callable[..., Any]] | None = None) -> None:
+        if policy is None and load is None or policy is not None and not callable(policy):
             raise TreehouseError(f"policy: {policy!r} is not callable; a policy is policy(observation, info) -> action id")
-        self.policy, self.observation = policy, observation
+        #: ``load()`` gives the policy when the seat first sits (the policy bot: its file is run only by the seat that plays it)
+        self.policy, self.observation, self._load = policy, observation, load
         self._game: Any = None
         self._seat = 0
         self._tables: tuple[GameFlow, Actions, Any] | None = None
 
     def seated(self, game: Any, index: int) -> None:
         self._game, self._seat, self._tables = game, index, None
+        if self.policy is None:
+            self.policy = self._load()
 
     def _built(self) -> tuple[GameFlow, Actions, Any]:
         if self._tables is None:
@@ -126,4 +141,5 @@ def policy_bot(file: str = "", call: str = "", observation: str = "vector") -> P
 
     if observation not in OBSERVATIONS:
         raise TreehouseError(f"policy: observation must be one of {', '.join(map(repr, OBSERVATIONS))}, not {observation!r}")
-    return PolicySeat(load_policy(file, call), observation)
+    check_policy_source(file, call)
+    return PolicySeat(None, observation, load=lambda: load_policy(file, call))
