@@ -320,3 +320,141 @@ def test_headers_sent_slowly_are_cut_off(real_server):
         time.sleep(1)
         ws.send(json.dumps({"type": "hello", "token": None}))
         assert json.loads(ws.recv(timeout=5))["type"] == "state"
+
+
+LOBBY_BOTS = [  # (seats asked for, what the table seats, or the refusal's words)
+    (["human", "search"], ["human", "search(seconds=2.0)"]),
+    (["human", "search(depth=3)"], ["human", "search(depth=3, seconds=2.0)"]),
+    (["human", "search(seconds=0.5)"], ["human", "search(seconds=0.5)"]),
+    (["human", "greedy"], ["human", "greedy"]),  # takes neither option: answers in milliseconds
+    (["human", "search(depth=40, seconds=3600)"], "think at most 3 steps deep, not 40"),
+    (["human", "search(depth=4)"], "think at most 3 steps deep, not 4"),
+    (["human", "search(seconds=2.5)"], "think at most 2 s a move, not 2.5"),
+    (["human", "search(nodes=100000000, seconds=60)"], "think at most 2 s a move, not 60"),
+]
+
+
+@pytest.mark.parametrize("seats,seated", LOBBY_BOTS)
+def test_lobby_bots_are_capped(served, seats, seated):
+    client, hub, table = served
+    reply = client.post("/api/tables", json={"variant": "fences", "seats": seats, "seed": 3}, headers=ORIGIN)
+    if isinstance(seated, str):
+        assert reply.status_code == 400 and seated in reply.json()["error"] and "--lobby-max-depth" in reply.json()["error"], reply.text
+        assert len(hub.tables) == 1
+    else:
+        assert reply.status_code == 201, reply.text
+        assert hub.tables[reply.json()["table"]["id"]].kinds == seated
+
+
+def test_the_host_sets_the_caps_and_its_own_tables_are_not_capped(tmp_path):
+    from treehouse.serve.table import BotCaps
+
+    hub = Hub(tmp_path, delay=0, caps=BotCaps(depth=5, seconds=10))
+    host_table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "search(depth=40, seconds=3600)"], bot=None, seed=1, overrides=[], delay=0)
+    assert host_table.kinds[1] == "search(depth=40, seconds=3600.0)"
+    host_table.release()
+    with TestClient(build_app(hub, ["testserver"])) as client:
+        made = client.post("/api/tables", json={"variant": "fences", "seats": ["human", "search(depth=5)"], "seed": 3}, headers=ORIGIN)
+        assert made.status_code == 201 and made.json()["table"]["seats"][1] == "Player 2 (search(depth=5, seconds=10.0))"
+
+
+def honest_move_times(client, table, moves: int) -> list[float]:
+    """Seconds from a person's move sent to the next decision shown, at a two-person table."""
+    times: list[float] = []
+    with client.websocket_connect(f"/ws/{table.id}", headers=ORIGIN) as ws:
+        hello(ws, table.tokens[0])
+        seat, last, state = 1, 0, None
+        while len(times) < moves:
+            state = state or ws.receive_json()
+            decision = state.get("decision")
+            if state.get("over"):
+                break
+            if not decision or decision["ply"] <= last or decision["seat"] != seat:
+                if decision and decision["seat"] != seat:
+                    seat = decision["seat"]
+                    hello(ws, table.tokens[seat - 1])
+                state = None
+                continue
+            last = decision["ply"]
+            sent = time.perf_counter()
+            ws.send_json({"type": "move", "ply": last, "index": 0})
+            while not ((state := ws.receive_json()).get("decision") or {}).get("ply", 0) > last and not state.get("over"):
+                pass
+            times.append(time.perf_counter() - sent)
+    return times
+
+
+def test_four_capped_lobby_tables_leave_a_persons_move_quick(tmp_path):
+    """The stated bound (docs/serving.md): with four lobby tables of the most a visitor may ask
+    (four search bots at depth 3, width 64, 2 s a move, no delay), a person's move at another
+    table is shown within half a second at the median (about 25 ms here, 4 ms with no load)."""
+    import statistics
+
+    hub = Hub(tmp_path, delay=0)
+    table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "human"], bot=None, seed=11, overrides=["turn_limit=30"], delay=0)
+    hub.add(table)
+    with TestClient(build_app(hub, ["testserver"])) as client:
+        for seed in range(4):
+            made = client.post("/api/tables", json={"variant": "fences", "seats": ["search(depth=3, width=64)"] * 4, "seed": seed}, headers=ORIGIN)
+            assert made.status_code == 201, made.text
+        time.sleep(0.5)
+        loaded = [t for t in hub.tables.values() if t is not table and not t.game.over]
+        times = honest_move_times(client, table, 10)
+        assert len(loaded) == 4 and all(t.game.turn > 0 for t in loaded)  # they were playing meanwhile
+        assert len(times) == 10 and statistics.median(times) < 0.5, times
+        hub.stop()
+
+
+def test_the_owner_closes_a_lobby_table_for_good(served, tmp_path):
+    client, hub, table = served
+    made = client.post("/api/tables", json={"variant": "fences", "seats": ["human", "human"], "seed": 3}, headers=ORIGIN).json()
+    table_id, owner = made["table"]["id"], made["owner"]
+    assert owner and owner not in json.dumps(client.get("/api/tables").json())  # the key is shown once, to whoever started it
+    made_table = hub.tables[table_id]
+    with client.websocket_connect(f"/ws/{table_id}", headers=ORIGIN) as ws:
+        hello(ws, made_table.tokens[0])
+        state_with_decision(ws)
+        refusals = [
+            ({"owner": "guessed"}, ORIGIN, 403, "only the person who started this table"),
+            ({"owner": made_table.tokens[0]}, ORIGIN, 403, "only the person who started this table"),  # a seat's key is not the owner's
+            ({"owner": owner}, {"origin": "http://evil.example"}, 403, "from this server's pages only"),
+            ({"owner": 5}, ORIGIN, 400, "owner: Input should be a valid string, not the number 5"),
+            ({}, ORIGIN, 400, "owner: Field required"),
+        ]
+        for body, headers, status, words in refusals:
+            reply = client.post(f"/api/tables/{table_id}/close", json=body, headers=headers)
+            assert reply.status_code == status and words in reply.json()["error"], (body, reply.text)
+        assert made_table.ended is None
+        assert client.post(f"/api/tables/{table.id}/close", json={"owner": owner}, headers=ORIGIN).status_code == 403  # the host's table has no owner key
+        closed = client.post(f"/api/tables/{table_id}/close", json={"owner": owner}, headers=ORIGIN)
+        assert closed.status_code == 200 and closed.json()["table"]["status"] == "Closed: closed by the person who started it"
+        while (state := ws.receive_json()).get("ended") is None:
+            pass
+        assert state["ended"] == "closed by the person who started it" and state["decision"] is None
+    from treehouse.serve.table import TableOver
+
+    with pytest.raises(TableOver, match="closed by the person who started it"):  # never resumed
+        Table.resume(made_table.record_path)
+    assert made_table.record_path.is_file()  # th replay still reads it
+
+
+def test_the_lobby_cannot_be_filled_for_good(served, monkeypatch):
+    import treehouse.serve.app as serve_app
+
+    client, hub, table = served
+    monkeypatch.setattr(serve_app, "MAX_TABLES", 2)
+    choices = {"variant": "fences", "seats": ["human", "human"], "seed": 3}
+    first, second = (client.post("/api/tables", json=choices, headers=ORIGIN).json()["table"]["id"] for _ in range(2))
+    full = client.post("/api/tables", json=choices, headers=ORIGIN)  # both in use (moves just made): no room
+    assert full.status_code == 409 and "2 tables from the lobby are in use already" in full.json()["error"], full.text
+    hub.idle = 0.2  # then no page is open and no move is made there for the idle time: the one idle longest makes room
+    time.sleep(0.3)
+    third = client.post("/api/tables", json=choices, headers=ORIGIN)
+    assert third.status_code == 201, third.text
+    assert first not in hub.tables and second in hub.tables and table.id in hub.tables  # the host's table never counts
+    assert json.loads((table.record_path.parent / f"{first}.tokens.json").read_text())["closed"].startswith("closed to make room")
+    hub.idle = 3600
+    # a finished or closed table makes room at once
+    hub.tables[second].end("closed by the person who started it")
+    assert client.post("/api/tables", json=choices, headers=ORIGIN).status_code == 201
+    assert second not in hub.tables and len([t for t in hub.tables.values() if t.owner]) == 2

@@ -132,3 +132,33 @@ def test_each_signal_stops_within_two_seconds_saying_what_is_saved(signum, tmp_p
     assert out.strip().splitlines() == [f"Stopped by {name}: 2 unfinished tables saved at their last step in {tmp_path}; th serve --records {tmp_path} resumes them."]
     again = Table.resume(waiting.record_path, delay=0)  # the record is free and whole
     again.release()
+
+
+def served_tables(command: list[str]) -> list[str]:
+    """The tables a ``th serve`` command prints, then stops it (SIGTERM)."""
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines = []
+        for line in process.stdout:
+            lines.append(line)
+            if line.strip().startswith("Spectators:"):
+                break
+        time.sleep(0.3)
+        process.send_signal(signal.SIGTERM)
+        out = process.stdout.read()  # on from what the line reader holds (communicate() would read the pipe past it)
+        process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 128 + signal.SIGTERM, out
+    return [line.split()[1].rstrip(":") for line in lines + out.splitlines() if line.startswith("Table ")]
+
+
+def test_the_same_command_again_resumes_its_table_and_adds_none(tmp_path):
+    command = [sys.executable, "-m", "treehouse", "serve", "--port", "0", "--records", str(tmp_path), "-v", "fences", "--seat", "human", "--seat", "human"]
+    first = served_tables(command)
+    assert len(first) == 1
+    assert served_tables(command) == first  # no seed given: any seed matches
+    other = served_tables([*command, "--set", "turn_limit=9"])  # other choices: another table, beside the first
+    assert len(other) == 2 and first[0] in other, other
+    assert len(list(tmp_path.glob("*.jsonl"))) == 2

@@ -42,6 +42,8 @@ def serve(
     port: Annotated[int, typer.Option("--port", min=0, max=65535, help="The port to listen on (0: any free port).")] = DEFAULT_PORT,
     records: Annotated[Optional[Path], typer.Option("--records", help="The folder of the tables' records and seat tokens; unfinished tables in it are resumed (default: your data directory's tables/).", file_okay=False)] = None,
     delay: Annotated[float, typer.Option("--delay", min=0, max=60, help="Seconds each bot move stays on screen before the next step.")] = 0.5,
+    lobby_max_depth: Annotated[int, typer.Option("--lobby-max-depth", min=0, max=40, help="The deepest a bot at a table started from the lobby may search (its depth option).")] = 3,
+    lobby_max_seconds: Annotated[float, typer.Option("--lobby-max-seconds", min=0.1, max=3600, help="The longest a bot at a table started from the lobby may think per move (its seconds option; set to this when not given).")] = 2.0,
 ) -> None:
     """Serve tables in the browser: people play from their own screens, with bots in the other seats.
 
@@ -55,11 +57,11 @@ def serve(
     try:
         import uvicorn  # noqa: F401
         from treehouse.serve.app import Hub, build_app, run_server, server_config
-        from treehouse.serve.table import Table, TableOver, unfinished_records
+        from treehouse.serve.table import BotCaps, Table, TableOver, unfinished_records
     except ImportError as error:
         raise fail(f"th serve needs the web server packages ({error.name} is missing): pip install 'treehouse[serve]'") from None
     folder = (records or default_records_folder()).expanduser()
-    hub = Hub(folder, delay)
+    hub = Hub(folder, delay, BotCaps(lobby_max_depth, lobby_max_seconds))
     wanted = any(value not in (None, []) for value in (variant, players, seats, bot, seed, config, overrides))
     for path in unfinished_records(folder):
         try:
@@ -71,10 +73,23 @@ def serve(
             continue
         hub.add(table)
     if wanted:
-        table = run_guarded(
-            Table.create, folder, variant=variant, players=players, seats=seats or [], bot=bot, seed=seed, overrides=overrides or [], config=config, delay=delay
-        )
-        hub.add(table)
+        # the same command again (a restart, a service) resumes its table rather than start another
+        choices = {"variant": variant, "players": players, "seats": seats or [], "bot": bot, "seed": seed, "config": str(config) if config else None, "overrides": overrides or []}
+        if not any(table.started_by(choices) for table in hub.tables.values()):
+            table = run_guarded(
+                Table.create,
+                folder,
+                variant=variant,
+                players=players,
+                seats=seats or [],
+                bot=bot,
+                seed=seed,
+                overrides=overrides or [],
+                config=config,
+                delay=delay,
+                choices=choices,
+            )
+            hub.add(table)
     listener = run_guarded(_listen, host, port)
     shown = _shown_host(host)
     base = f"http://{shown}:{listener.getsockname()[1]}"

@@ -47,7 +47,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from treehouse.cli.human import Mistake
 from treehouse.errors import TreehouseError, clip
-from treehouse.serve.table import DEFAULT_DELAY, Stale, Table
+from treehouse.serve.table import DEFAULT_DELAY, BotCaps, Stale, Table
 
 #: The longest message a page may send, in characters (a move's notation is short).
 MAX_MESSAGE = 2000
@@ -55,8 +55,10 @@ MAX_MESSAGE = 2000
 MAX_FRAME = 16 * 1024
 #: The largest body ``POST /api/tables`` reads.
 MAX_BODY = 8 * 1024
-#: Tables playing at once (each is a thread, and its bots think on this machine).
+#: Tables from the lobby held at once (each is a thread, and its bots think on this machine).
 MAX_TABLES = 32
+#: Seconds with no page open and no move after which a table from the lobby may be closed to make room.
+IDLE_SECONDS = 600.0
 #: Seconds the stop waits, in all, for the tables' threads to put their waiting seats down.
 STOP_WAIT = 0.5
 #: Seconds a client has to send a request's headers (from connecting, or from the previous response).
@@ -112,6 +114,12 @@ class NewTable(_Strict):
     bot: Optional[str] = Field(None, max_length=120)
     seed: Optional[int] = Field(None, ge=0, le=2**63 - 1)
     set: list[Annotated[str, Field(max_length=300)]] = Field(default_factory=list, max_length=40)
+
+
+class CloseTable(_Strict):
+    """Closing a table: the key its lobby page gave the person who started it."""
+
+    owner: str = Field(min_length=1, max_length=100)
 
 
 def read_message(text: str) -> BaseModel:
@@ -175,9 +183,13 @@ class Client:
 class Hub:
     """The tables this server holds and the pages connected to them."""
 
-    def __init__(self, folder: Path, delay: float = DEFAULT_DELAY) -> None:
+    def __init__(self, folder: Path, delay: float = DEFAULT_DELAY, caps: BotCaps | None = None, idle: float = IDLE_SECONDS) -> None:
         self.folder = folder
         self.delay = delay
+        #: seconds with no page open and no move after which a lobby's table may make room
+        self.idle = idle
+        #: the caps on the bots of tables started from the lobby
+        self.caps = caps or BotCaps()
         self.tables: dict[str, Table] = {}
         self.clients: dict[str, set[Client]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -204,10 +216,10 @@ class Hub:
 
     def _refresh(self, table_id: str) -> None:
         self._scheduled.discard(table_id)
-        clients = self.clients.get(table_id)
-        if not clients:
+        clients, table = self.clients.get(table_id), self.tables.get(table_id)
+        if not clients or table is None:
             return
-        snapshot = self.tables[table_id].snapshot()
+        snapshot = table.snapshot()
         for client in clients:
             client.latest = snapshot
             client.ready.set()
@@ -230,7 +242,34 @@ class Hub:
             table.close(max(0.0, deadline - time.monotonic()))
 
     def unfinished(self) -> list[Table]:
-        return [t for t in self.tables.values() if t.game is not None and not t.game.over and t.failure is None]
+        return [t for t in self.tables.values() if t.game is not None and not t.game.over and t.failure is None and t.ended is None]
+
+    def make_room(self) -> str | None:
+        """Room for one more table from the lobby, or why there is none.  The lobby's tables
+        count (the host's never do); when :data:`MAX_TABLES` are held, the oldest finished
+        (or stopped, or closed) one is let go, else the one idle longest, when no page has
+        been open and no move made there for :attr:`idle` seconds: its game is closed for
+        good.  So no visitor can fill the server for good."""
+        held = [t for t in self.tables.values() if t.owner is not None]
+        if len(held) < MAX_TABLES:
+            return None
+        done = [t for t in held if t not in self.unfinished()]
+        if done:
+            self.drop(min(done, key=lambda t: t.active))
+            return None
+        now = time.monotonic()
+        idle = [t for t in held if not self.clients.get(t.id) and now - t.active >= self.idle]
+        if idle:
+            oldest = min(idle, key=lambda t: t.active)
+            oldest.end(f"closed to make room for a new table, after {self.idle / 60:g} minutes with no page open and no move made")
+            self.drop(oldest)
+            return None
+        return f"{MAX_TABLES} tables from the lobby are in use already (one with no page open for {self.idle / 60:g} minutes makes room); try again later"
+
+    def drop(self, table: Table) -> None:
+        """Let a table go (its record stays in the folder; a page still open keeps its last state)."""
+        table.close(0)
+        self.tables.pop(table.id, None)
 
     def summary(self, table: Table) -> dict[str, Any]:
         game = table.game
@@ -239,8 +278,8 @@ class Hub:
             "id": table.id,
             "title": table.title,
             "seats": [table.who(s) for s in range(len(table.kinds))],
-            "status": over or table.failure or f"turn {game.turn}",
-            "over": over is not None,
+            "status": (table.ended and f"Closed: {table.ended}") or over or table.failure or f"turn {game.turn}",
+            "over": over is not None or table.ended is not None,
             "watch": f"/t/{table.id}",
         }
 
@@ -283,7 +322,8 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
 
         choices = sorted({*shipped_rulesets(), *(info.name for info in plugins().variants.values())})
         bots = sorted(plugins().bots)
-        return JSONResponse({"tables": [hub.summary(t) for t in hub.tables.values()], "variants": choices, "bots": ["human", *bots]})
+        limits = {"tables": MAX_TABLES, "idle_minutes": round(hub.idle / 60, 1), "bot_depth": hub.caps.depth, "bot_seconds": hub.caps.seconds}
+        return JSONResponse({"tables": [hub.summary(t) for t in hub.tables.values()], "variants": choices, "bots": ["human", *bots], "limits": limits})
 
     async def new_table(request: Request) -> Response:
         if not _same_origin(request.headers):
@@ -299,8 +339,9 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
             choices = NewTable.model_validate_json(body)
         except ValidationError as error:
             return JSONResponse({"error": first_problem(error, skip=0)}, status_code=400)
-        if sum(1 for t in hub.tables.values() if t.game is not None and not t.game.over) >= MAX_TABLES:
-            return JSONResponse({"error": f"{MAX_TABLES} tables are playing already; finish one first"}, status_code=409)
+        full = hub.make_room()  # here, in the loop: it changes the tables the other requests read
+        if full:
+            return JSONResponse({"error": full}, status_code=409)
         try:
             table = await asyncio.to_thread(
                 Table.create,
@@ -312,6 +353,8 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
                 seed=choices.seed,
                 overrides=[s for s in choices.set if s],
                 delay=hub.delay,
+                caps=hub.caps,
+                owner=True,
             )
         except TreehouseError as error:
             return JSONResponse({"error": clip(str(error))}, status_code=400)
@@ -319,7 +362,26 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         table.start()
         hub.announce(table)
         links = {f"Player {seat + 1}": f"/t/{table.id}#seat={token}" for seat, token in table.tokens.items()}
-        return JSONResponse({"table": hub.summary(table), "seats": links}, status_code=201)
+        return JSONResponse({"table": hub.summary(table), "seats": links, "owner": table.owner}, status_code=201)
+
+    async def close_table(request: Request) -> Response:
+        if not _same_origin(request.headers):
+            return JSONResponse({"error": "a table can be closed from this server's pages only"}, status_code=403)
+        table = hub.tables.get(request.path_params["table"])
+        if table is None:
+            return JSONResponse({"error": "there is no such table here"}, status_code=404)
+        body = await request.body()
+        if len(body) > MAX_BODY:
+            return JSONResponse({"error": f"too much data: at most {MAX_BODY} bytes"}, status_code=413)
+        try:
+            key = CloseTable.model_validate_json(body).owner
+        except ValidationError as error:
+            return JSONResponse({"error": first_problem(error, skip=0)}, status_code=400)
+        if not table.is_owner(key):
+            return JSONResponse({"error": "only the person who started this table from the lobby can close it (their browser holds its key)"}, status_code=403)
+        if table.ended is None:
+            await asyncio.to_thread(table.end, "closed by the person who started it")
+        return JSONResponse({"table": hub.summary(table)})
 
     async def socket(websocket: WebSocket) -> None:
         table = hub.tables.get(websocket.path_params["table"])
@@ -356,6 +418,7 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         Route("/assets/{name:str}", asset),
         Route("/api/tables", list_tables, methods=["GET"]),
         Route("/api/tables", new_table, methods=["POST"]),
+        Route("/api/tables/{table:str}/close", close_table, methods=["POST"]),
         Route("/t/{table:str}", table_html),
         WebSocketRoute("/ws/{table:str}", socket),
     ]

@@ -21,6 +21,7 @@ moves after it are taken back with it.
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import random
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from treehouse import __version__
-from treehouse.bots.options import bot_name, make_bot
+from treehouse.bots.options import bot_name, check_bot_spec, format_bot_spec, make_bot, parse_bot_spec
 from treehouse.cli.advice import advise, hint_bot, hint_lines
 from treehouse.cli.common import effective_rules, plugins
 from treehouse.cli.human import Mistake, TakeBack, moves_where, read_move
@@ -56,6 +57,39 @@ DEFAULT_DELAY = 0.5
 LOG_SHOWN = 400
 #: The suffix of a table's seat tokens, beside its record (readable by the owner only).
 TOKENS_SUFFIX = ".tokens.json"
+
+
+@dataclass(frozen=True)
+class BotCaps:
+    """The host's caps on the bots of a table started from the lobby (``th serve
+    --lobby-max-depth/--lobby-max-seconds``): for any bot that takes the option,
+    ``depth`` at most :attr:`depth`, and ``seconds`` (its time limit per move) at most
+    :attr:`seconds`, set to it when the spec gives none.  A spec over a cap is refused
+    in one line rather than clamped: the seat would not be the bot that was asked for."""
+
+    depth: int = 3
+    seconds: float = 2.0
+
+    def apply(self, spec: str) -> str:
+        """``spec`` with its time limit set, or :class:`TreehouseError` when it asks more than the caps."""
+        if spec == HUMAN:
+            return spec
+        name, options = parse_bot_spec(spec)
+        try:
+            taken = inspect.signature(plugins().bots[name].factory).parameters
+        except (TypeError, ValueError):
+            taken = {}
+        how = "th serve --lobby-max-depth and --lobby-max-seconds set them"
+        depth = options.get("depth")
+        if "depth" in taken and isinstance(depth, (int, float)) and depth > self.depth:
+            raise TreehouseError(f"{spec}: this server's tables from the lobby think at most {self.depth} steps deep, not {depth} (the host's caps: {how})")
+        seconds = options.get("seconds")
+        if "seconds" in taken:
+            if isinstance(seconds, (int, float)) and seconds > self.seconds:
+                raise TreehouseError(f"{spec}: this server's tables from the lobby think at most {self.seconds:g} s a move, not {seconds:g} (the host's caps: {how})")
+            if not seconds:  # none (0): no limit, so the cap is the limit
+                options = {**options, "seconds": float(self.seconds)}
+        return check_bot_spec(plugins(), format_bot_spec(name, options))
 
 
 class Stale(Mistake):
@@ -158,6 +192,14 @@ class Table:
         self.thinking: int | None = None
         self.hint_bots: dict[tuple[int, int], Any] = {}
         self.listeners: list[Callable[[], None]] = []
+        #: the key of the person who started it from the lobby (closes it), and the choices
+        #: a host's command started it with (the same command again resumes it, adds none)
+        self.owner: str | None = None
+        self.choices: dict[str, Any] | None = None
+        #: why it was closed for good (by its owner, or to make room), or None
+        self.ended: str | None = None
+        #: when a step was last played or a person last answered (time.monotonic)
+        self.active = time.monotonic()
         self._lock_file: FileLock | None = None
         self._thread: threading.Thread | None = None
 
@@ -176,13 +218,21 @@ class Table:
         overrides: list[str],
         config: Path | None = None,
         delay: float = DEFAULT_DELAY,
+        caps: BotCaps | None = None,
+        owner: bool = False,
+        choices: dict[str, Any] | None = None,
     ) -> "Table":
-        """A new table with ``th play``'s choices (raises :class:`TreehouseError`, one line, for a bad one)."""
+        """A new table with ``th play``'s choices (raises :class:`TreehouseError`, one line, for a
+        bad one); ``caps``: its bots' (a table from the lobby), else as asked (the host's);
+        ``owner``: give it an owner's key (:attr:`owner`, a lobby table's, to close it);
+        ``choices``: the host's command's, kept to find it again (:meth:`started_by`)."""
         if variant is None and config is None:
             variant = default_variant()
         effective = effective_rules(variant, config, overrides)
         game_variant = effective.variant()
         kinds = seat_kinds(game_variant, players, seats, False, bot)
+        if caps is not None:
+            kinds = [caps.apply(kind) for kind in kinds]
         for kind in kinds:
             if kind != HUMAN:
                 factory = plugins().bots[bot_name(kind)].factory
@@ -195,12 +245,13 @@ class Table:
         table_id = new_table_id(folder, game_variant.name, seed)
         table = cls(table_id, folder, kinds, effective.name, delay)
         table.tokens = {seat: secrets.token_urlsafe(24) for seat, kind in enumerate(kinds) if kind == HUMAN}
+        table.owner = secrets.token_urlsafe(24) if owner else None
+        table.choices = choices
         table._claim()
         try:
             # made empty and owner-only first: an atomic write keeps the mode of the file it replaces
             os.close(os.open(table.tokens_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-            tokens = json.dumps({"seats": {str(s + 1): t for s, t in table.tokens.items()}})
-            write_text_atomically(table.tokens_path, tokens, RecordError, "seat tokens")
+            table._write_tokens()
             live = table._live_seats()
             meta = {"seed": seed, "rule_set": effective.name, "seats": kinds, "treehouse": __version__}
             table.game = Game(
@@ -224,8 +275,13 @@ class Table:
         try:
             data = json.loads(read_text(table.tokens_path, RecordError, "seat tokens"))
             table.tokens = {int(s) - 1: str(t) for s, t in data["seats"].items()}
+            table.owner = str(data["owner"]) if data.get("owner") else None
+            table.choices = dict(data["choices"]) if data.get("choices") else None
+            closed = data.get("closed")
         except (ValueError, KeyError, TypeError, AttributeError):
             raise RecordError(f"{table.tokens_path.name}: not a table's seat tokens") from None
+        if closed:
+            raise TableOver(f"{record_path.name}: the table was {closed}")
         if sorted(table.tokens) != [s for s, kind in enumerate(saved.seat_kinds) if kind == HUMAN]:
             raise RecordError(f"{table.tokens_path.name} does not give one token per person's seat of {record_path.name}")
         table._claim()
@@ -236,6 +292,41 @@ class Table:
             raise
         table.title = f"{saved.variant.name} ({saved.rule_set} rules), seed {saved.seed}"
         return table
+
+    def _write_tokens(self) -> None:
+        data: dict[str, Any] = {"seats": {str(s + 1): t for s, t in self.tokens.items()}}
+        if self.owner:
+            data["owner"] = self.owner
+        if self.choices:
+            data["choices"] = self.choices
+        if self.ended:
+            data["closed"] = self.ended
+        write_text_atomically(self.tokens_path, json.dumps(data), RecordError, "seat tokens")
+
+    def started_by(self, choices: dict[str, Any]) -> bool:
+        """Was this table started by a host's command with these choices (a seed left out matches any)?"""
+        if self.choices is None or self.ended:
+            return False
+        ours = dict(self.choices)
+        if choices.get("seed") is None:
+            ours["seed"] = None
+        return ours == choices
+
+    def is_owner(self, key: str | None) -> bool:
+        return bool(self.owner and key) and secrets.compare_digest(self.owner.encode(), key.encode())
+
+    def end(self, reason: str) -> None:
+        """Close the table for good: its game stops where it is (its record stays, for ``th
+        replay``), it is marked so it is never resumed, and its pages are told ``reason``."""
+        self.stop()
+        self.ended = reason
+        try:
+            self._write_tokens()
+        finally:
+            self.release()
+        self.pending = None
+        self.thinking = None
+        self.changed()
 
     def _claim(self) -> None:
         self._lock_file = lock_file(self.record_path, RecordError, "record")
@@ -303,6 +394,7 @@ class Table:
         self.last_events = events
         if not self.live:
             return
+        self.active = time.monotonic()
         self.thinking = None
         self.save()
         self.changed()
@@ -357,6 +449,7 @@ class Table:
         return decision
 
     def _answer(self, decision: Decision, answer: Any) -> None:
+        self.active = time.monotonic()
         self.pending = None
         decision.answer = answer
         decision.answered.set()
@@ -469,7 +562,7 @@ class Table:
         with self.lock:
             game = self.game
             decision = self.pending
-            status = {"over": self.result_line(), "failure": self.failure}
+            status = {"over": self.result_line(), "failure": self.failure, "ended": self.ended}
             header = f"{when(game.turn)} · {self.who(game.state.to_move)} to move" if game.outcome is None else "Game over"
             data: dict[str, Any] = {
                 "type": "state",

@@ -110,11 +110,11 @@ function draw(next) {
   else if (decision) roll = `${state.seats[decision.seat - 1].name} is choosing. ${decision.roll}`;
   else if (state.thinking) roll = `${state.thinking} is thinking…`;
   $("roll").textContent = roll;
-  $("over").textContent = state.over || "";
+  $("over").textContent = state.ended ? `This table is closed: ${state.ended}.` : (state.over || "");
   $("takeback").hidden = !(decision && state.takeback_seat && state.takeback_seat === state.you);
   $("rule").textContent = "Takeback: " + state.takeback_rule + " Moves marked ⚠ cost the mover." + (state.you ? " Highlighted: what happened since your last decision." : "");
   document.body.dataset.ply = decision ? decision.ply : "";
-  document.body.dataset.turn = decision && decision.seat === state.you ? "mine" : (state.over ? "over" : "theirs");
+  document.body.dataset.turn = decision && decision.seat === state.you ? "mine" : (state.over || state.ended ? "over" : "theirs");
   drawMoves();
 }
 
