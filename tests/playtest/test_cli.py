@@ -105,7 +105,8 @@ def test_compare_a_yaml_file_against_a_name(tmp_path):
 
 
 def test_compare_sprt_stops_early_on_a_rule_set_against_itself():
-    out = data(th("compare", "classic", "classic", "--games", "5000", "--sprt", "--json"))
+    out = data(th("compare", "classic", "classic", "--games", "5000", "--sprt", "auto", "--json"))
+    assert out["sprt"]["question"] == "seat:1"  # one bot in every seat: the seat advantage is the question
     assert out["sprt"]["decision"] == "H0" and out["games"] < 5000
 
 
@@ -148,7 +149,7 @@ def test_sweep_report(tmp_path):
         (("compare", "classic"), "name a second rule set B"),
         (("compare", "classic", "nowhere.yaml"), "no rule set file at nowhere.yaml"),
         (("compare", "classic", "--set-b", "gravity=1"), "unknown option 'gravity'"),
-        (("compare", "classic", "classic", "--sprt", "--sprt-delta", "0"), "--sprt: the SPRT needs two different hypotheses"),
+        (("compare", "classic", "classic", "--sprt", "auto", "--sprt-delta", "0"), "--sprt: the SPRT needs two different hypotheses"),
         (("sweep", "-v", "classic", "--param", "dig_in_place"), "bad --param 'dig_in_place': expected KEY=v1,v2"),
         (("sweep", "-v", "classic", "--param", "rules.gravity=1,2"), "unknown classic rule option 'gravity'; known: dig_in_place"),
         (("sweep", "-v", "classic", "--param", "dig_in_place=true,sometimes"), "rules.dig_in_place: Input should be a valid boolean"),

@@ -102,10 +102,10 @@ def test_the_compare_table_fits_80_columns_with_tiny_p_values_as_less_than():
     result = th("compare", "classic", "--set-b", "dig_in_place=false", "--games", 300, *SEATS)
     lines = result.stdout.splitlines()
     assert all(len(line) <= 80 for line in lines[1:]), [line for line in lines if len(line) > 80]
-    row = next(line for line in lines if line.startswith("DecisionMoves"))
+    row = next(line.strip() for line in lines if line.strip().startswith("DecisionMoves"))
     assert row.split()[-3:] == ["<", "0.001", "*"], row  # the one significant change, its p below what three decimals show
     assert not re.search(r"\b0\.0000\b", result.stdout)
-    assert any(line.startswith("win rate seat 1 (random) ") for line in lines)  # the seat named with its bot
+    assert any(line.strip().startswith("win rate seat 1 (random) ") for line in lines)  # the seat named with its bot
     defined = result.stdout.split("What each row measures:")[1]
     for name in ("win rate seat 2", "AdvantageP1", "LeadChange", "passes per game"):
         assert re.search(rf"^  {name} +\S", defined, re.M), name

@@ -378,13 +378,6 @@ def seats_text(kinds: list[str] | tuple[str, ...], rotated: bool = False) -> str
     return ", ".join(f"seat {n} {kind}" for n, kind in enumerate(kinds, start=1))
 
 
-#: The seat metrics: the game's balance between its seats, the report's first part.
-SEAT_METRICS = ("AdvantageP1", "Balance")
-
-#: Said wherever the seat figures are shown for fixed seats that hold different bots.
-SEATS_MEASURE_BOTS = "the seats are fixed (--fixed-seats) and hold different bots: these seat figures measure the bots as much as the game"
-
-
 def seats_heading(rotated: bool, bots: int) -> str:
     """What the seat part measures, given how the seats were filled."""
     if rotated:

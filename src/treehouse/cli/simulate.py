@@ -13,11 +13,12 @@ from treehouse.bots.options import check_bot_spec
 from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, warned
 from treehouse.cli.playtest import (
     MAX_GAMES, PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, interval, num, play_batch,
-    SEAT_METRICS, SEATS_MEASURE_BOTS, print_definitions, progress_bar, run_options, save_outputs, seats_and_batch, seats_heading, seats_text, simulate_result,
+    print_definitions, progress_bar, run_options, save_outputs, seats_and_batch, seats_heading, seats_text, simulate_result,
 )
 from treehouse.config import EffectiveRules, resolve
 from treehouse.errors import ConfigError
 from treehouse.playtest import html, skill
+from treehouse.playtest.metrics import SEAT_METRICS, SEATS_MEASURE_BOTS
 from treehouse.playtest.work import Batch, Interrupted
 from treehouse.playtest.work import run as play
 

@@ -11,7 +11,7 @@ import math
 import json
 from typing import Any, Sequence
 
-from treehouse.playtest.metrics import definition
+from treehouse.playtest.metrics import SEAT_METRICS, SEATS_MEASURE_BOTS, definition
 from treehouse.playtest.stats import p_text
 
 PALETTE = ("#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2", "#b279a2", "#eeca3b", "#9d755d")
@@ -21,7 +21,7 @@ STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:980px;color:#222;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:right}
-th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}.sig{background:#fff3c4;font-weight:600}
+th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}td{white-space:nowrap}td.words{text-align:left;white-space:normal}.sig{background:#fff3c4;font-weight:600}
 svg{display:block;margin:.5rem 0}.note{color:#666;font-size:.85rem}.legend span{display:inline-block;margin-right:1rem}
 .legend i{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle}
 """
@@ -50,12 +50,17 @@ def page(title: str, sections: Sequence[str], data: Any = None) -> str:
     )
 
 
+def _words(cell: Any) -> str:
+    """A cell of prose (a definition) reads left-aligned and wraps; numbers and names stay on one line."""
+    return ' class="words"' if isinstance(cell, str) and cell.count(" ") >= 3 else ""
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], highlight: Sequence[bool] = ()) -> str:
     head = "".join(f"<th>{esc(h)}</th>" for h in headers)
     body = []
     for i, row in enumerate(rows):
         cls = ' class="sig"' if i < len(highlight) and highlight[i] else ""
-        body.append(f"<tr{cls}>" + "".join(f"<td>{esc(fmt(c))}</td>" for c in row) + "</tr>")
+        body.append(f"<tr{cls}>" + "".join(f"<td{_words(c)}>{esc(fmt(c))}</td>" for c in row) + "</tr>")
     return f"<table><tr>{head}</tr>{''.join(body)}</table>"
 
 
@@ -63,11 +68,9 @@ def legend(items: Sequence[tuple[str, str]]) -> str:
     return '<div class="legend">' + "".join(f'<span><i style="background:{c}"></i>{esc(n)}</span>' for n, c in items) + "</div>"
 
 
-def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 900, height: int = 220) -> str:
-    """Game lengths: one outlined histogram per series, on shared bins."""
+def _binned(series: Sequence[tuple[str, dict]], bins: int) -> tuple[int, int, list[list[float]]]:
+    """Shared bins for several histograms of game lengths: ``(first value, bin size, each series' shares per bin)``."""
     values = [int(k) for _, hist in series for k in hist]
-    if not values:
-        return "<p class=note>no games</p>"
     lo, hi = min(values), max(values)
     size = max(1, -(-(hi - lo + 1) // bins))
     count = (hi - lo) // size + 1
@@ -78,38 +81,65 @@ def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 9
         for k, v in hist.items():
             row[(int(k) - lo) // size] += v / total
         counted.append(row)
+    return lo, size, counted
+
+
+def histogram(series: Sequence[tuple[str, dict]], bins: int = 40, width: int = 900, height: int = 220) -> str:
+    """Game lengths of one series (several: :func:`histograms`, small multiples)."""
+    if len(series) != 1:
+        return histograms(series, bins)
+    if not any(hist for _, hist in series):
+        return "<p class=note>no games</p>"
+    lo, size, counted = _binned(series, bins)
+    return _histogram_svg(series[0][0], lo, size, counted[0], max(counted[0]) or 1, PALETTE[0], width, height, titled=False)
+
+
+def histograms(series: Sequence[tuple[str, dict]], bins: int = 30, width: int = 440, height: int = 200) -> str:
+    """Game lengths of several series as small multiples: one chart each, side
+    by side, on the same bins and the same scale, so they compare at a glance
+    without hiding each other."""
+    series = [(name, hist) for name, hist in series if hist]
+    if not series:
+        return "<p class=note>no games</p>"
+    lo, size, counted = _binned(series, bins)
     top = max(max(row) for row in counted) or 1
-    left, bottom = 64, 40
-    w, h = width - left - 10, height - bottom - 10
-    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="game length histogram">']
-    parts.append(f'<line x1="{left}" y1="{10 + h}" x2="{left + w}" y2="{10 + h}" stroke="#888"/>')
+    return "<div>" + "".join(
+        _histogram_svg(name, lo, size, row, top, PALETTE[i % len(PALETTE)], width, height, titled=True) for i, ((name, _), row) in enumerate(zip(series, counted))
+    ) + "</div>"
+
+
+def _histogram_svg(name: str, lo: int, size: int, row: Sequence[float], top: float, color: str, width: int, height: int, titled: bool) -> str:
+    """One histogram: bars of the share of games per bin of turns, with both axes, their ticks and names."""
+    left, bottom, head = 64, 40, 22 if titled else 10
+    count = len(row)
+    w, h = width - left - 10, height - bottom - head
+    inline = ' style="display:inline-block;vertical-align:top"' if titled else ""
+    parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="game length histogram: {esc(name)}"{inline}>']
+    if titled:
+        parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(name)}</text>')
+    parts.append(f'<line x1="{left}" y1="{head + h}" x2="{left + w}" y2="{head + h}" stroke="#888"/>')
     bar = w / count
-    for s, row in enumerate(counted):
-        color = PALETTE[s % len(PALETTE)]
-        opacity = 0.55 if len(counted) > 1 else 0.85
-        for i, share in enumerate(row):
-            if share:
-                bh = share / top * h
-                parts.append(
-                    f'<rect x="{left + i * bar:.1f}" y="{10 + h - bh:.1f}" width="{max(bar - 1, 1):.1f}" height="{bh:.1f}" '
-                    f'fill="{color}" fill-opacity="{opacity}"><title>{lo + i * size}-{lo + (i + 1) * size - 1} turns: {share:.1%}</title></rect>'
-                )
-    for i in range(0, count + 1, max(1, count // 8)):
+    for i, share in enumerate(row):
+        if share:
+            bh = share / top * h
+            parts.append(
+                f'<rect x="{left + i * bar:.1f}" y="{head + h - bh:.1f}" width="{max(bar - 1, 1):.1f}" height="{bh:.1f}" '
+                f'fill="{color}" fill-opacity="0.85"><title>{lo + i * size}-{lo + (i + 1) * size - 1} turns: {share:.1%}</title></rect>'
+            )
+    every = max(1, -(-count * 40 // w))  # a tick label per 40 pixels at most: they never overlap
+    for i in range(0, count + 1, every):
         x = left + i * bar
         parts.append(f'<text x="{x:.1f}" y="{height - 14}" font-size="11" text-anchor="middle">{lo + i * size}</text>')
     parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 1}" font-size="11" text-anchor="middle">turns</text>')
     # the y axis: the share of games in each bin
-    parts.append(f'<line x1="{left}" y1="10" x2="{left}" y2="{10 + h}" stroke="#888"/>')
+    parts.append(f'<line x1="{left}" y1="{head}" x2="{left}" y2="{head + h}" stroke="#888"/>')
     for share in (0.0, top / 2, top):
-        ty = 10 + h - share / top * h
+        ty = head + h - share / top * h
         parts.append(f'<line x1="{left - 4}" y1="{ty:.1f}" x2="{left}" y2="{ty:.1f}" stroke="#888"/>')
         parts.append(f'<text x="{left - 6}" y="{ty + 4:.1f}" font-size="11" text-anchor="end">{share:.1%}</text>')
-    parts.append(f'<text x="12" y="{10 + h / 2:.1f}" font-size="11" text-anchor="middle" transform="rotate(-90 12 {10 + h / 2:.1f})">games</text>')
+    parts.append(f'<text x="12" y="{head + h / 2:.1f}" font-size="11" text-anchor="middle" transform="rotate(-90 12 {head + h / 2:.1f})">games</text>')
     parts.append("</svg>")
-    out = "".join(parts)
-    if len(series) > 1:
-        out += legend([(name, PALETTE[i % len(PALETTE)]) for i, (name, _) in enumerate(series)])
-    return out
+    return "".join(parts)
 
 
 def label_width(labels: Sequence[str], font_size: int = 12) -> float:
@@ -196,13 +226,6 @@ def face_bars(faces: Sequence[dict], width: int = 900) -> str:
     return "".join(parts) + legend([("played by choice", "#e8eef6"), *FACE_PARTS])
 
 
-#: The seat metrics, shown in the seats part (the others describe the games).
-SEAT_METRICS = ("AdvantageP1", "Balance")
-
-#: Said wherever seat figures are shown for fixed seats that hold different bots.
-SEATS_MEASURE_BOTS = "The seats were fixed and hold different bots: these seat figures measure the bots as much as the game."
-
-
 def seat_label(result: dict, seat: int) -> str:
     """``seat 1``, with its bot where one bot kept the seat and the bots differ."""
     return f"seat {seat} ({result['seat_kinds'][seat - 1]})" if result.get("seat_metrics_measure_bots") else f"seat {seat}"
@@ -214,7 +237,7 @@ def seats_part(result: dict) -> list[str]:
     if result.get("seats_rotated"):
         how = "The bots were rotated through the seats on the same seeds, so each seat's figures are averaged over the bots that sat in it: they measure the game."
     elif result.get("seat_metrics_measure_bots"):
-        how = SEATS_MEASURE_BOTS
+        how = SEATS_MEASURE_BOTS[0].upper() + SEATS_MEASURE_BOTS[1:] + "."
     else:
         how = "One bot in every seat: these figures measure the game."
     return [
@@ -285,28 +308,65 @@ def simulate_report(result: dict) -> str:
     return page(f"th simulate: {result['rule_set']}", simulate_sections(result), result)
 
 
+#: The parts of a comparison's rows (``part`` in the JSON), with what each measures.
+COMPARE_PARTS = (
+    ("seats", "Seats: the game's balance"),
+    ("entrants", "Entrants: each bot over every seat it held"),
+    ("games", "Games: the metrics of the games"),
+)
+
+
 def compare_report(result: dict) -> str:
     a, b = result["a"], result["b"]
     rows = result["differences"]
-    seat_rows = []
-    colors = []
+    seat_rows, colors = [], []
     for s in range(len(a["seats"])):
-        for side, color in ((a, PALETTE[0]), (b, PALETTE[1])):
+        for side, name, color in ((a, "A", PALETTE[0]), (b, "B", PALETTE[1])):
             seat = side["seats"][s]
-            seat_rows.append((f"{side['rule_set']}: seat {s + 1}", seat["rate"], seat["low"], seat["high"]))
+            seat_rows.append((f"{name}: {seat_label(side, s + 1)}", seat["rate"], seat["low"], seat["high"]))
             colors.append(color)
+    entrant_rows, entrant_colors = [], []
+    for i, entrant in enumerate(a.get("entrants") or []):
+        for side, name, color in ((a, "A", PALETTE[0]), (b, "B", PALETTE[1])):
+            mine = side["entrants"][i]
+            entrant_rows.append((f"{name}: {mine['bot']}", mine["score"], mine["low"], mine["high"]))
+            entrant_colors.append(color)
+    if a.get("seats_rotated"):
+        how = "The bots were rotated through the seats on the same seeds: each seat's figures are averaged over the bots that sat in it."
+    elif a.get("seat_metrics_measure_bots"):
+        how = SEATS_MEASURE_BOTS[0].upper() + SEATS_MEASURE_BOTS[1:] + "."
+    else:
+        how = "One bot in every seat: the seat figures measure the game."
     sections = [
         f"<p>A = {esc(a['rule_set'])}, B = {esc(b['rule_set'])}; {result['games']} paired games (common random numbers), seed {esc(result['seed'])}.</p>",
-        "<h2>Differences B - A (95% intervals; highlighted: significant after Holm's correction)</h2>",
-        table(
-            ["metric", "A", "B", "B - A", "low", "high", "p", "what it measures"],
-            [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], p_text(r["p_value"]), definition(r["name"])] for r in rows],
-            [r["significant"] for r in rows],
-        ),
-        "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars(seat_rows, colors=colors, reference=_even(a["seats"])),
+        legend([(f"A: {a['rule_set']}", PALETTE[0]), (f"B: {b['rule_set']}", PALETTE[1])]),
+        "<h2>Differences B - A (95% intervals; highlighted: significant after Holm's correction over all rows)</h2>",
+    ]
+    for part, heading in COMPARE_PARTS:
+        mine = [r for r in rows if r.get("part", "games") == part]
+        if not mine:
+            continue
+        sections += [
+            f"<h3>{esc(heading)}</h3>",
+            f"<p class=note>{esc(how)}</p>" if part == "seats" else "",
+            table(
+                ["row", "A", "B", "B - A", "low", "high", "p", "what it measures"],
+                [[r["name"], r["a"], r["b"], r["diff"], r["low"], r["high"], p_text(r["p_value"]), definition(r["name"])] for r in mine],
+                [r["significant"] for r in mine],
+            ),
+        ]
+    sections += [
+        "<h2>Win rate of each seat (95% Wilson intervals)</h2>",
+        interval_bars(seat_rows, colors=colors, reference=_even(a["seats"]), axis="win rate (sole wins / games)"),
+    ]
+    if entrant_rows:
+        sections += [
+            "<h2>Score of each bot (95% intervals)</h2>",
+            interval_bars(entrant_rows, colors=entrant_colors, reference=1 / len(a["seats"]), axis="score (mean result per seat held)"),
+        ]
+    sections += [
         "<h2>Game length (turns)</h2>",
-        histogram([(a["rule_set"] + " (A)", a["lengths"]), (b["rule_set"] + " (B)", b["lengths"])]),
+        histograms([("A: " + a["rule_set"], a["lengths"]), ("B: " + b["rule_set"], b["lengths"])]),
         "<h2>The die: A</h2>",
         face_bars(a["faces"]),
         "<h2>The die: B</h2>",
@@ -314,7 +374,8 @@ def compare_report(result: dict) -> str:
     ]
     if result.get("sprt"):
         s = result["sprt"]
-        sections.insert(1, f"<p><b>SPRT</b>: {esc(s['verdict'])} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)</p>")
+        asks = f" on {s['question']}: {s['asks']}" if "question" in s else ""
+        sections.insert(1, f"<p><b>SPRT</b>{esc(asks)} {esc(s['verdict'])} (LLR {s['llr']:.2f}, bounds [{s['lower']:.2f}, {s['upper']:.2f}], {s['pairs']} pairs)</p>")
     return page(f"th compare: {a['rule_set']} vs {b['rule_set']}", sections, result)
 
 

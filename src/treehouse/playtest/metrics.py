@@ -60,6 +60,19 @@ ENTRANT_TERMS = {
     "skill gap": "the strongest bot's score minus the weakest's, the bots ranked by their declared strength",
 }
 
+#: The metrics of the seats part of a report (the game's balance between its seats); the others describe the games.
+SEAT_METRICS = ("AdvantageP1", "Balance")
+
+#: Said wherever seat figures are shown for fixed seats that hold different bots.
+SEATS_MEASURE_BOTS = "the seats are fixed (--fixed-seats) and hold different bots: these seat figures measure the bots as much as the game"
+
+#: The metrics that are the mean of one per-game quantity (so an SPRT can test
+#: their per-game differences): metric -> quantity.
+MEAN_METRICS = {
+    "AdvantageP1": "score0", "Completion": "won", "Drawishness": "draw", "Timeouts": "timeout", "Duration": "turns",
+    "LeadChange": "lead_change", "DecisionsPerGame": "decisions",
+}
+
 _DEFINED = {metric.name: metric.description for metric in METRICS} | ENTRANT_TERMS
 
 
@@ -235,9 +248,13 @@ class Difference:
     significant: bool = False
 
 
-def differences(a: Aggregate, b: Aggregate, paired: Paired, alpha: float = 0.05) -> list[Difference]:
-    """B - A for every metric, seat win rate and variant counter, over the paired games.
+def differences(a: Aggregate, b: Aggregate, paired: Paired, alpha: float = 0.05, ladder: tuple[str, ...] = ()) -> list[Difference]:
+    """B - A for every seat win rate, metric, entrant score and variant counter, over the paired games.
 
+    The rows come in three parts: the seats (each seat's win rate,
+    AdvantageP1, Balance), the entrants (each different bot's score and,
+    with a ``ladder`` of the bots weakest first, the skill gap: the
+    strongest bot's score minus the weakest's), then the games.
     Intervals use the paired per-game vectors (the games share their seeds),
     so the noise the two rule sets have in common cancels.  A difference is
     flagged significant by Holm's procedure over all the rows at family-wise
@@ -248,8 +265,15 @@ def differences(a: Aggregate, b: Aggregate, paired: Paired, alpha: float = 0.05)
     rows: list[tuple[str, Callable]] = []
     for seat in range(players):
         rows.append((f"win rate seat {seat + 1}", lambda m, p, seat=seat: m(f"score{seat}")))
+    rows += [(metric.name, metric.function) for metric in METRICS if metric.name in SEAT_METRICS]
+    if len(a.bots) > 1:
+        for bot, name in enumerate(a.bots):
+            rows.append((f"score {name}", lambda m, p, bot=bot: m(f"bot{bot}")))
+        if len(ladder) > 1:
+            strong, weak = a.bots.index(ladder[-1]), a.bots.index(ladder[0])
+            rows.append((f"skill gap ({ladder[-1]} - {ladder[0]})", lambda m, p, strong=strong, weak=weak: m(f"bot{strong}") - m(f"bot{weak}")))
     for metric in METRICS:
-        if metric.needs_evaluation and not (a.evaluated and b.evaluated):
+        if metric.name in SEAT_METRICS or (metric.needs_evaluation and not (a.evaluated and b.evaluated)):
             continue
         rows.append((metric.name, metric.function))
     result: list[Difference] = []
@@ -278,15 +302,16 @@ def differences(a: Aggregate, b: Aggregate, paired: Paired, alpha: float = 0.05)
     return [Difference(d.name, d.a, d.b, d.diff, d.p_value, flag) for d, flag in zip(result, flags)]
 
 
-def first_seat_differences(paired: Paired) -> tuple[int, float, float]:
-    """``(n, sum, sum of squares)`` of the per-pair differences in the first seat's score."""
+def paired_differences(paired: Paired, quantity: str) -> tuple[int, float, float]:
+    """``(n, sum, sum of squares)`` of the per-pair differences B - A in one
+    per-game quantity (``score0``: the first seat's score; ``bot1``: a bot's)."""
     names = paired.moments.names
     k = len(names)
-    ia, ib = names.index("a.score0"), names.index("b.score0")
+    ia, ib = names.index(f"a.{quantity}"), names.index(f"b.{quantity}")
     s2 = paired.moments.s2
     total = paired.moments.s1[ib] - paired.moments.s1[ia]
     squares = s2[ib * k + ib] - 2 * s2[ia * k + ib] + s2[ia * k + ia]
     return paired.moments.n, total, squares
 
 
-__all__ = ["METRICS", "Metric", "Difference", "differences", "metric_estimates", "summary", "game_quantities"]
+__all__ = ["METRICS", "MEAN_METRICS", "SEAT_METRICS", "Metric", "Difference", "differences", "entrant_estimates", "metric_estimates", "paired_differences", "summary", "game_quantities"]
