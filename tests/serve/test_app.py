@@ -458,3 +458,44 @@ def test_the_lobby_cannot_be_filled_for_good(served, monkeypatch):
     hub.tables[second].end("closed by the person who started it")
     assert client.post("/api/tables", json=choices, headers=ORIGIN).status_code == 201
     assert second not in hub.tables and len([t for t in hub.tables.values() if t.owner]) == 2
+
+
+def play_until(table: Table, decisions: int, seat_to_take_back: bool = False) -> None:
+    """Answer ``decisions`` of a table's people's decisions (each by its first move), from this thread."""
+    made = 0
+    deadline = time.monotonic() + 30
+    while made < decisions and time.monotonic() < deadline:
+        decision = table.pending
+        if decision is None:
+            time.sleep(0.01)
+            continue
+        table.play(decision.seat, decision.ply, 0, None)
+        made += 1
+        while table.pending is decision:
+            time.sleep(0.005)
+    assert made == decisions
+    while table.pending is None and time.monotonic() < deadline:  # the next decision is on the table
+        time.sleep(0.005)
+
+
+def test_a_resumed_table_keeps_every_line_of_its_story(tmp_path):
+    """Takebacks and the moves that played themselves are told again after a restart, in their places."""
+    table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "human"], bot=None, seed=4, overrides=["turn_limit=8"], delay=0)
+    table.start()
+    play_until(table, 6)
+    seat = table.takeback_seat()
+    table.take_back(seat)
+    play_until(table, 4)
+    seat = table.takeback_seat()
+    table.take_back(seat)
+    play_until(table, 1)
+    story = [line.text for line in table.log]
+    table.close()  # as a killed server leaves it
+    assert sum("took back" in line for line in story) == 2 and any("(the only move, played by itself)" in line for line in story), story
+    again = Table.resume(table.record_path, delay=0)
+    again.start()
+    deadline = time.monotonic() + 20
+    while again.pending is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [line["text"] for line in again.snapshot()["log"]] == story
+    again.close()

@@ -140,8 +140,7 @@ class BrowserSeat:
     def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
         table = self.table
         table.save()  # whatever happens next, the game so far is on disk
-        if len(moves) == 1:
-            table.forced_move = moves[0]
+        if len(moves) == 1:  # the table's story says so (on_choice)
             return moves[0]
         decision = table.offer(self.index, state, step, face, moves)
         while not decision.answered.wait(0.5):
@@ -184,7 +183,10 @@ class Table:
         self.log: list[LogLine] = []
         #: (index in the record's events, seat) of every decision a person made
         self.decisions: list[tuple[int, int]] = []
-        self.forced_move: Any = None
+        #: the step being played is a person's only move (its story line says so)
+        self.forced = False
+        #: the takebacks of a resumed record, (where, line), told as the story catches up with them
+        self.taken_back: list[tuple[int, str]] = []
         self.last_events: tuple = ()
         self.failure: str | None = None
         self.closed = False
@@ -291,6 +293,11 @@ class Table:
             table.release()
             raise
         table.title = f"{saved.variant.name} ({saved.rule_set} rules), seed {saved.seed}"
+        # who took back: the seat of the first move taken back (the decision the takeback returned to)
+        table.taken_back = sorted(
+            ((at, table.takeback_line(next((e[2] for e in events if e[0] == "move"), events[0][2]), events)) for at, events in old.undone if events),
+            key=lambda entry: entry[0],
+        )
         return table
 
     def _write_tokens(self) -> None:
@@ -374,19 +381,28 @@ class Table:
     def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
         if face is not None:
             self.faces.append(face)
+        self.forced = self.kinds[mover] == HUMAN and len(moves) == 1  # also as a resumed game catches up
         if self.kinds[mover] == HUMAN and len(moves) > 1:
             self.decisions.append((len(game.record.events), mover))
         elif self.kinds[mover] != HUMAN and moves and self.live:
             self.thinking = mover
             self.changed()
 
+    def _tell_takebacks(self, before: int) -> None:
+        """Put the resumed record's takebacks made before event ``before`` into the story."""
+        with self.lock:
+            while self.taken_back and self.taken_back[0][0] < before:
+                at, text = self.taken_back.pop(0)
+                self.log.append(LogLine(at, text))
+
     def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
-        forced, self.forced_move = self.forced_move, None
+        forced, self.forced = self.forced, False
         at = len(game.record.events)
+        self._tell_takebacks(before=at)
         if not self.log or at > self.log[-1].at:  # a resumed game's steps are logged once, as it catches up
             line = step_line(game, step, self.who(mover), faces, move)
-            if forced is not None:
+            if forced:
                 line += " (the only move, played by itself)"
             with self.lock:
                 self.log.append(LogLine(at, line))
@@ -490,15 +506,19 @@ class Table:
         variant = game.variant
         return hint_lines(hint, decision.moves, lambda move, short=False: format_move(variant, move) if short else describe(variant, move), variant.score_unit())
 
+    def takeback_line(self, seat: int, undone: list[tuple]) -> str:
+        """The story's line for ``seat``'s takeback of the events ``undone``."""
+        taken = sum(1 for event in undone if event[0] == "move")
+        return f"{self.who(seat)} took back {taken} move{'s' if taken != 1 else ''}: back to {when(undone[0][1]).lower()}."
+
     def _rewind(self) -> None:
         """Back to the decision being taken back, rebuilt from the seed (as ``th play``'s takeback)."""
         record = self.game.record
         cut, seat = self._made_decisions()[-1]
-        taken = sum(1 for event in record.events[cut:] if event[0] == "move")
         with self.lock:
-            self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
+            self.decisions, self.faces, self.forced, self.hint_bots = [], [], False, {}
             self.log = [line for line in self.log if line.at <= cut]
-            self.log.append(LogLine(cut, f"{self.who(seat)} took back {taken} move{'s' if taken != 1 else ''}: back to {when(record.events[cut][1]).lower()}."))
+            self.log.append(LogLine(cut, self.takeback_line(seat, record.events[cut:])))
             self.game, self.check = rewound(record, cut, self._live_seats(), self)
 
     # -- playing ----------------------------------------------------------------
@@ -559,6 +579,8 @@ class Table:
 
     def snapshot(self) -> dict[str, Any]:
         """Everything every page shows, as JSON-ready data (the same for every viewer: no tokens in it)."""
+        if self.taken_back and self.live:  # a takeback was the record's last word: the story is caught up now
+            self._tell_takebacks(before=len(self.game.record.events) + 1)
         with self.lock:
             game = self.game
             decision = self.pending
