@@ -10,11 +10,25 @@ DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def test_every_hook_is_documented():
+    import treehouse.kernel.fast.hookspecs as fast_hookspecs
+
     text = (DOCS / "hooks.md").read_text()
-    hooks = [name for name in vars(hookspecs) if name.startswith("treehouse_")]
+    hooks = [name for specs in (hookspecs, fast_hookspecs) for name in vars(specs) if name.startswith("treehouse_")]
     assert len(hooks) >= 10
     missing = [name for name in hooks if f"## `{name}(" not in text]
     assert missing == []
+
+
+def test_the_spec_a_house_rule_author_reads_holds_no_performance_plumbing():
+    """The fast tier's hooks (a look at many moves, every seat's evaluation,
+    the compiled game) live in a spec of their own, documented apart."""
+    import treehouse.kernel.fast.hookspecs as fast_hookspecs
+
+    fast = {name for name in vars(fast_hookspecs) if name.startswith("treehouse_")}
+    assert fast == {"treehouse_look_moves", "treehouse_look_all_moves", "treehouse_evaluate_seats", "treehouse_compiled_game"}
+    assert not fast & set(vars(hookspecs))
+    text = (DOCS / "hooks.md").read_text()
+    assert text.index("## The fast tier's hooks") > max(text.index(f"## `{name}(") for name in vars(hookspecs) if name.startswith("treehouse_"))
 
 
 def test_every_classic_option_is_documented(classic_class):

@@ -23,7 +23,9 @@ PAGE = ROOT / "docs" / "hooks.md"
 HEAD = """# Hooks
 
 Every hook a plugin can implement, written from the contracts in
-[`src/treehouse/hookspecs.py`](../src/treehouse/hookspecs.py) by
+[`src/treehouse/hookspecs.py`](../src/treehouse/hookspecs.py) (and, for the
+fast tier's, which a house-rule author may ignore,
+[`src/treehouse/kernel/fast/hookspecs.py`](../src/treehouse/kernel/fast/hookspecs.py)) by
 `docs/tools/hooks_md.py` (the docstrings there are the source of truth;
 `tests/test_docs.py` fails when this page falls behind them).
 
@@ -187,7 +189,27 @@ def hook_sections() -> str:
         first = " (first result)" if opts.get("firstresult") else ""
         parts.append(f"## `{name}({signature})`{first}\n\n{markdown(inspect.cleandoc(function.__doc__ or ''))}\n")
     intro = markdown(inspect.cleandoc(hookspecs.__doc__ or "").split("\n", 2)[2])
-    return intro.strip() + "\n\n" + "\n".join(parts)
+    return intro.strip() + "\n\n" + "\n".join(parts) + "\n" + fast_sections()
+
+
+def sections(specs) -> list[str]:
+    parts = []
+    for name, function in vars(specs).items():
+        if not name.startswith("treehouse_") or not callable(function):
+            continue
+        opts = getattr(function, "treehouse_spec", {})
+        signature = ", ".join(inspect.signature(function).parameters)
+        first = " (first result)" if opts.get("firstresult") else ""
+        parts.append(f"### `{name}({signature})`{first}\n\n{markdown(inspect.cleandoc(function.__doc__ or ''))}\n")
+    return parts
+
+
+def fast_sections() -> str:
+    """The fast tier's hooks (src/treehouse/kernel/fast/hookspecs.py), apart: an author may ignore them."""
+    import treehouse.kernel.fast.hookspecs as fast
+
+    intro = markdown(inspect.cleandoc(fast.__doc__ or ""))
+    return "## The fast tier's hooks\n\n" + intro.strip() + "\n\n" + "\n".join(sections(fast))
 
 
 def page() -> str:

@@ -31,6 +31,7 @@ from typing import Any, Callable, Iterable
 import pluggy
 
 from treehouse import hookspecs
+from treehouse.kernel.fast import hookspecs as fast_hookspecs
 from treehouse.errors import PluginError
 from treehouse.hookspecs import PROJECT, hookimpl
 from treehouse.kernel.die import Die, draw
@@ -66,7 +67,7 @@ def declared_hooks(specs: Any) -> dict[str, dict]:
 
 
 #: The kernel's own game-hook specifications: name -> spec options.
-KERNEL_HOOKS = {name: opts for name, opts in declared_hooks(hookspecs).items() if name not in REGISTRATION_HOOKS}
+KERNEL_HOOKS = {name: opts for specs in (hookspecs, fast_hookspecs) for name, opts in declared_hooks(specs).items() if name not in REGISTRATION_HOOKS}
 
 
 def variant_hooks(variant_class: type) -> dict[str, dict]:
@@ -99,6 +100,7 @@ def new_manager(variant_class: type | None = None) -> pluggy.PluginManager:
     """A plugin manager with the kernel's specifications (and ``variant_class``'s own)."""
     manager = pluggy.PluginManager(PROJECT)
     manager.add_hookspecs(hookspecs)
+    manager.add_hookspecs(fast_hookspecs)
     specs = getattr(variant_class, "hookspecs", None)
     if specs is not None:
         manager.add_hookspecs(specs)

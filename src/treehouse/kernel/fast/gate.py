@@ -53,22 +53,25 @@ def may_answer(hooks: Any, stands_for: Iterable[str], forms: Mapping[str, Form])
 
 
 def slow_rules(hooks: Any) -> list[str]:
-    """One line for each house rule that keeps the game of ``hooks`` off its
-    variant's compiled core: the rule, the hook, the cost, and the declared
-    form that would keep the core.  Empty where the variant has no fast tier."""
+    """The one line (or none) that says which house rules keep the game of
+    ``hooks`` off its variant's compiled core: each rule and the hook it
+    answers, the cost, and the declared form that would keep the core.
+    Empty where the variant has no fast tier or nothing keeps it away."""
     variant = hooks.variant
-    stands_for = getattr(variant, "FAST_HOOKS", ())
     forms = getattr(variant, "FAST_FORMS", {})
-    said: dict[str, str] = {}
-    for hook in stands_for:
+    found: dict[str, tuple[str, Form | None]] = {}
+    for hook in getattr(variant, "FAST_HOOKS", ()):
         form = forms.get(hook)
         for plugin in hooks.plugins_answering(hook):
             name = hooks.manager.get_name(plugin) or type(plugin).__name__
-            if name in said or (form is not None and form.accepts(plugin)):
-                continue
-            keep = f"; written as {form.words}, it would keep the core" if form is not None else ""
-            said[name] = (
-                f"house rule {name!r} answers {hook} in a form the compiled core cannot take in: games under it play on"
-                f" the reference rules, 5 to 15 times the CPU for bots that look ahead{keep}"
-            )
-    return list(said.values())
+            if name not in found and (form is None or not form.accepts(plugin)):
+                found[name] = (hook, form)
+    if not found:
+        return []
+    rules = " and ".join(f"{name!r} ({hook})" for name, (hook, _form) in found.items())
+    keep = sorted({form.words for _hook, form in found.values() if form is not None})
+    advice = f"; written as {' or '.join(keep)}, a rule keeps the core" if keep else ""
+    return [
+        f"house rule{'s' if len(found) > 1 else ''} {rules} answer{'' if len(found) > 1 else 's'} in a form the compiled core cannot take in:"
+        f" bots that look ahead play on the reference rules, 5 to 15 times the CPU{advice}"
+    ]

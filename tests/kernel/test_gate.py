@@ -1,0 +1,126 @@
+"""The fast tier's gate (kernel/fast/gate.py): the core answers only where
+its answers are the hooks' own, and a house rule that keeps it away says
+so once, with the form that would keep it."""
+
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from treehouse.config import resolve
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.fast import compiled, gate
+from treehouse.kernel.hooks import game_hooks
+from treehouse.kernel.pieces import Size
+from treehouse.plugins import load_plugins
+from treehouse.variants.fences.hits import JudgedBySource, Verdict, ignoring_colour
+
+
+class SmallsIgnoreColour:
+    """The issue's house rule as a plain wrapper: a Stack's Hits Damage whatever the colour."""
+
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
+
+
+class SmallsIgnoreColourDeclared(JudgedBySource):
+    """The same rule in the declared form."""
+
+    def verdict(self, size):
+        return Verdict.IGNORES_COLOUR if size is Size.SMALL else Verdict.STANDS
+
+
+class Rules:
+    @hookimpl
+    def treehouse_register_house_rules(self, register):
+        register("smalls-plain", SmallsIgnoreColour, variants="fences", description="plain wrapper")
+        register("smalls-declared", SmallsIgnoreColourDeclared, variants="fences", description="declared form")
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    plugins = load_plugins(extra=[("gate-rules", Rules())])
+    assert plugins.problems == []
+    return plugins
+
+
+def use_plugins(monkeypatch, loaded):
+    """Every command module finds the test's house rules as installed plugins."""
+    import sys
+
+    import treehouse.cli.app  # noqa: F401  (every command module imported)
+
+    for name, module in list(sys.modules.items()):
+        if name.startswith("treehouse.cli") and callable(getattr(module, "plugins", None)):
+            monkeypatch.setattr(module, "plugins", lambda: loaded)
+
+
+def hooks_of(loaded, *rules):
+    effective = resolve(loaded, variant="fences", overrides=[f"house_rules=[{', '.join(rules)}]"])
+    return effective, game_hooks(effective.variant(), effective.house_rule_plugins(loaded))
+
+
+@pytest.mark.parametrize(
+    "rules, keeps_core",
+    [((), True), (("smalls-declared",), True), (("smalls-plain",), False), (("smalls-declared", "smalls-plain"), False)],
+)
+def test_the_gate_lets_the_core_answer_only_for_rules_of_a_declared_form(loaded, rules, keeps_core):
+    variant = loaded.variant("fences")
+    _effective, hooks = hooks_of(loaded, *rules)
+    assert gate.may_answer(hooks, variant.FAST_HOOKS, variant.FAST_FORMS) is keeps_core
+    assert (hooks.variant.core_verdicts(*variant.LOOK_HOOKS) is not None) is keeps_core
+    assert (gate.slow_rules(hooks) == []) is keeps_core
+
+
+def test_a_plain_wrapper_is_named_once_with_its_hook_the_cost_and_the_form_that_keeps_the_core(loaded, monkeypatch):
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    effective, _hooks = hooks_of(loaded, "smalls-plain")
+    assert effective.warnings == [
+        "house rule 'smalls-plain' (treehouse_fences_hits) answers in a form the compiled core cannot take in:"
+        " bots that look ahead play on the reference rules, 5 to 15 times the CPU;"
+        " written as a JudgedBySource rule (docs/fences-api.md), a rule keeps the core"
+    ]
+    assert hooks_of(loaded, "smalls-declared")[0].warnings == []
+
+
+def test_with_the_core_turned_off_nothing_is_said(loaded, monkeypatch):
+    monkeypatch.setenv(compiled.COMPILED_ENV, "0")
+    compiled.reset_for_tests()
+    try:
+        assert hooks_of(loaded, "smalls-plain")[0].warnings == []
+    finally:
+        monkeypatch.delenv(compiled.COMPILED_ENV)
+        compiled.reset_for_tests()
+
+
+@pytest.mark.parametrize("rules, says", [("smalls-declared", "Tier: compiled core for bots that look ahead"), ("smalls-plain", "Tier: reference rules for bots that look ahead: house rule 'smalls-plain'")])
+def test_th_rules_says_which_tier_a_rule_set_runs_on(loaded, monkeypatch, rules, says):
+    from treehouse.cli.app import app
+
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    use_plugins(monkeypatch, loaded)
+    result = CliRunner().invoke(app, ["rules", "--variant", "fences", "--set", f"house_rules=[{rules}]"])
+    assert result.exit_code == 0, result.output
+    assert says in " ".join(result.output.split())
+
+
+@pytest.mark.parametrize("command", [["simulate", "--games", "1"], ["compare", "fences", "--games", "1"], ["sweep", "--variant", "fences", "--games", "1", "--param", "rules.turn_limit=5,6"]])
+def test_a_playtest_under_a_plain_wrapper_says_so_once_on_stderr(loaded, monkeypatch, command):
+    from treehouse.cli.app import app
+
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    use_plugins(monkeypatch, loaded)
+    args = [*command, "--set" if command[0] == "simulate" else "--set-b" if command[0] == "compare" else "--set", "house_rules=[smalls-plain]", "--seat", "random", "--seat", "random", "--jobs", "1"]
+    if command[0] == "simulate":
+        args += ["--variant", "fences"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("cannot take in") == 1, result.stderr
