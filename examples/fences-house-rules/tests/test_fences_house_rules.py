@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import subprocess
 import sys
+import typing
 
 import pytest
 
@@ -16,6 +18,8 @@ from treehouse.kernel.hooks import all_game_hooks, game_hooks
 from treehouse.kernel.records import Record
 from treehouse.plugins import load_plugins
 from treehouse.testing import check_variant
+from treehouse.variants.fences.game import FencesRules
+from treehouse.variants.fences.position import SETS
 from treehouse_fences_house_rules.wild_repair import TALLY, Repair
 
 
@@ -200,3 +204,41 @@ def test_compare_records_replay_in_fresh_processes_with_wild_repair(tmp_path, ex
 def test_compare_records_replay_in_fresh_processes_with_large_fences_only(plugins, tmp_path, extra):
     needs_hits_hook(plugins)
     assert _compare_and_replay(tmp_path, "house_rules=[large-fences-only]", extra) == 24
+
+
+# -- every example house rule under every colour set (issue 47, item 7) ----
+
+
+def example_rules(plugins) -> list[str]:
+    """This package's house rules, as specs (wild-repair allowed 3 repairs, so some are made)."""
+    names = sorted(info.name for info in plugins.house_rules_for("fences") if info.provider == "fences-house-rules")
+    assert names == ["large-fences-only", "wild-repair"]
+    return [f"{name}(max=3)" if name == "wild-repair" else name for name in names]
+
+
+COLOUR_SETS = list(typing.get_args(FencesRules.model_fields["sets"].annotation))
+
+
+@pytest.mark.parametrize("sets", COLOUR_SETS)
+def test_every_example_rule_writes_records_that_replay_under_every_colour_set(plugins, tmp_path, sets):
+    """Short games of random seats (2 and 4 players, so every colour is drawn;
+    24 games a rule, under a second in all) per rule, each record written, read
+    back and replayed: a rule whose notation knows only some colours fails here
+    (``KeyError: 'clear'``).  Seed 10 (2 players) repairs a small: yellow
+    under two-rainbow, cyan (a Xeno colour) under rainbow-xeno."""
+    from treehouse.kernel.replay import replay
+
+    repaired_colours = set()
+    for rule in example_rules(plugins):
+        effective = resolve(plugins, variant="fences", overrides=[f"house_rules=[{rule!r}]".replace("'", '"'), f"sets={sets}", "turn_cap=80"])
+        for seed, players in itertools.product(range(12), (2, 4)):
+            record = Record(meta={"seed": seed})
+            effective.new_game(plugins, [make_bot(plugins, "random") for _ in range(players)], random.Random(seed), record=record).play()
+            path = record.write(tmp_path / f"{rule}-{seed}.jsonl")
+            again = Record.read(path)
+            assert again.dumps() == record.dumps()
+            replay(again, plugins)
+            repaired_colours |= {event[4].colour for event in record.events if event[0] == "move" and isinstance(event[4], Repair)}
+    assert repaired_colours & set(SETS[sets]) - ({"red", "orange", "yellow", "green", "blue"} if sets == "rainbow-xeno" else set()), (
+        f"no game repaired a small of a colour only {sets} has: the records did not try the rule's notation with it"
+    )

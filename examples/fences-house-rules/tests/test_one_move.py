@@ -101,3 +101,43 @@ def test_the_repairs_are_drawn_under_the_board():
     console = Console(width=80, record=True, file=__import__("io").StringIO())
     console.print(played.hooks.treehouse_render(played.after, 80))
     assert console.export_text().rstrip().endswith("Repairs (wild-repair, 3 a game): Player 1 1, Player 2 0")
+
+
+#: ACT with a Rainbow and a Xeno set (``sets: rainbow-xeno``): seat 1's Stack is
+#: blue, yellow, cyan; a clear small destroyed.
+ACT_XENO = "Lg*Lk*Mg*.Mb*/Lr*...Lb*2My*/Lo*....Mw^Mo*/Mt*.....Lc*/Mr*.....Lp*/.1Ly*...Lt*/Mk*Mp*Mc*Lw*. byc,wg t,op rk 1 act 2"
+
+
+def test_a_repair_takes_back_a_xeno_colour_under_rainbow_xeno():
+    """Issue 47 item 7: the rule's colours are the game's (``clear`` is ``t``), not a table of its own."""
+    played = play_one_move("fences", ACT_XENO, "repair +t", "WILD", house_rules=RULE, overrides=["sets=rainbow-xeno"])
+    assert played.after.stacks[0] == ("blue", "yellow", "cyan", "clear") and played.after.destroyed[0] == ()
+    assert played.text.startswith("Lg*Lk*") and " byct,wg -,op rk 1 stack 2 " in played.text
+
+
+@pytest.mark.parametrize(("sets", "letters"), [("two-rainbow", "roygb"), ("rainbow-xeno", "roygbcpwkt")])
+def test_repair_ids_and_letters_follow_the_game_sets(sets, letters):
+    """One id per colour of the game's smalls (the first five as before), and
+    only those colours read: a Xeno letter is refused under ``two-rainbow``."""
+    import random
+
+    from treehouse.bots.options import make_bot
+    from treehouse.config import resolve
+    from treehouse.errors import NotationError
+    from treehouse.kernel.engine import format_move, parse_move
+    from treehouse.plugins import load_plugins
+    from treehouse_fences_house_rules.wild_repair import Repair
+
+    plugins = load_plugins()
+    effective = resolve(plugins, variant="fences", overrides=["house_rules=[wild-repair]", f"sets={sets}"])
+    game = effective.new_game(plugins, [make_bot(plugins, "random"), make_bot(plugins, "random")], random.Random(1))
+    rule = next(p for p in game.hooks.plugins_answering("treehouse_format_move") if type(p).__name__ == "WildRepair")
+    ids = rule.action_encoding(2)
+    assert ids.size == len(letters)
+    for index, letter in enumerate(letters):
+        move = parse_move(game.variant, f"repair +{letter}")
+        assert isinstance(move, Repair) and ids.encode(None, move) == index
+        assert format_move(game.variant, move) == ids.describe(index) == f"repair +{letter}"
+    if sets == "two-rainbow":
+        with pytest.raises(NotationError, match=r"bad repair 'repair \+t': expected 'repair \+C', C one of r o y g b \(e\.g"):
+            parse_move(game.variant, "repair +t")

@@ -18,12 +18,11 @@ from typing import NamedTuple
 from treehouse.errors import NotationError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.added_moves import AddsMoves
+from treehouse.variants.fences.position import COLOUR_OF, LETTER, SETS
 from treehouse.variants.fences.rules import advance
 
 #: The name of the count in the position's tallies.
 TALLY = "wild-repair"
-LETTER = {"red": "r", "orange": "o", "yellow": "y", "green": "g", "blue": "b"}
-COLOUR = {letter: colour for colour, letter in LETTER.items()}
 
 
 class Repair(NamedTuple):
@@ -32,16 +31,27 @@ class Repair(NamedTuple):
     colour: str
 
 
-class RepairActions:
-    """Repair moves as ids ``0..4``, by colour (``r o y g b``); ``None`` for a move not a Repair."""
+def colours_of(sets: str) -> tuple[str, ...]:
+    """The small colours a game under ``sets`` has, in Fences' order: the
+    colours a Repair can take back (``r o y g b``, and with ``rainbow-xeno``
+    ``c p w k t`` too)."""
+    return tuple(SETS[sets])
 
-    size = len(LETTER)
+
+class RepairActions:
+    """Repair moves as ids by colour, one per colour of the game's sets
+    (``0..4``: ``r o y g b``; with ``rainbow-xeno`` also ``5..9``: ``c p w k t``);
+    ``None`` for a move not a Repair."""
+
+    def __init__(self, colours: tuple[str, ...]) -> None:
+        self.colours = colours
+        self.size = len(colours)
 
     def encode(self, position, move):
-        return list(LETTER).index(move.colour) if isinstance(move, Repair) else None
+        return self.colours.index(move.colour) if isinstance(move, Repair) else None
 
     def describe(self, action: int) -> str:
-        return f"repair +{list(LETTER.values())[action]}"
+        return f"repair +{LETTER[self.colours[action]]}"
 
 
 class WildRepair(AddsMoves):
@@ -54,11 +64,14 @@ class WildRepair(AddsMoves):
     def __init__(self, variant, options) -> None:
         self.variant = variant
         self.max = options.max
+        #: The colours of the game's smalls, from its rules (``sets``): the
+        #: letters a Repair is written with are Fences' own (``position.LETTER``).
+        self.colours = colours_of(variant.rules.sets)
 
     def action_encoding(self, players):
         """Stable action ids for Repair moves in OpenSpiel, PettingZoo and the
         mcts seat (docs/interop.md, "Moves a house rule adds"): one per colour."""
-        return RepairActions()
+        return RepairActions(self.colours)
 
     def observation(self, players):
         """The repairs each seat has made, for learners (docs/interop.md,
@@ -100,9 +113,11 @@ class WildRepair(AddsMoves):
         words = text.strip().lower().split()
         if not words or words[0] != "repair":
             return None  # not ours: the variant reads it
-        if len(words) != 2 or not words[1].startswith("+") or words[1][1:] not in COLOUR:
-            raise NotationError(f"bad repair {text.strip()!r}: expected 'repair +C', C one of r o y g b (e.g. 'repair +b')")
-        return Repair(COLOUR[words[1][1:]])
+        colour = COLOUR_OF.get(words[1][1:]) if len(words) == 2 and words[1].startswith("+") else None
+        if colour not in self.colours:
+            letters = " ".join(LETTER[c] for c in self.colours)
+            raise NotationError(f"bad repair {text.strip()!r}: expected 'repair +C', C one of {letters} (e.g. 'repair +b')")
+        return Repair(colour)
 
     @hookimpl
     def treehouse_describe_move(self, move):
