@@ -29,7 +29,7 @@ def test_a_two_parameter_sweep_is_one_row_per_point_within_80_columns_with_a_key
     rows = [line.split() for line in lines if line.split() and line.split()[0] in ("new", "every_check")]
     assert [row[:2] for row in rows] == [["new", "random"], ["new", "distinct"], ["every_check", "random"], ["every_check", "distinct"]]
     assert "…" not in result.stdout  # no value is cut
-    assert "Key: P1 win: seat 1's (random) win rate [95% interval]; draw: draws;" in result.stdout
+    assert "Key: P1 win: seat 1's win rate (random) [95% interval]; draw: draws;" in result.stdout
 
 
 def test_a_wide_sweep_is_a_block_per_point_naming_every_parameter():
@@ -57,9 +57,9 @@ def test_the_sweep_report_has_axes_a_key_of_every_parameter_and_a_half_line(tmp_
     assert page.count("sweep point (see the key)") == 6
     labels = re.findall(r'font-size="11" text-anchor="middle">(#\d+)</text>', page)
     assert labels and max(len(label) for label in labels) <= 3
-    # the win-rate chart has its 0.5 line; the histogram has a y axis with percentages
-    assert '<title>0.5</title></line>' in page
-    histogram = page[page.index('aria-label="game length histogram"'):]
+    # the win-rate chart has its 0.5 line; each point's histogram has a y axis with percentages
+    assert '<title>even: 0.5</title></line>' in page
+    histogram = page[page.index('aria-label="game length histogram: #4'):]
     histogram = histogram[: histogram.index("</svg>")]
     assert "rotate(-90" in histogram and ">games</text>" in histogram and ">turns</text>" in histogram
     assert re.search(r'text-anchor="end">\d+\.\d%</text>', histogram)

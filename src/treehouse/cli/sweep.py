@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import textwrap
 import time
 from typing import Annotated, Optional
 
@@ -72,7 +73,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
                 stopped, total = interruption, interruption.partial
             if total is not None:
                 data = simulate_result(effective, batch, total.sides[0], 0.0)
-                rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "length", "metrics", "variant_statistics", "lengths")}})
+                rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "entrants", "length", "metrics", "variant_statistics", "lengths")}})
                 if stopped is not None:
                     rows[-1]["partial"] = True
             if stopped is not None:
@@ -87,6 +88,8 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         "seed": seed,
         "games": games,
         "seat_kinds": list(kinds),
+        "seats_rotated": batches[0].rotate,
+        "seat_metrics_measure_bots": not batches[0].rotate and len(set(kinds)) > 1,
         "points": rows,
         "chart_metrics": list(CHART_METRICS),
         "seconds": round(seconds, 3),
@@ -94,12 +97,16 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     keys = list(points[0])
     header = [*keys, "games", *(f"seat{s + 1}_win_rate" for s in range(len(kinds))), "p1_low", "p1_high", "draws", "timeouts", "mean_length", "median_length", "p90_length"]
     header += [f"{m}{suffix}" for m in CHART_METRICS for suffix in ("", "_low", "_high")]
+    bots = [e["bot"] for e in rows[0]["entrants"]]
+    header += [f"score {bot}{suffix}" for bot in bots for suffix in ("", "_low", "_high")]
     table_rows = []
     for r in rows:
         line = [*(r["values"][k] for k in keys), r["games"], *(s["rate"] for s in r["seats"]), r["seats"][0]["low"], r["seats"][0]["high"], r["draws"], r["timeouts"]]
         line += [r["length"]["mean"], r["length"]["median"], r["length"]["p90"]]
         for m in CHART_METRICS:
             line += [r["metrics"][m]["value"], r["metrics"][m]["low"], r["metrics"][m]["high"]]
+        for entrant in r["entrants"]:
+            line += [entrant["score"], entrant["low"], entrant["high"]]
         table_rows.append(line)
     played = sum(r["games"] for r in rows)
     save_outputs(run, result, stopped, lambda: (header, table_rows), html.sweep_report)
@@ -110,13 +117,13 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     if stopped is not None:
         out.print(f"{PARTIAL}{len(rows)} of {len(points)} points, the last after {rows[-1]['games']} of {games} games")
     out.print(f"[bold]{shown(result['rule_set'])}[/bold]: {len(rows)} points x {games} games (the same seeds at every point), {shown(seats_text(kinds, batches[0].rotate))}, seed {seed}, {seconds:.1f} s")
-    _print_sweep(keys, rows, kinds)
+    _print_sweep(keys, rows, kinds, batches[0].rotate)
     end_interrupted(stopped, played, games * len(points))
 
 
 #: The sweep table's short column names and what they mean (printed as its key).
 SWEEP_KEY = (
-    ("P1 win", "seat 1's ({bot}) win rate [95% interval]"),
+    ("P1 win", "seat 1's win rate ({bot}) [95% interval]"),
     ("draw", "draws"),
     ("cap", "games stopped by the turn cap"),
     ("turns", "game length in turns: mean/median/90th percentile"),
@@ -146,7 +153,7 @@ def _sweep_cells(r: dict) -> list[str]:
     ]
 
 
-def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str, ...]) -> None:
+def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str, ...], rotated: bool) -> None:
     """One row per point when it fits 80 columns (values never cut), else one block per point; a key either way."""
     names = [k.removeprefix("rules.") for k in keys]
     headers = [*names, *(short for short, _ in SWEEP_KEY)]
@@ -173,4 +180,20 @@ def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str
                     current = f"{current} · {fact}" if current else fact
             for text in [*facts, current]:
                 out.print("   " + shown(text))
-    out.print("Key: " + "; ".join(f"{short}: {meaning.format(bot=kinds[0])}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
+    seat_one = "averaged over the bots, rotated" if rotated else kinds[0]
+    out.print("Key: " + "; ".join(f"{short}: {meaning.format(bot=seat_one)}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
+    if rows[0]["entrants"]:
+        _print_entrants(rows)
+
+
+def _print_entrants(rows: list[dict]) -> None:
+    """The entrants' part: each bot's score [95% interval] at each point."""
+    table = Table(title="Entrants: each bot's score [95% interval] at each point", title_justify="left", box=None, padding=(0, 1, 0, 0), pad_edge=False, header_style="bold")
+    table.add_column("point", justify="left", no_wrap=True)
+    for entrant in rows[0]["entrants"]:
+        table.add_column(shown(entrant["bot"]), justify="right", overflow="fold")
+    for number, r in enumerate(rows, start=1):
+        table.add_row(f"#{number}", *(f"{e['score']:.3f} [{_short(e['low'])},{_short(e['high'])}]" for e in r["entrants"]))
+    out.print(table, width=min(out.width, 80))
+    for line in textwrap.wrap("score: " + metrics.definition("score") + "; #N: the points above, in order.", min(out.width, 80)):
+        out.print(line, style="dim", markup=False, highlight=False)

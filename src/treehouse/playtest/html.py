@@ -56,7 +56,8 @@ def _words(cell: Any) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[Any]], highlight: Sequence[bool] = ()) -> str:
-    head = "".join(f"<th>{esc(h)}</th>" for h in headers)
+    prose = [any(i < len(row) and _words(row[i]) for row in rows) for i in range(len(headers))]  # a column of prose: its header reads left too
+    head = "".join(("<th class=words>" if prose[i] else "<th>") + f"{esc(h)}</th>" for i, h in enumerate(headers))
     body = []
     for i, row in enumerate(rows):
         cls = ' class="sig"' if i < len(highlight) and highlight[i] else ""
@@ -130,7 +131,7 @@ def _histogram_svg(name: str, lo: int, size: int, row: Sequence[float], top: flo
     for i in range(0, count + 1, every):
         x = left + i * bar
         parts.append(f'<text x="{x:.1f}" y="{height - 14}" font-size="11" text-anchor="middle">{lo + i * size}</text>')
-    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 1}" font-size="11" text-anchor="middle">turns</text>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 4}" font-size="11" text-anchor="middle">turns</text>')
     # the y axis: the share of games in each bin
     parts.append(f'<line x1="{left}" y1="{head}" x2="{left}" y2="{head + h}" stroke="#888"/>')
     for share in (0.0, top / 2, top):
@@ -163,8 +164,8 @@ def interval_bars(
     left, row_h = max(80.0, label_width([label for label, *_ in rows])), 24
     w = max(width - left - 170, 200)
     width = int(left + w + 170)
-    height = row_h * len(rows) + 24 + (16 if axis else 0)
     base = row_h * len(rows) + 8
+    height = base + 22 + (16 if axis else 0)
     x = lambda v: left + (min(max(v, lo), hi) - lo) / ((hi - lo) or 1) * w  # noqa: E731
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(axis or "values with intervals")}">']
     for i, (label, value, low, high) in enumerate(rows):
@@ -189,7 +190,7 @@ def interval_bars(
         parts.append(f'<line x1="{x(tick):.1f}" y1="{base}" x2="{x(tick):.1f}" y2="{base + 4}" stroke="#888"/>')
         parts.append(f'<text x="{x(tick):.1f}" y="{base + 15}" font-size="11" text-anchor="middle">{tick:g}</text>')
     if axis:
-        parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">{esc(axis)}</text>')
+        parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 5}" font-size="11" text-anchor="middle">{esc(axis)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -221,7 +222,7 @@ def face_bars(faces: Sequence[dict], width: int = 900) -> str:
         tx = left + w * k / 4
         parts.append(f'<line x1="{tx:.1f}" y1="{base}" x2="{tx:.1f}" y2="{base + 4}" stroke="#888"/>')
         parts.append(f'<text x="{tx:.1f}" y="{base + 15}" font-size="11" text-anchor="middle">{25 * k}%</text>')
-    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 2}" font-size="11" text-anchor="middle">share of the face\'s rolls</text>')
+    parts.append(f'<text x="{left + w / 2:.1f}" y="{height - 5}" font-size="11" text-anchor="middle">share of the face\'s rolls</text>')
     parts.append("</svg>")
     return "".join(parts) + legend([("played by choice", "#e8eef6"), *FACE_PARTS])
 
@@ -234,12 +235,7 @@ def seat_label(result: dict, seat: int) -> str:
 def seats_part(result: dict) -> list[str]:
     """The game's balance: each seat's win rate and the seat metrics, with what they measure."""
     seats = result["seats"]
-    if result.get("seats_rotated"):
-        how = "The bots were rotated through the seats on the same seeds, so each seat's figures are averaged over the bots that sat in it: they measure the game."
-    elif result.get("seat_metrics_measure_bots"):
-        how = SEATS_MEASURE_BOTS[0].upper() + SEATS_MEASURE_BOTS[1:] + "."
-    else:
-        how = "One bot in every seat: these figures measure the game."
+    how = _seats_said(result)
     return [
         "<h2>Seats: the game's balance</h2>",
         f"<p class=note>{esc(how)}</p>",
@@ -331,12 +327,7 @@ def compare_report(result: dict) -> str:
             mine = side["entrants"][i]
             entrant_rows.append((f"{name}: {mine['bot']}", mine["score"], mine["low"], mine["high"]))
             entrant_colors.append(color)
-    if a.get("seats_rotated"):
-        how = "The bots were rotated through the seats on the same seeds: each seat's figures are averaged over the bots that sat in it."
-    elif a.get("seat_metrics_measure_bots"):
-        how = SEATS_MEASURE_BOTS[0].upper() + SEATS_MEASURE_BOTS[1:] + "."
-    else:
-        how = "One bot in every seat: the seat figures measure the game."
+    how = _seats_said(a)
     sections = [
         f"<p>A = {esc(a['rule_set'])}, B = {esc(b['rule_set'])}; {result['games']} paired games (common random numbers), seed {esc(result['seed'])}.</p>",
         legend([(f"A: {a['rule_set']}", PALETTE[0]), (f"B: {b['rule_set']}", PALETTE[1])]),
@@ -379,20 +370,22 @@ def compare_report(result: dict) -> str:
     return page(f"th compare: {a['rule_set']} vs {b['rule_set']}", sections, result)
 
 
-def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float | None, float | None, float | None]], width: int = 440, height: int = 220) -> str:
-    """One metric across the sweep's points, with interval whiskers, both axes and
-    their ticks; ``labels`` are short (``P1``), the page's key names the parameters."""
+def point_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float | None, float | None, float | None]], width: int = 440, height: int = 220) -> str:
+    """One metric at each sweep point: a dot with its interval whisker and its
+    value written beside it, both axes with their ticks.  The points are
+    categories (rule values), so nothing joins them; ``labels`` are short
+    (``#1``), the page's key names the parameters."""
     points = [(i, v, lo, hi) for i, (v, lo, hi) in enumerate(values) if v is not None]
     if not points:
-        return ""
+        return f"<p class=note>{esc(title)}: not measured (the variant has no treehouse_evaluate hook)</p>"
     ys = [y for _, v, lo, hi in points for y in (v, lo if lo is not None else v, hi if hi is not None else v)]
     ymin, ymax = min(ys), max(ys)
     if ymax - ymin < 1e-12:
         ymin, ymax = ymin - 0.5, ymax + 0.5
     left, bottom, top = 58, 40, 24
     w, h = width - left - 20, height - bottom - top
-    step = w / max(len(labels) - 1, 1)
-    x = lambda i: left + (i * step if len(labels) > 1 else w / 2)  # noqa: E731
+    step = w / len(labels)
+    x = lambda i: left + (i + 0.5) * step  # noqa: E731
     y = lambda v: top + h - (v - ymin) / (ymax - ymin) * h  # noqa: E731
     parts = [f'<svg width="{width}" height="{height}" role="img" aria-label="{esc(title)}" style="display:inline-block">']
     parts.append(f'<text x="{left}" y="14" font-size="12" font-weight="600">{esc(title)}</text>')
@@ -402,13 +395,16 @@ def line_chart(title: str, labels: Sequence[str], values: Sequence[tuple[float |
         parts.append(f'<line x1="{left - 4}" y1="{y(tick):.1f}" x2="{left}" y2="{y(tick):.1f}" stroke="#888"/>')
         parts.append(f'<text x="{left - 6}" y="{y(tick) + 4:.1f}" font-size="11" text-anchor="end">{tick:.3g}</text>')
     if ymin < 0.5 < ymax and title in HALF_METRICS:
-        parts.append(f'<line x1="{left}" y1="{y(0.5):.1f}" x2="{left + w}" y2="{y(0.5):.1f}" stroke="#e45756" stroke-dasharray="5 4"><title>0.5</title></line>')
-    path = " ".join(f"{'M' if k == 0 else 'L'}{x(i):.1f},{y(v):.1f}" for k, (i, v, _, _) in enumerate(points))
-    parts.append(f'<path d="{path}" fill="none" stroke="{PALETTE[0]}" stroke-width="2"/>')
+        parts.append(f'<line x1="{left}" y1="{y(0.5):.1f}" x2="{left + w}" y2="{y(0.5):.1f}" stroke="#e45756" stroke-dasharray="5 4"><title>even: 0.5</title></line>')
+    values_shown = step >= 44  # room for a value beside each dot
     for i, v, lo, hi in points:
         if lo is not None and hi is not None:
             parts.append(f'<line x1="{x(i):.1f}" y1="{y(lo):.1f}" x2="{x(i):.1f}" y2="{y(hi):.1f}" stroke="#222"/>')
-        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="3.5" fill="{PALETTE[0]}"><title>{esc(labels[i])}: {v:.4g}</title></circle>')
+            for end in (lo, hi):
+                parts.append(f'<line x1="{x(i) - 4:.1f}" y1="{y(end):.1f}" x2="{x(i) + 4:.1f}" y2="{y(end):.1f}" stroke="#222"/>')
+        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="4" fill="{PALETTE[0]}"><title>{esc(labels[i])}: {v:.4g} [{fmt(lo)}, {fmt(hi)}]</title></circle>')
+        if values_shown:
+            parts.append(f'<text x="{x(i) + 7:.1f}" y="{y(v) + 4:.1f}" font-size="10">{v:.3g}</text>')
     every = max(1, -(-len(labels) * 36 // w))  # one label per 36 pixels at most: they never overlap
     for i, label in enumerate(labels):
         if i % every == 0 or i == len(labels) - 1:
@@ -437,27 +433,50 @@ def point_key(points: Sequence[dict]) -> str:
 def sweep_report(result: dict) -> str:
     points = result["points"]
     labels = [f"#{i + 1}" for i in range(len(points))]
-    charts = []
-    for name in result["chart_metrics"]:
-        charts.append(line_chart(name, labels, [(p["metrics"][name]["value"], p["metrics"][name]["low"], p["metrics"][name]["high"]) for p in points]))
-    seat_rows = []
-    colors = []
+    charts = [point_chart(name, labels, [(p["metrics"][name]["value"], p["metrics"][name]["low"], p["metrics"][name]["high"]) for p in points]) for name in result["chart_metrics"]]
+    seat_rows, colors = [], []
     for i, p in enumerate(points):
         for seat in p["seats"]:
-            seat_rows.append((f"{labels[i]}: seat {seat['seat']}", seat["rate"], seat["low"], seat["high"]))
+            seat_rows.append((f"{labels[i]}: {seat_label(result, seat['seat'])}", seat["rate"], seat["low"], seat["high"]))
             colors.append(PALETTE[(seat["seat"] - 1) % len(PALETTE)])
+    entrant_rows, entrant_colors = [], []
+    for i, p in enumerate(points):
+        for b, entrant in enumerate(p.get("entrants") or []):
+            entrant_rows.append((f"{labels[i]}: {entrant['bot']}", entrant["score"], entrant["low"], entrant["high"]))
+            entrant_colors.append(PALETTE[b % len(PALETTE)])
+    rotated = " (rotated)" if result.get("seats_rotated") else ""
     sections = [
-        f"<p>{esc(result['variant'])}: {len(points)} points x {result['games']} games, seed {esc(result['seed'])} (every point plays the same seeds).</p>",
+        f"<p>{esc(result['variant'])}: {len(points)} points x {result['games']} games, seats: {esc(', '.join(result.get('seat_kinds', [])))}{rotated}, "
+        f"seed {esc(result['seed'])} (every point plays the same seeds).</p>",
         "<h2>The points</h2>",
         point_key(points),
         "<h2>Metrics across the sweep (95% intervals)</h2>",
         "".join(charts),
-        "<h2>Win rates (95% Wilson intervals)</h2>",
-        interval_bars(seat_rows, colors=colors, reference=_even(points[0]["seats"]) if points else None),
+        table(["metric", "what it measures"], [[name, definition(name)] for name in result["chart_metrics"]]),
+        "<h2>Seats: win rate of each seat (95% Wilson intervals)</h2>",
+        f"<p class=note>{esc(_seats_said(result))}</p>",
+        interval_bars(seat_rows, colors=colors, reference=_even(points[0]["seats"]) if points else None, axis="win rate (sole wins / games)"),
+    ]
+    if entrant_rows:
+        sections += [
+            "<h2>Entrants: score of each bot (95% intervals)</h2>",
+            f"<p class=note><b>score</b>: {esc(definition('score'))}.</p>",
+            interval_bars(entrant_rows, colors=entrant_colors, reference=1 / len(points[0]["seats"]), axis="score (mean result per seat held)"),
+        ]
+    sections += [
         "<h2>Game length (turns)</h2>",
-        histogram([(labels[i], p["lengths"]) for i, p in enumerate(points)]),
+        histograms([(f"{labels[i]}: " + ", ".join(f"{k.removeprefix('rules.')}={v}" for k, v in p["values"].items()), p["lengths"]) for i, p in enumerate(points)]),
     ]
     return page(f"th sweep: {result['variant']}", sections, result)
+
+
+def _seats_said(result: dict) -> str:
+    """How the seats were filled, and so what their figures measure."""
+    if result.get("seats_rotated"):
+        return "The bots were rotated through the seats on the same seeds: each seat's figures are averaged over the bots that sat in it."
+    if result.get("seat_metrics_measure_bots"):
+        return SEATS_MEASURE_BOTS[0].upper() + SEATS_MEASURE_BOTS[1:] + "."
+    return "One bot in every seat: the seat figures measure the game."
 
 
 # --------------------------------------------------------------------------
