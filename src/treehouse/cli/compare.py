@@ -38,7 +38,7 @@ def compare(
             metavar="QUESTION",
             help="Stop as soon as the SPRT on QUESTION decides (--games is then the most played): seat:N (seat N's win rate), "
             "entrant:BOT (that bot's score), metric:NAME (a metric that is a mean per game: " + ", ".join(MEAN_METRICS) + "), "
-            "or auto: entrant:STRONGEST (the bot of the highest declared strength) where the seats hold different bots, since whether "
+            "or auto, the usual choice: entrant:STRONGEST (the bot of the highest declared strength) where the seats hold different bots, since whether "
             "a change helps the stronger bot is then the question (with rotated seats, seat 1 only measures the seat advantage); "
             "else seat:1, the seat advantage, the one thing that can differ.",
         ),

@@ -71,6 +71,7 @@ def _print_simulate(result: dict) -> None:
         for name, stat in result["variant_statistics"].items():
             table.add_row(name, num(stat["total"], 0), num(stat["per_game"], 2), interval(stat["low"], stat["high"], 2))
         out.print(table)
+        out.print("  each counter: the variant's own count of it (its treehouse_step_statistics), in all and per game", highlight=False)
     table = Table(title="Metrics of the games (each is defined below)", title_justify="left")
     for column in ("metric", "value", "95% interval"):
         table.add_column(column, justify="right")
