@@ -1,4 +1,4 @@
-"""The readings issue 22 settled, and the step advance house rules use, through the game's hooks.
+"""The readings issues 22 and 47 settled, and the step advance house rules use, through the game's hooks.
 
 Each test plays moves with ``play_move`` over the variant's hooks (the path
 the engine takes), so it tests whichever tier answers them.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from treehouse.kernel.engine import PASS, play_move
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
-from treehouse.variants.fences.hits import Cause
+from treehouse.variants.fences.hits import Cause, HitReport
 from treehouse.variants.fences.rules import advance
 from treehouse.variants.fences.scenario import layout
 
@@ -17,38 +17,82 @@ FENCE, ACT, STACK = STEPS
 
 
 def causes(events):
-    return [(e.hit.seat, e.hit.cause, e.lost) for e in events]
+    return [(e.hit.seat, e.hit.cause, e.lost) for e in events if isinstance(e, HitReport)]
 
 
-def test_a_stack_moving_into_another_stack_is_hit_by_a_line_already_on_it(pos, fences):
-    """Seed: "If a Stack moves onto another Stack, only the stationary Stack is Hit" (by the collision),
-    and "the piece is still considered moved": the mover stays, considered moved, so the line already
-    on it Hits it too (docs/rules/fences.md, Step 3)."""
+#: Issue 47's example: player 1 (one small, red, on c3, ``Lg<`` on E3 pointing at
+#: it) steps north onto player 2 (one small, blue, on c4).
+ISSUE_47 = "Lr*Lr*My*Lo*Lo*/My*.....Ly*/Mb*..2..Mg*/Mb*..1..Lg</Mo*.....Ly*/Mo*.....Lg*/Mr*Mr*Mg*Lb*Lb* r,b gyb,roy og 1 stack 0"
+
+
+def test_a_stack_moving_onto_another_stack_only_the_stationary_stack_is_hit(fences):
+    """Seed: "If a Stack moves onto another Stack, only the stationary Stack is Hit"
+    (``mover_hit_on_stack: false``, the default): the mover's own line does not Hit
+    it, so in issue 47's example player 2 goes out alone and player 1 wins."""
+    assert fences.rules.mover_hit_on_stack is False
+    state = fences.parse_position(ISSUE_47)
+    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
+    assert after.stacks == (("red",), ()) and fences.treehouse_outcome(after, 0).winners == (0,)
+
+
+def test_with_mover_hit_on_stack_the_mover_is_considered_moved_and_the_example_is_drawn(fences_class):
+    """``mover_hit_on_stack: true`` (the reading before issue 47): the mover is
+    "still considered moved", its line Hits it too: both Stacks go out, a draw."""
+    fences = fences_class({"mover_hit_on_stack": True})
+    state = fences.parse_position(ISSUE_47)
+    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    assert after.stacks == ((), ()) and fences.treehouse_outcome(after, 0).winners == ()
+    assert (0, Cause.BOUNCED, "red") in causes(events)
+
+
+def test_a_stack_moving_into_another_stack_is_hit_by_a_line_already_on_it_only_with_the_option(pos, fences, fences_class):
+    """The mover stays; with ``mover_hit_on_stack`` it is considered moved and the line already on it Hits it."""
     state = pos(layout(c3="1", c4="2", E3="Lg<"), stacks="rgby,oygb", step="stack")
     after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
-    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.BOUNCED, "yellow")]
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
     assert after.board[BY_NAME["c3"]] == 0 and after.board[BY_NAME["c4"]] == 1
+    moved = fences_class({"mover_hit_on_stack": True})
+    after, events = play_move(moved, state, STACK, moved.parse_move("step n"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.BOUNCED, "yellow")]
 
 
-def test_a_stack_moving_into_another_stack_of_its_top_colour_is_still_hit_by_the_line(pos, fences):
+def test_a_stack_moving_into_another_stack_of_its_top_colour_with_the_option_is_still_hit_by_the_line(pos, fences_class):
     """Awkward: the collision does no Damage (the stationary Stack's top matches the mover's), the line does."""
+    moved = fences_class({"mover_hit_on_stack": True})
     state = pos(layout(c3="1", c4="2", E3="Lg<"), stacks="rgby,obry", step="stack")
-    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
+    after, events = play_move(moved, state, STACK, moved.parse_move("step n"))
     assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, None), (0, Cause.BOUNCED, "yellow")]
 
 
-def test_the_stationary_stack_is_not_hit_again_by_its_own_line_when_a_stack_moves_into_it(pos, fences):
-    """Only the mover is considered moved: a line already on the stationary Stack does not Hit it again."""
+def test_under_every_check_the_line_on_the_mover_hits_whatever_the_option(pos, fences_class):
+    """``line_hits: every_check``: every line Hits at every check, the mover's too."""
+    state = pos(layout(c3="1", c4="2", E3="Lg<"), stacks="rgby,oygb", step="stack")
+    for option in (False, True):
+        variant = fences_class({"mover_hit_on_stack": option, "line_hits": "every_check"})
+        _after, events = play_move(variant, state, STACK, variant.parse_move("step n"))
+        assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.POINTED_AT, "yellow")]
+
+
+def test_the_stationary_stack_is_not_hit_again_by_its_own_line_when_a_stack_moves_into_it(pos, fences_class):
+    """Only the mover can be considered moved: a line already on the stationary Stack does not Hit it again."""
     state = pos(layout(c3="1", c4="2", E4="Lg<"), stacks="rgby,oygb", step="stack")
-    after, events = play_move(fences, state, STACK, fences.parse_move("step n"))
-    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
+    for option in (False, True):
+        variant = fences_class({"mover_hit_on_stack": option})
+        after, events = play_move(variant, state, STACK, variant.parse_move("step n"))
+        assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
 
 
-def test_a_hop_that_bounces_off_a_stack_leaves_the_hopper_considered_moved(pos, fences):
+def test_a_hop_that_bounces_off_a_stack(pos, fences, fences_class):
     """Awkward: a Hop whose target holds another Stack: that Stack is Hit by the collision (only the
-    stationary Stack), the hopper bounces back, considered moved, and the line already on it Hits it."""
+    stationary Stack), the hopper bounces back; considered moved, and Hit by the line already on
+    it, only with ``mover_hit_on_stack``."""
     state = pos(layout(c2="1", c4="2", c3="Mb>", E2="Lg<"), stacks="rgby,oygb", step="act", empty=("d2", "e2"))
     after, events = play_move(fences, state, ACT, fences.parse_move("hop Mb@c3"))
+    assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue")]
+    assert after.board[BY_NAME["c2"]] == 0
+    moved = fences_class({"mover_hit_on_stack": True})
+    after, events = play_move(moved, state, ACT, moved.parse_move("hop Mb@c3"))
     assert causes(events) == [(1, Cause.STACK_MOVED_ONTO, "blue"), (0, Cause.BOUNCED, "yellow")]
     assert after.board[BY_NAME["c2"]] == 0
 

@@ -178,13 +178,13 @@ def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch, at_on
 OPTIONS = [
     {},
     {"line_hits": "every_check", "swap_outside_ignores_colour": False, "start": "corners", "outside_attempts": True},
-    {"swap_outside_considered_moved": False, "swap_outside_ignores_colour": False, "start": "corners"},
+    {"swap_outside_considered_moved": False, "swap_outside_ignores_colour": False, "start": "corners", "mover_hit_on_stack": True},
     {"one_hit_per_piece": False, "all_out_at_once": "tie", "uniform_dig": "hit", "turn_limit": 12},
     {"sets": "rainbow-xeno", "turn_limit": 9, "turn_limit_scoring": "draw", "start": "random", "uniform_dig": "reroll"},
 ]
 
 
-@pytest.mark.parametrize("options", OPTIONS, ids=["seed", "every-check", "swap-not-moved", "no-merge-tie-limit", "xeno-limit-draw"])
+@pytest.mark.parametrize("options", OPTIONS, ids=["seed", "every-check", "swap-not-moved-mover-hit", "no-merge-tie-limit", "xeno-limit-draw"])
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_every_step_of_recorded_games_looks_the_same_through_both_tiers(plugins, options, players):
     variant = fences(plugins, **options)
@@ -198,6 +198,27 @@ def test_every_step_of_recorded_games_looks_the_same_through_both_tiers(plugins,
             looked += compare(variant, state, step)
             steps += 1
     assert steps > 20 and looked > 500
+
+
+#: Issue 47's example positions (tests/fences/test_readings.py): a step onto a
+#: Stack, with a line already on the mover; a Hop bouncing off a Stack, likewise.
+ISSUE_47_STEP = "Lr*Lr*My*Lo*Lo*/My*.....Ly*/Mb*..2..Mg*/Mb*..1..Lg</Mo*.....Ly*/Mo*.....Lg*/Mr*Mr*Mg*Lb*Lb* r,b gyb,roy og 1 stack 0"
+
+
+@pytest.mark.parametrize("mover_hit_on_stack", [False, True])
+def test_a_stack_moving_onto_a_stack_looks_the_same_through_both_tiers(plugins, mover_hit_on_stack):
+    """``mover_hit_on_stack`` on the core as in the reference: in issue 47's example
+    ``step n`` wins for player 1 (false, the seed), or empties both Stacks, a draw (true)."""
+    from treehouse.variants.fences.game import STEPS
+
+    variant = fences(plugins, mover_hit_on_stack=mover_hit_on_stack)
+    state = variant.parse_position(ISSUE_47_STEP)
+    step = STEPS[2]
+    assert compare(variant, state, step) > 0
+    moves = variant.hooks.treehouse_legal_moves(state, step, None)
+    on_core = variant.treehouse_look_moves(state, step, None, moves, 0)
+    north = moves.index(variant.parse_move("step n"))
+    assert on_core.outcomes[north].winners == (() if mover_hit_on_stack else (0,))
 
 
 def test_the_search_bots_games_look_the_same_through_both_tiers(plugins):
@@ -216,6 +237,7 @@ SETTINGS = {
     "outside_attempts": st.booleans(),
     "swap_outside_ignores_colour": st.booleans(),
     "swap_outside_considered_moved": st.booleans(),
+    "mover_hit_on_stack": st.booleans(),
     "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
     "all_out_at_once": st.sampled_from(["draw", "tie"]),
     "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),

@@ -98,6 +98,12 @@ class FencesRules(Rules):
         " under line_hits: new a line already on it Hits too, in addition to the Swap's own Hit;"
         " false: the Stack is not considered moved (the reading before issue 22).",
     )
+    mover_hit_on_stack: bool = Field(
+        False,
+        description="A Stack that tries to move onto another Stack stays: false (the seed: 'only the stationary Stack is Hit'):"
+        " it is not considered moved, so under line_hits: new no line already on it Hits it; true: it is 'still considered"
+        " moved', and a line already on it Hits it (the reading before issue 47).",
+    )
     uniform_dig: Literal["noop", "hit", "reroll"] = Field(
         "noop",
         description="A Dig of 2+ smalls all of one colour: noop (the seed: the top piece can always go to the bottom):"
@@ -249,7 +255,9 @@ class Fences(Variant):
         """The move performed (:func:`~treehouse.variants.fences.rules.perform`) and the step advanced;
         what it did (its attempt Hits, the Stacks considered moved) goes on to resolve as the effect."""
         rules = self.rules
-        effect = perform(state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved)
+        effect = perform(
+            state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved, rules.mover_hit_on_stack
+        )
         if state.setting_up:  # a setup step (no check follows it)
             return Applied(advance_setup(effect.state, rules.height(state.players)), effect)
         return Applied(advance(effect.state, step), effect)

@@ -364,17 +364,33 @@ def attempt_hit(board, stacks, seat: int, square: int, target: int) -> Hit | Non
     return Hit(seat, Cause.MOVED_ONTO, fence_source(cell, target))
 
 
+def bounced(hit: Hit, seat: int, mover_hit_on_stack: bool) -> frozenset:
+    """The Stacks considered moved after ``seat``'s Stack tried to move and
+    stayed, ``hit`` its attempt's Hit: the mover, unless it tried to move onto
+    another Stack (the Hit is that Stack's) and ``mover_hit_on_stack`` is off
+    (the seed: "only the stationary Stack is Hit")."""
+    return frozenset((seat,)) if hit.seat == seat or mover_hit_on_stack else frozenset()
+
+
 def direction_to(square: int, neighbour: int) -> Direction:
     return next(d for d in COMPASS if NEIGHBOUR[square][d] == neighbour)
 
 
 def perform(
-    state: FencesPosition, seat: int, move: FencesMove, swap_outside_ignores_colour: bool = True, swap_outside_considered_moved: bool = True
+    state: FencesPosition,
+    seat: int,
+    move: FencesMove,
+    swap_outside_ignores_colour: bool = True,
+    swap_outside_considered_moved: bool = True,
+    mover_hit_on_stack: bool = False,
 ) -> Effect:
     """Play ``move`` for ``seat``: the position after it (the step still to
     advance: :func:`advance`), the attempt Hits it made and the Stacks that
     stayed though considered moved.  A WILD reorder comes first and counts
-    for the attempt Hits (a Stack's top colour)."""
+    for the attempt Hits (a Stack's top colour).  A Stack that tries to move
+    onto another Stack stays; it is considered moved (so a line already on
+    it Hits it) only with ``mover_hit_on_stack``: by default "only the
+    stationary Stack is Hit"."""
     if move.order is not None:
         stacks = list(state.stacks)
         stacks[seat] = move.order
@@ -428,7 +444,7 @@ def perform(
         target = NEIGHBOUR[f][d]
         hit = attempt_hit(board, state.stacks, seat, square, target)
         if hit is not None:
-            return Effect(state._replace(board=tuple(board)), (hit,), moved)
+            return Effect(state._replace(board=tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
         return Effect(state._replace(board=tuple(board)))
 
@@ -458,7 +474,7 @@ def perform(
         target = NEIGHBOUR[square][move.arg]
         hit = attempt_hit(board, state.stacks, seat, square, target)
         if hit is not None:
-            return Effect(state, (hit,), moved)
+            return Effect(state, (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
         return Effect(state._replace(board=tuple(board)))
 

@@ -26,7 +26,7 @@ from treehouse.kernel.fast.compiled import njit_cached
 from treehouse.variants.fences.fast.core_layout import (  # the kernels read them as constants
     EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, M_KIND, M_SQUARE,
     M_ARG, M_AIM, MAX_HEIGHT, M_ORDER, MOVE_WIDTH, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
-    R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_VERDICT,
+    R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK, R_VERDICT,
     V_DROPPED, V_IGNORES_COLOUR, UNIFORM_NOOP, UNIFORM_REROLL, F_TIP, F_SWAP, F_HOP, F_DIG, F_WILD, O_NONE,
     O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
     RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
@@ -159,19 +159,22 @@ def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignor
 
 
 @njit_cached
-def _attempt(cells, top, seat, square, target, hits, count, bounced):
+def _attempt(cells, top, seat, square, target, hits, count, bounced, mover_hit_on_stack):
     """A Stack on ``square`` tries to enter ``target`` (rules.attempt_hit): the
-    hit count after, and ``bounced[seat]`` set when it stays.  ``-1``: it may."""
+    hit count after, and ``bounced[seat]`` set when it stays considered moved
+    (rules.bounced: not onto a Stack unless ``mover_hit_on_stack``).  ``-1``: it may."""
     cell = cells[target]
     if not INSIDE[target]:
         bounced[seat] = True
         return _add_hit(hits, count, seat, S_NONE, -1, -1, target, -1, 0)
     if cell == EMPTY:
         return -1
-    bounced[seat] = True
     if not _is_fence(cell):
         # only the stationary Stack is Hit; the mover's top colour can make it immune
+        if mover_hit_on_stack:
+            bounced[seat] = True
         return _add_hit(hits, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
+    bounced[seat] = True
     return _add_hit(hits, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
 
 
@@ -204,6 +207,7 @@ def look(position, moves, rows, seat, rules):
     per_piece = rules[R_ONE_PER_PIECE] != 0
     swap_ignores = rules[R_SWAP_IGNORES_COLOUR]
     swap_moved = rules[R_SWAP_OUTSIDE_MOVED] != 0
+    mover_hit_on_stack = rules[R_MOVER_HIT_ON_STACK] != 0
     limit = rules[R_TURN_LIMIT]
 
     # the lines of the board before: the same for every move
@@ -287,7 +291,7 @@ def look(position, moves, rows, seat, rules):
             target = NEIGHBOUR[f, d]
             if _direction(cells[f]) == UP:
                 cells[f] = _turned(cells[f], d)  # a Standing Fence falls to point at the target square
-            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced)
+            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
             if result >= 0:
                 nhits = result
             else:
@@ -307,7 +311,7 @@ def look(position, moves, rows, seat, rules):
                 cells[at] = _turned(board[at], moves[r, M_AIM + 2 + 2 * i])
         elif kind == K_STEP:
             target = NEIGHBOUR[square, arg]
-            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced)
+            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
             if result >= 0:
                 nhits = result
                 changed = False

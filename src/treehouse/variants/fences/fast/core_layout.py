@@ -42,11 +42,11 @@ M_ORDER = ACTION_WIDTH
 MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
-R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS = 7, 8
+R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK = 7, 8, 9
 #: Then the house rules' verdicts on a Hit by the size of its source
 #: (``hits.Verdict``: 0 stands, 1 dropped, 2 ignores colour), four ints from
 #: ``R_VERDICT`` indexed by the size code + 1: no piece, Large, Medium, a Stack.
-R_VERDICT = 9
+R_VERDICT = 10
 V_STANDS, V_DROPPED, V_IGNORES_COLOUR = 0, 1, 2
 RULE_COUNT = R_VERDICT + 4
 #: ``uniform_dig``'s values, as ``R_UNIFORM_DIG`` holds them.

@@ -69,6 +69,7 @@ def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     flags[core_layout.R_LIMIT_DRAW] = rules.turn_limit_scoring == "draw"
     flags[core_layout.R_UNIFORM_DIG] = UNIFORM_CODE[rules.uniform_dig]
     flags[core_layout.R_OUTSIDE_ATTEMPTS] = rules.outside_attempts
+    flags[core_layout.R_MOVER_HIT_ON_STACK] = rules.mover_hit_on_stack
     return flags
 
 
