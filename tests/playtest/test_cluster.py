@@ -125,6 +125,14 @@ def test_simulate_on_the_cluster_equals_the_local_run(dask_cluster):
     assert local["games"] == 250
 
 
+def test_rotated_seats_follow_the_same_game_plan_on_the_cluster(dask_cluster):
+    """Different bots rotate through the seats by the game's index alone, so the workers seat them as this process does."""
+    common = ["simulate", "--variant", "classic", "--games", "203", "--seed", "4", "--seat", "greedy", "--seat", "random", "--json"]
+    local = _json([*common, "--jobs", "1"])
+    assert local["seats_rotated"] and len(local["entrants"]) == 2
+    assert _json([*common, "--cluster", dask_cluster.address]) == local
+
+
 def test_a_long_run_of_random_seats_is_played_compiled_on_the_workers_with_the_engines_results(dask_cluster, monkeypatch):
     """2,000 games of random seats: the workers load the compiled playout
     (the batch says the run is long enough) and give the statistics the
