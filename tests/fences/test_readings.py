@@ -108,3 +108,42 @@ def test_the_step_advance_goes_fence_act_stack_then_the_next_turn(pos, fences):
     assert moved.step_name == "act"
     passed = fences.treehouse_resolve(state, state, ACT, PASS, None)
     assert passed.step_name == "stack"
+
+
+def test_a_seat_that_goes_out_in_its_own_step_plays_no_more_steps(pos, fences_class):
+    """Issue 47: under ``line_hits: every_check`` a seat emptied in step 1 used to
+    get a step-2 pass that was a check, and its every-line Hits knocked another
+    seat out.  The seed checks "at the end of each Step" a player plays; a
+    player who is out plays none: the pass makes no check."""
+    every = fences_class({"line_hits": "every_check"})
+    # seat 2 went out at check 13 (its step 1); Lb> on b4 now points at seat 1 on d4
+    state = pos(layout(b4="Lb>", d4="1", e5="3"), stacks="y,x13,ro", destroyed="gb,rob,y", seat=2, step="act", turn=4)
+    after, events = play_move(every, state, ACT, PASS)
+    assert events == () and after.stacks == state.stacks and after.step_name == "stack"
+    # the same line at a step seat 3 plays does Hit seat 1 (every check), so the pass was the only difference
+    live = pos(layout(b4="Lb>", d4="1", e5="3"), stacks="y,x13,ro", destroyed="gb,rob,y", seat=3, step="act", turn=4)
+    _after, events = play_move(every, live, ACT, every.parse_move("dig"))
+    assert (0, Cause.POINTED_AT, "yellow") in causes(events)
+
+
+def test_issue_47_game_23_seat_1_is_not_knocked_out_by_a_phantom_pass(plugins, tmp_path):
+    """The issue's game: ``th simulate -v fences --seed 203 -n 60 --set all_out_at_once=tie
+    --set line_hits=every_check``, three random seats, game 23, turn 5: player 2
+    goes out in step 1, and player 1 is no longer Hit at its passed step 2."""
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+    from treehouse.kernel.records import Record
+
+    done = CliRunner().invoke(app, [
+        "simulate", "-v", "fences", "--seed", "203", "-n", "24", "--jobs", "1", "--set", "all_out_at_once=tie", "--set", "line_hits=every_check",
+        "--seat", "random", "--seat", "random", "--seat", "random", "--records", str(tmp_path),
+    ])  # fmt: skip
+    assert done.exit_code == 0, done.output
+    events = Record.read(tmp_path / "game-000023.jsonl").events  # as read back: moves and what happened, as text
+    turn_5 = [e for e in events if e[1] == 5 and e[2] == 1]
+    assert turn_5[:2] == [("move", 5, 1, "fence", "move Mb@c5 N3"), ("resolved", 5, 1, "fence", (
+        "Player 2 loses orange (L(blue) at b4 points at it)", "Player 2 is out: the last small went (L(blue) at b4 points at it)",
+    ))]  # fmt: skip
+    assert turn_5[2:] == [("roll", 5, 1, "act", "AIM"), ("move", 5, 1, "act", "pass")]  # the pass: no check, nothing happened
+    assert not any("Player 1 is out" in line for e in events if e[0] == "resolved" and e[1] == 5 for line in e[4])

@@ -269,6 +269,10 @@ class Fences(Variant):
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
+            if not before.stacks[before.to_move]:
+                # a seat that went out earlier in its turn plays no more steps: its
+                # passed step is no step of the game, and no check follows it
+                return state
         after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check_number(before, step))
         return Resolved(after, events) if events else after
 
