@@ -171,7 +171,8 @@ CASES = [
     (("show", "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 3"), "seat 3 is to move", 2),
     (("moves", "-a", "tip", "L^/M^/S^/S^"), "has 2 S pieces", 2),
     (("moves", "-a", "tip", "-"), "no position on standard input", 2),
-    (("moves", "-a", "tip", "-", "<L^/Q^"), "line 1: bad piece 'Q^'", 2),
+    (("moves", "-v", "classic", "-a", "tip", "-", "<L^/Q^"), "line 1: bad piece 'Q^'", 2),
+    (("moves", "-a", "tip", "-", "<L^/Q^"), "line 1: no installed variant reads 'L^/Q^' (name one with --variant)", 2),
     # notation: fences
     (("show", "-v", "fences", "garbage"), "a fences position has 7 fields", 2),
     (("show", "-v", "fences", FENCES_START.replace("Mr*Ly", "Qr*Ly")), "bad cell 'Qr*'", 2),
@@ -221,7 +222,7 @@ CASES = [
     (("rules", "-v", "classic", "--set", "max_players='3.0'"), "rules.max_players: Input should be a valid integer (got '3.0')", 2),
     (("rules", "-v", "fences", "--set", "turn_limit=100000000000000000000"), "rules.turn_limit: Input should be less than or equal to 1000000", 2),
     (("rules", "-v", "classic", "--set", "x" * 1_000_000 + "=1"), "unknown option 'xxx", 2),
-    (("show", "L^/Q^" + "x" * 1_000_000), "bad piece", 2),
+    (("show", "-v", "classic", "L^/Q^" + "x" * 1_000_000), "bad piece", 2),
     (("show", "-v", "fences", "x" * 1_000_000), "a fences position has 7 fields", 2),
     # rule-set files
     (("rules", "--config", "{dir}/tabs.yaml"), "tabs.yaml, line 3, column 1: malformed YAML", 2),

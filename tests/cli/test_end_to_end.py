@@ -65,7 +65,7 @@ def test_th_moves_from_a_pipe():
 
 
 def test_a_mistake_is_one_line_on_stderr_and_exit_2():
-    result = run("moves", "--action", "hop", "L^/M^/Z^")
+    result = run("moves", "--variant", "classic", "--action", "hop", "L^/M^/Z^")
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.strip().splitlines() == [
         "error: bad piece 'Z^' in 'L^/M^/Z^': expected a size S, M or L, then ^ (upright), < (left) or > (right), e.g. L^/M^/S^"

@@ -112,7 +112,7 @@ def _tier_of(effective) -> str:
     from treehouse.kernel.hooks import game_hooks
 
     variant_class = effective.variant_class
-    if not getattr(variant_class, "FAST_HOOKS", ()):
+    if not variant_class.FAST_HOOKS:
         return f"reference rules ({variant_class.name} has no compiled core)"
     if not compiled.wanted():
         return compiled.tier().removeprefix("rules: ")

@@ -39,8 +39,7 @@ class Menu:
         self.moves = moves
         #: the variant's warnings beside some moves (Variant.move_notes: what a move costs the mover)
         self.notes = notes or {}
-        split = getattr(variant, "split_choice", None)
-        self.parts = [split(state, move) if split is not None and not isinstance(move, Control) else None for move in moves]
+        self.parts = [None if isinstance(move, Control) else variant.split_choice(state, move) for move in moves]
         groups: dict[str, Entry] = {}
         entries: list[Entry] = []
         for move, parts in zip(moves, self.parts):

@@ -54,7 +54,10 @@ def moves(
     given = ((number, line.strip()) for number, line in enumerate(sys.stdin, start=1) if line.strip()) if position == "-" else iter([(0, position)])
     if variant is None and config is None:
         first = next(given, None)
-        variant = run_guarded(default_variant, first[1] if first else None)
+        try:
+            variant = default_variant(first[1] if first else None)
+        except TreehouseError as error:
+            raise fail(f"line {first[0]}: {error}" if position == "-" else str(error)) from None
         given = itertools.chain([first] if first else [], given)
     effective = run_guarded(effective_rules, variant, config, overrides)
     game_variant = effective.variant()

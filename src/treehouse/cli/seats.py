@@ -22,18 +22,22 @@ from treehouse.kernel.resume import HUMAN
 def default_variant(reads: str | None = None) -> str:
     """The variant a command starts when none is named: the installed one of
     the highest ``default_rank`` (ties by name); with ``reads``, the highest
-    whose notation reads that position (``th show 'L< S^ M>'``)."""
+    whose notation reads that position (``th show 'L< S^ M>'``), and where
+    none does, one line with each one's refusal."""
     loaded = plugins()
     ranked = sorted(loaded.variants.values(), key=lambda cls: (-cls.default_rank, cls.name))
     if not ranked:
         raise TreehouseError("no variant is installed: pip install a plugin that registers one")
     if reads is not None:
+        refusals = []
         for cls in ranked:
             try:
                 cls().render_text(reads)  # reads what th show reads: a whole position or a piece of one
-            except Exception:  # any notation's refusal: try the next variant
+            except Exception as refusal:  # any notation's refusal: try the next variant
+                refusals.append(f"{cls.name}: {refusal}")
                 continue
             return cls.name
+        raise TreehouseError(f"no installed variant reads {reads!r} (name one with --variant): {'; '.join(sorted(refusals, key=len))}")
     return ranked[0].name
 
 

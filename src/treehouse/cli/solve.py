@@ -57,6 +57,5 @@ def solve(
 
 
 def _solver_of(variant):
-    """The variant's exact solver, or ``None`` (a variant without ``exact_solver``, or one answering None)."""
-    exact_solver = getattr(variant, "exact_solver", None)
-    return exact_solver() if callable(exact_solver) else None
+    """The variant's exact solver, or ``None`` (``Variant.exact_solver``)."""
+    return variant.exact_solver()

@@ -94,8 +94,7 @@ class Actions:
 
     def __init__(self, flow: GameFlow, max_moves: int = DEFAULT_MAX_MOVES, overflow: int = DEFAULT_OVERFLOW) -> None:
         self.variant = flow.variant
-        provided = getattr(self.variant, "action_encoding", None)
-        self.table = provided(flow.players) if callable(provided) else None
+        self.table = self.variant.action_encoding(flow.players)
         self.generic = self.table is None
         if self.generic and max_moves < 1:
             raise TreehouseError(f"max_moves must be at least 1, not {max_moves}")
@@ -283,8 +282,7 @@ class Observation(_Notation):
 
     def __init__(self, flow: GameFlow) -> None:
         self.flow = flow
-        provided = getattr(flow.variant, "observation", None)
-        own = provided(flow.players) if callable(provided) else None
+        own = flow.variant.observation(flow.players)
         if own is None:  # the generic one, from the position's fields
             own = FieldObservation(flow._call(flow.hooks.treehouse_setup, flow.variant, flow.players, __import__("random").Random(0)), flow.players)
         #: ``(owner, table)``: the variant's first, then the house rules'
@@ -330,8 +328,7 @@ class PlaneObservation(_Notation):
 
     def __init__(self, flow: GameFlow, who: str = "observation") -> None:
         self.flow = flow
-        provided = getattr(flow.variant, "observation", None)
-        own = provided(flow.players) if callable(provided) else None
+        own = flow.variant.observation(flow.players)
         offered = getattr(own, "board_planes", None)
         board = offered() if callable(offered) else None
         if board is None:

@@ -78,7 +78,7 @@ class Entry:
         specification["turn_cap"] = self.turn_cap
         specification["max_decisions"] = 0
         specification["layouts"] = DEFAULT_LAYOUTS
-        if not callable(getattr(self.variant_class, "action_encoding", None)):
+        if self.variant_class(self.rules).action_encoding(self.variant_class.default_players) is None:
             specification["max_moves"] = DEFAULT_MAX_MOVES
         return specification
 

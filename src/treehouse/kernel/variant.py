@@ -42,6 +42,11 @@ class Variant:
     #: How strongly the variant offers itself to a command that names none
     #: (``th play``): the highest rank is started; ties go by name.
     default_rank: ClassVar[int] = 0
+    #: The fast tier (docs/rules/tiers.md; kernel/fast/gate.py): the hooks
+    #: without which a compiled core answers no look (none: no fast tier) ...
+    FAST_HOOKS: ClassVar[tuple[str, ...]] = ()
+    #: ... and, per hook, the form of house rule the core takes in.
+    FAST_FORMS: ClassVar[dict[str, Any]] = {}
     die: ClassVar[Die] = TREEHOUSE_DIE
     #: What the variant's setup steps may draw besides the die's faces (Fences:
     #: the colours of the smalls), so frameworks that number every chance
@@ -182,6 +187,23 @@ class Variant:
         0.7 s, which a run of a few quick games does not win back.  ``0``
         where even one game repays it.  Default half a second."""
         return 0.5
+
+    def exact_solver(self) -> Any:
+        """What ``th solve`` asks of a variant whose game can be solved
+        exactly (classic's ``ClassicSolver``: ``refuses(players)``,
+        ``solve(use_cache, progress)``, ``start_value(solution)``,
+        ``tolerance``); ``None`` where it cannot be."""
+        return None
+
+    def action_encoding(self, players: int) -> Any:
+        """Every move's integer id for OpenSpiel, PettingZoo and Gymnasium
+        (docs/interop.md); ``None``: the moves are numbered as each position lists them."""
+        return None
+
+    def observation(self, players: int) -> Any:
+        """A position as numbers for one seat, for learners (docs/interop.md);
+        ``None``: the generic one, read from the position's fields."""
+        return None
 
     def exact_odds(self, players: int) -> Any:
         """The exact winning chances of a game of ``players`` under these

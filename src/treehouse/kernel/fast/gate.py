@@ -58,9 +58,9 @@ def slow_rules(hooks: Any) -> list[str]:
     answers, the cost, and the declared form that would keep the core.
     Empty where the variant has no fast tier or nothing keeps it away."""
     variant = hooks.variant
-    forms = getattr(variant, "FAST_FORMS", {})
+    forms = variant.FAST_FORMS
     found: dict[str, tuple[str, Form | None]] = {}
-    for hook in getattr(variant, "FAST_HOOKS", ()):
+    for hook in variant.FAST_HOOKS:
         form = forms.get(hook)
         for plugin in hooks.plugins_answering(hook):
             name = hooks.manager.get_name(plugin) or type(plugin).__name__
