@@ -474,7 +474,7 @@ def play_until(table: Table, decisions: int, seat_to_take_back: bool = False) ->
         while table.pending is decision:
             time.sleep(0.005)
     assert made == decisions
-    while table.pending is None and time.monotonic() < deadline:  # the next decision is on the table
+    while table.pending is None and not table.game.over and time.monotonic() < deadline:  # the next decision is on the table
         time.sleep(0.005)
 
 
@@ -499,3 +499,33 @@ def test_a_resumed_table_keeps_every_line_of_its_story(tmp_path):
         time.sleep(0.01)
     assert [line["text"] for line in again.snapshot()["log"]] == story
     again.close()
+
+
+def test_the_words_fit_each_page(tmp_path):
+    """The seats' panels and the legend come from the variant's hooks; the roll is worded to
+    the mover on their page only; the header names a seat only while it has a choice; a seat
+    that is out says so."""
+    table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "random", "random"], bot=None, seed=1, overrides=["stack_height_3p=1", "turn_limit=12"], delay=0)
+    table.start()
+    try:
+        play_until(table, 0)
+        state = table.snapshot()
+        decision = state["decision"]
+        assert state["header"].endswith("Player 1 to move")
+        assert decision["roll"] == "Drew yellow." and decision["roll_seen"] == "Player 1 drew yellow and is choosing."
+        assert [seat["out"] for seat in state["seats"]] == [False, False, False]
+        variant = table.game.variant
+        assert state["seats"][1]["panel"] == [list(pair) for pair in variant.seat_panel(table.game.state, 1)] and state["seats"][1]["panel"]
+        assert state["legend"] == variant.picture_legend() and state["legend"]
+        assert table.header(None).endswith("playing on: no one is choosing")  # between choices: no seat's name
+        table.thinking = 2
+        assert table.header(None).endswith("Player 3 (random) is thinking")
+        table.thinking = None
+        for _ in range(5):  # seed 1: Player 1's first moves cost its only small
+            if table.game.over or table.snapshot()["seats"][0]["out"]:
+                break
+            play_until(table, 1)
+        state = table.snapshot()
+        assert state["seats"][0]["out"] and any("out" in value for label, value in state["seats"][0]["panel"])
+    finally:
+        table.close()

@@ -221,3 +221,98 @@ def test_two_browsers_and_a_bot_play_fences_through_a_kill_9(tmp_path):
         assert (shots / "serving-turn.png").stat().st_size > 10_000 and (shots / "serving-waiting.png").stat().st_size > 10_000
     finally:
         server.stop()
+
+
+#: A lobby table where Player 1's first moves cost its only small (seed 1): a seat that is out, the game going on.
+GOES_OUT = {"seats": "human\nrandom\nrandom", "set": "stack_height_3p=1\nturn_limit=12", "seed": "1"}
+#: The host's table: two people, whose story is kept through a kill -9.
+HOSTED = ["--variant", "fences", "--seat", "human", "--seat", "human", "--set", "turn_limit=8"]
+
+
+def start_from_lobby(lobby, port: int, choices: dict) -> str:
+    """Start a table from the lobby page; its Player 1 link."""
+    lobby.goto(f"http://127.0.0.1:{port}/")
+    wait_until(lambda: lobby.locator("#variant option").count() > 0, 20, "the lobby's choices")
+    lobby.select_option("#variant", "fences")
+    lobby.fill("#seats", choices["seats"])
+    lobby.fill("#set", choices.get("set", ""))
+    lobby.fill("#seed", choices.get("seed", ""))
+    lobby.click("#new button[type=submit]")
+    wait_until(lambda: "Player 1: http" in lobby.locator("#links").inner_text(), 20, "the new table's links")
+    return f"http://127.0.0.1:{port}" + lobby.locator("#links a").first.get_attribute("href")
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280x800", "390x844"])
+def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
+    records = tmp_path / "tables"
+    port = free_port()
+    shots = Path(os.environ["TREEHOUSE_SCREENSHOTS"]) if os.environ.get("TREEHOUSE_SCREENSHOTS") else tmp_path
+    server = Server(port, records, *HOSTED)
+    try:
+        hosted = [server.wait_for(rf"Player {n}: (http://127\.0\.0\.1:{port}/t/\S+#seat=\S+)").group(1) for n in (1, 2)]
+        with sync_api.sync_playwright() as driver:
+            browser = driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            context = browser.new_context(viewport={"width": width, "height": height})
+            lobby = context.new_page()
+
+            # a panel per seat and the legend, from the variant's hooks; then Player 1 goes out
+            page = context.new_page()
+            page.goto(start_from_lobby(lobby, port, GOES_OUT))
+            wait_until(lambda: whose(page) == "mine", 20, "Player 1's first decision")
+            panels = page.locator("#panels .seat")
+            assert panels.count() == 3 and panels.nth(0).locator("h3").inner_text() == "Player 1 (you)"
+            assert "Stack" in panels.nth(1).inner_text() and "random" in panels.nth(1).inner_text()
+            assert page.locator("#legend").is_visible() and "Stack" in page.locator("#legend").inner_text()
+            assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing wider than the screen
+            page.screenshot(path=str(shots / f"serving-panels-{width}.png"), full_page=True)
+            for _ in range(5):
+                if page.evaluate("document.body.dataset.out") == "yes":
+                    break
+                before = ply(page)
+                wait_until(lambda: whose(page) == "mine", 20, "Player 1's decision")
+                page.locator("#moves button.move").first.click()
+                if ply(page) == before and page.locator("#moves button.back").count():
+                    page.locator("#moves button.move").first.click()
+                wait_until(lambda: ply(page) != before or page.evaluate("document.body.dataset.out") == "yes", 20, "the move")
+            wait_until(lambda: page.evaluate("document.body.dataset.out") == "yes", 20, "Player 1 out")
+            assert page.locator("#you").inner_text() == "You are Player 1. You are out: your seat has no more moves this game."
+            assert "out" in panels.nth(0).get_attribute("class") and "out" in panels.nth(0).locator("h3").inner_text()
+            assert "your" not in page.locator("#roll").inner_text().lower()  # another seat's roll is not worded to this page
+            page.screenshot(path=str(shots / f"serving-out-{width}.png"), full_page=True)
+
+            # the person who started a table closes it from the lobby; its page says so
+            closing = context.new_page()
+            closing.goto(start_from_lobby(lobby, port, {"seats": "human\nhuman"}))
+            wait_until(lambda: whose(closing) == "mine", 20, "the table to close")
+            table_id = closing.url.split("/t/")[1].split("#")[0]
+            lobby.goto(f"http://127.0.0.1:{port}/")
+            row = lobby.locator("#tables tr", has_text=table_id)
+            wait_until(lambda: row.locator("button.close").count() == 1, 20, "the Close button in the list")
+            row.locator("button.close").click()
+            wait_until(lambda: "closed by the person who started it" in closing.locator("#over").inner_text(), 20, "the closed table's page")
+            assert closing.locator("#status").inner_text() == "Closed" and closing.locator("#moves button").count() == 0
+            wait_until(lambda: row.locator("button.close").count() == 0, 20, "the list without the Close button")
+
+            # the host's table: moves, a takeback, kill -9, the same command again: the story whole, no table added
+            people = [context.new_page() for _ in hosted]
+            for person, link in zip(people, hosted):
+                person.goto(link)
+            play_decisions(people, 3, [True])
+            wait_until(lambda: any(p.locator("#takeback").is_visible() for p in people), 20, "a page to offer its takeback")
+            next(p for p in people if p.locator("#takeback").is_visible()).click("#takeback")
+            wait_until(lambda: "took back" in people[0].locator("#log").inner_text(), 20, "the takeback in the story")
+            wait_until(lambda: any(whose(p) == "mine" for p in people), 20, "the decision after the takeback")
+            story = people[0].locator("#log").inner_text()
+            tables = sorted(path.name for path in records.glob("*.jsonl"))
+            server.kill()
+            wait_until(lambda: all(p.evaluate("document.body.dataset.connected") == "no" for p in people), 20, "the pages to see the server go")
+            server = Server(port, records, *HOSTED)
+            hosted_id = hosted[0].split("/t/")[1].split("#")[0]
+            server.wait_for(rf"Table {re.escape(hosted_id)}:")
+            wait_until(lambda: all(p.evaluate("document.body.dataset.connected") == "yes" for p in people), 30, "the pages to reconnect")
+            wait_until(lambda: people[0].locator("#log").inner_text() == story, 30, "the whole story again")
+            assert sorted(path.name for path in records.glob("*.jsonl")) == tables  # no table added
+            assert len([line for line in server.lines if line.startswith(f"Table {hosted_id}:")]) == 1
+            browser.close()
+    finally:
+        server.stop()

@@ -585,15 +585,15 @@ class Table:
             game = self.game
             decision = self.pending
             status = {"over": self.result_line(), "failure": self.failure, "ended": self.ended}
-            header = f"{when(game.turn)} · {self.who(game.state.to_move)} to move" if game.outcome is None else "Game over"
             data: dict[str, Any] = {
                 "type": "state",
                 "table": self.id,
                 "title": self.title,
                 "rule_set": self.rule_set,
-                "seats": [{"number": s + 1, "name": self.who(s), "kind": kind} for s, kind in enumerate(self.kinds)],
-                "header": header,
+                "seats": self.seats(),
+                "header": self.header(decision),
                 "board": self.board(),
+                "legend": self.legend(),
                 "log": [{"at": line.at, "text": line.text, "event": line.event} for line in self.log[-LOG_SHOWN:]],
                 "last_decision": {str(seat + 1): at for at, seat in self._made_decisions()},
                 "takeback_rule": TAKEBACK_RULE,
@@ -605,14 +605,65 @@ class Table:
             if decision is not None:
                 allowed = self.takeback_seat()
                 data["takeback_seat"] = allowed + 1 if allowed is not None else None
-                data["header"] = f"{when(game.turn)}{'' if decision.step.name == 'act' else ' · ' + decision.step.name} · {self.who(decision.seat)} to move"
                 data["decision"] = {
                     "ply": decision.ply,
                     "seat": decision.seat + 1,
                     "roll": roll_line(game.hooks, self.faces, decision.step, decision.face, decision.menu),
+                    "roll_seen": self.roll_seen(decision),
                     "entries": menu_entries(decision.menu),
                 }
             return data
+
+    def header(self, decision: Decision | None) -> str:
+        """Where the game is and who may act now: a seat only while it has a choice to make
+        (the moves that need none, and the bots' pauses, name no one)."""
+        game = self.game
+        if self.ended:
+            return "Closed"
+        if game.outcome is not None:
+            return "Game over"
+        if self.failure:
+            return "Stopped"
+        if decision is not None:
+            step = "" if decision.step.name == "act" else f" · {decision.step.name}"
+            return f"{when(game.turn)}{step} · {self.who(decision.seat)} to move"
+        if self.thinking is not None:
+            return f"{when(game.turn)} · {self.who(self.thinking)} is thinking"
+        return f"{when(game.turn)} · playing on: no one is choosing"
+
+    def roll_seen(self, decision: Decision) -> str:
+        """The decision's roll as the other pages say it: whose it is, without the face's
+        meaning (the variant words it to the mover: "your Stack")."""
+        who = self.who(decision.seat)
+        earlier = self.faces[:-1] if decision.face is not None else self.faces
+        line = f"{who} rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
+        if decision.face is None:
+            return f"{line}{who} is choosing."
+        verb = "drew" if getattr(decision.step, "setup", False) else "rolled"
+        return f"{line}{who} {verb} {decision.face} and is choosing."
+
+    def seats(self) -> list[dict[str, Any]]:
+        """Each seat: who sits there, whether it is out, and the variant's panel of it (the replay page's)."""
+        variant, state = self.game.variant, self.game.state
+        try:
+            out = set(variant.seats_out(state))
+        except Exception:  # a plugin's hook failing must not stop the page: say less
+            out = set()
+        seats = []
+        for seat, kind in enumerate(self.kinds):
+            try:
+                panel = [[str(label), str(value)] for label, value in variant.seat_panel(state, seat)]
+            except Exception:
+                panel = []
+            seats.append({"number": seat + 1, "name": self.who(seat), "kind": kind, "out": seat in out, "panel": panel})
+        return seats
+
+    def legend(self) -> str:
+        """What the picture's symbols mean (the variant's words, as on the replay page)."""
+        try:
+            return self.game.variant.picture_legend() or ""
+        except Exception:
+            return ""
 
 
 def menu_entries(menu: Menu) -> list[dict[str, Any]]:

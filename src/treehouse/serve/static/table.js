@@ -74,21 +74,38 @@ function drawMoves() {
   });
 }
 
+// A panel per seat (the variant's seat_panel, as on th replay --html's page) and the picture's legend.
+function drawPanels() {
+  const panels = $("panels");
+  panels.replaceChildren();
+  for (const seat of state.seats) {
+    const box = document.createElement("div");
+    box.className = "seat" + (seat.number === state.you ? " mine" : "") + (seat.out ? " out" : "");
+    const head = document.createElement("h3");
+    head.textContent = seat.name + (seat.number === state.you ? " (you)" : "") + (seat.out ? " · out" : "");
+    box.appendChild(head);
+    const table = document.createElement("table");
+    for (const [label, value] of seat.panel) {
+      const row = table.insertRow(); row.insertCell().textContent = label; row.insertCell().textContent = value;
+    }
+    box.appendChild(table);
+    panels.appendChild(box);
+  }
+  $("legend").textContent = state.legend;
+  $("legend-box").hidden = !state.legend;
+}
+
 function draw(next) {
   const newDecision = !state || !state.decision || !next.decision || state.decision.ply !== next.decision.ply;
   state = next;
   if (newDecision) { opened = null; $("hint").textContent = ""; if (state.you) $("message").textContent = ""; }  // a watcher keeps why it watches
   document.title = `${state.header} · treehouse`;
   $("title").textContent = state.title;
-  const seats = $("seats");
-  seats.replaceChildren();
-  for (const seat of state.seats) {
-    const span = document.createElement("span");
-    span.textContent = seat.name;
-    if (seat.number === state.you) span.className = "mine";
-    seats.appendChild(span);
-  }
-  $("you").textContent = state.you ? `You are Player ${state.you}.` : "You are watching (a spectator's page cannot move).";
+  const me = state.you ? state.seats[state.you - 1] : null;
+  $("you").textContent = !me ? "You are watching (a spectator's page cannot move)."
+    : me.out ? `You are Player ${state.you}. You are out: your seat has no more moves this game.` : `You are Player ${state.you}.`;
+  document.body.dataset.out = me && me.out ? "yes" : "no";
+  drawPanels();
   $("status").textContent = state.header;
   const board = $("board");
   if (state.board.svg) { board.innerHTML = state.board.svg; }  // the variant's own drawing (treehouse_render_svg: no scripts)
@@ -107,7 +124,7 @@ function draw(next) {
   let roll = "";
   if (state.failure) roll = "The game stopped: " + state.failure;
   else if (decision && decision.seat === state.you) roll = "Your move. " + decision.roll;
-  else if (decision) roll = `${state.seats[decision.seat - 1].name} is choosing. ${decision.roll}`;
+  else if (decision) roll = decision.roll_seen;  // the face's meaning is worded to the mover ("your Stack"): theirs only
   else if (state.thinking) roll = `${state.thinking} is thinking…`;
   $("roll").textContent = roll;
   $("over").textContent = state.ended ? `This table is closed: ${state.ended}.` : (state.over || "");
