@@ -443,21 +443,27 @@ def test_the_lobby_cannot_be_filled_for_good(served, monkeypatch):
 
     client, hub, table = served
     monkeypatch.setattr(serve_app, "MAX_TABLES", 2)
-    choices = {"variant": "fences", "seats": ["human", "human"], "seed": 3}
-    first, second = (client.post("/api/tables", json=choices, headers=ORIGIN).json()["table"]["id"] for _ in range(2))
-    full = client.post("/api/tables", json=choices, headers=ORIGIN)  # both in use (moves just made): no room
+    people = {"variant": "fences", "seats": ["human", "human"], "seed": 3}
+    bots = {"variant": "fences", "seats": ["random", "random"], "seed": 3}
+    watched = client.post("/api/tables", json=people, headers=ORIGIN).json()["table"]["id"]
+    hub.delay = 0.2  # the bots' table plays on, slowly, all through the test
+    playing = client.post("/api/tables", json=bots, headers=ORIGIN).json()["table"]["id"]
+    full = client.post("/api/tables", json=people, headers=ORIGIN)  # both just started: no room
     assert full.status_code == 409 and "2 tables from the lobby are in use already" in full.json()["error"], full.text
-    hub.idle = 0.2  # then no page is open and no move is made there for the idle time: the one idle longest makes room
-    time.sleep(0.3)
-    third = client.post("/api/tables", json=choices, headers=ORIGIN)
+    hub.idle = 0.3
+    with client.websocket_connect(f"/ws/{watched}", headers=ORIGIN):  # a page open keeps its table in use
+        time.sleep(0.5)
+        steps = len(hub.tables[playing].game.record.events)
+        third = client.post("/api/tables", json=people, headers=ORIGIN)
     assert third.status_code == 201, third.text
-    assert first not in hub.tables and second in hub.tables and table.id in hub.tables  # the host's table never counts
-    assert json.loads((table.record_path.parent / f"{first}.tokens.json").read_text())["closed"].startswith("closed to make room")
+    # the bots' table made room: its moves alone do not keep it in use; the host's table never counts
+    assert playing not in hub.tables and watched in hub.tables and table.id in hub.tables and steps > 0
+    assert json.loads((table.record_path.parent / f"{playing}.tokens.json").read_text())["closed"].startswith("closed to make room")
     hub.idle = 3600
     # a finished or closed table makes room at once
-    hub.tables[second].end("closed by the person who started it")
-    assert client.post("/api/tables", json=choices, headers=ORIGIN).status_code == 201
-    assert second not in hub.tables and len([t for t in hub.tables.values() if t.owner]) == 2
+    hub.tables[watched].end("closed by the person who started it")
+    assert client.post("/api/tables", json=people, headers=ORIGIN).status_code == 201
+    assert watched not in hub.tables and len([t for t in hub.tables.values() if t.owner]) == 2
 
 
 def play_until(table: Table, decisions: int, seat_to_take_back: bool = False) -> None:

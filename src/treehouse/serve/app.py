@@ -248,8 +248,9 @@ class Hub:
         """Room for one more table from the lobby, or why there is none.  The lobby's tables
         count (the host's never do); when :data:`MAX_TABLES` are held, the oldest finished
         (or stopped, or closed) one is let go, else the one idle longest, when no page has
-        been open and no move made there for :attr:`idle` seconds: its game is closed for
-        good.  So no visitor can fill the server for good."""
+        been open and no person has moved there for :attr:`idle` seconds (bots playing on
+        their own do not count): its game is closed for good.  So no visitor can fill the
+        server for good."""
         held = [t for t in self.tables.values() if t.owner is not None]
         if len(held) < MAX_TABLES:
             return None
@@ -261,10 +262,10 @@ class Hub:
         idle = [t for t in held if not self.clients.get(t.id) and now - t.active >= self.idle]
         if idle:
             oldest = min(idle, key=lambda t: t.active)
-            oldest.end(f"closed to make room for a new table, after {self.idle / 60:g} minutes with no page open and no move made")
+            oldest.end(f"closed to make room for a new table, after {self.idle / 60:g} minutes with no page open and no person's move")
             self.drop(oldest)
             return None
-        return f"{MAX_TABLES} tables from the lobby are in use already (one with no page open for {self.idle / 60:g} minutes makes room); try again later"
+        return f"{MAX_TABLES} tables from the lobby are in use already (one with no page open and no person's move for {self.idle / 60:g} minutes makes room); try again later"
 
     def drop(self, table: Table) -> None:
         """Let a table go (its record stays in the folder; a page still open keeps its last state)."""
@@ -392,6 +393,7 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         client = Client(websocket)
         clients = hub.clients[table.id]
         clients.add(client)
+        table.active = time.monotonic()  # a page open keeps its table in use
         sender = asyncio.create_task(_send_states(client))
         try:
             await _serve_client(hub, table, client)
@@ -403,6 +405,7 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
                 await websocket.close(code=1011)
         finally:
             clients.discard(client)
+            table.active = time.monotonic()  # idle from when the last page went
             sender.cancel()
 
     @asynccontextmanager

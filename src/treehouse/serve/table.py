@@ -200,7 +200,8 @@ class Table:
         self.choices: dict[str, Any] | None = None
         #: why it was closed for good (by its owner, or to make room), or None
         self.ended: str | None = None
-        #: when a step was last played or a person last answered (time.monotonic)
+        #: when a person last answered, or a page was last open (time.monotonic; the hub
+        #: notes the pages): a bot's moves alone do not keep a table in use
         self.active = time.monotonic()
         self._lock_file: FileLock | None = None
         self._thread: threading.Thread | None = None
@@ -410,7 +411,6 @@ class Table:
         self.last_events = events
         if not self.live:
             return
-        self.active = time.monotonic()
         self.thinking = None
         self.save()
         self.changed()
