@@ -21,7 +21,7 @@ STYLE = """
 body{font-family:system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:980px;color:#222;padding:0 1rem}
 h1{font-size:1.5rem}h2{font-size:1.15rem;margin-top:2rem;border-bottom:1px solid #ddd}
 table{border-collapse:collapse;font-size:.9rem;margin:.5rem 0}td,th{border:1px solid #ddd;padding:.25rem .5rem;text-align:right}
-th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}td{white-space:nowrap}td.words{text-align:left;white-space:normal}.sig{background:#fff3c4;font-weight:600}
+th{background:#f4f4f4}td:first-child,th:first-child{text-align:left}td{white-space:nowrap}td.words,th.words{text-align:left;white-space:normal}.sig{background:#fff3c4;font-weight:600}
 svg{display:block;margin:.5rem 0}.note{color:#666;font-size:.85rem}.legend span{display:inline-block;margin-right:1rem}
 .legend i{display:inline-block;width:.8rem;height:.8rem;margin-right:.3rem;vertical-align:middle}
 """
