@@ -57,10 +57,11 @@ MAX_FRAME = 16 * 1024
 MAX_BODY = 8 * 1024
 #: Tables from the lobby held at once (each is a thread, and its bots think on this machine).
 MAX_TABLES = 32
-#: Seconds with no page open and no move after which a table from the lobby may be closed to make room.
+#: Seconds with no page open and no person's move after which a table from the lobby may be closed to make room.
 IDLE_SECONDS = 600.0
-#: Seconds the stop waits, in all, for the tables' threads to put their waiting seats down.
-STOP_WAIT = 0.5
+#: Seconds the stop waits, in all, for the tables' threads to put their waiting seats down (a
+#: person's seat gives up at once; a bot in mid-thought is not waited for: it ends with the process).
+STOP_WAIT = 0.3
 #: Seconds a client has to send a request's headers (from connecting, or from the previous response).
 HEADER_SECONDS = 10.0
 
@@ -186,7 +187,7 @@ class Hub:
     def __init__(self, folder: Path, delay: float = DEFAULT_DELAY, caps: BotCaps | None = None, idle: float = IDLE_SECONDS) -> None:
         self.folder = folder
         self.delay = delay
-        #: seconds with no page open and no move after which a lobby's table may make room
+        #: seconds with no page open and no person's move after which a lobby's table may make room
         self.idle = idle
         #: the caps on the bots of tables started from the lobby
         self.caps = caps or BotCaps()
@@ -254,7 +255,8 @@ class Hub:
         held = [t for t in self.tables.values() if t.owner is not None]
         if len(held) < MAX_TABLES:
             return None
-        done = [t for t in held if t not in self.unfinished()]
+        playing = set(self.unfinished())
+        done = [t for t in held if t not in playing]
         if done:
             self.drop(min(done, key=lambda t: t.active))
             return None
