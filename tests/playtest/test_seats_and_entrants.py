@@ -126,6 +126,8 @@ def test_fixed_seats_with_different_bots_say_the_seat_figures_measure_the_bots(t
     text = th(*args, "--report", tmp_path / "r.html")
     assert "figures measure the bots as much as the game" in " ".join(text.stdout.split())
     assert "measure the bots as much as the game" in (tmp_path / "r.html").read_text()
+    swept = th("sweep", "--variant", "classic", "--param", "rules.dig_in_place=true,false", "-n", "10", "--seat", "greedy", "--seat", "random", "--fixed-seats")
+    assert "figures measure the bots as much as the game" in " ".join(swept.stdout.split())
     same = th("simulate", "--variant", "classic", "-n", "10", "--fixed-seats")
     assert "measure the bots" not in same.stdout and "Entrants" not in same.stdout
 

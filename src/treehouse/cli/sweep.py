@@ -182,6 +182,9 @@ def _print_sweep(keys: list[str], rows: list[dict], kinds: list[str] | tuple[str
                 out.print("   " + shown(text))
     seat_one = "averaged over the bots, rotated" if rotated else kinds[0]
     out.print("Key: " + "; ".join(f"{short}: {meaning.format(bot=seat_one)}" for short, meaning in SWEEP_KEY) + ".", style="dim", soft_wrap=False, width=min(out.width, 80))
+    if not rotated and len(set(kinds)) > 1:
+        for line in textwrap.wrap(f"Note: {metrics.SEATS_MEASURE_BOTS}.", min(out.width, 80)):
+            out.print(line, style="yellow", markup=False, highlight=False)
     if rows[0]["entrants"]:
         _print_entrants(rows)
 
