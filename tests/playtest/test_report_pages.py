@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from treehouse.cli import app
+from treehouse.playtest.html import tune_report
 
 sync_api = pytest.importorskip("playwright.sync_api")
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -24,6 +25,19 @@ REPORTS = {
     "simulate-fixed": ("simulate", "-v", "classic", "-n", "40", *SEATS, "--fixed-seats", "--skill", "--skill-games", "10", "--skill-bots", "random,greedy"),
     "compare": ("compare", "classic", "--set-b", "house_decline=reroll", "--set-b", "dig_in_place=false", "-n", "40", *SEATS, "--sprt", "auto"),
     "sweep": ("sweep", "-v", "classic", "--param", "rules.dig_in_place=true,false", "--param", "house_decline=pass,reroll", "-n", "20", *SEATS),
+}
+
+#: What th tune's report is drawn from: four trials of two options, one a choice.
+TUNED = {
+    "rule_set": "fences", "variant": "fences", "seats": ["random", "random"], "seed": 1, "games_played": 120, "budget_games": 120,
+    "stopped_by": "the budget", "seconds": 3.0, "best": [3, 1],
+    "trials": [
+        {"trial": n, "rung": rung, "games": 30, "loss": loss, "params": {"uniform_dig": dig, "stack_height_2p": height},
+         "values": {"mean_turns": {"value": turns, "low": turns - 1, "high": turns + 1}}}
+        for n, (dig, height, loss, turns, rung) in enumerate([("hit", 3, 0.4, 9.0, 0), ("pass", 4, 0.2, 7.5, 1), ("reroll", 2, 0.3, 8.0, 0), ("hit", 5, 0.1, 6.0, 1)])
+    ],
+    "targets": [{"name": "mean_turns", "target": "about 7", "low": 6.5, "high": 7.5}],
+    "options": [{"name": "uniform_dig", "kind": "choice", "range": "hit | pass | reroll", "choices": ["hit", "pass", "reroll"]}, {"name": "stack_height_2p", "kind": "int", "range": "2..5"}],
 }
 
 #: What the page finds cut off: every svg text outside its svg, every table cell whose text overflows it.
@@ -61,6 +75,8 @@ def pages(tmp_path_factory) -> dict[str, Path]:
         made[name] = folder / f"{name}.html"
         result = runner.invoke(app, [*args, "--report", str(made[name])])
         assert result.exit_code == 0, result.output
+    made["tune"] = folder / "tune.html"  # th tune's page, from a small search's results (a real search takes minutes)
+    made["tune"].write_text(tune_report(TUNED))
     return made
 
 
@@ -72,7 +88,7 @@ def browser():
         launched.close()
 
 
-@pytest.mark.parametrize("name", sorted(REPORTS))
+@pytest.mark.parametrize("name", [*sorted(REPORTS), "tune"])
 def test_every_report_renders_with_no_label_cut_off_and_axes_and_values_on_every_chart(pages, browser, name, tmp_path):
     page = browser.new_page(viewport={"width": 1000, "height": 900})
     try:
