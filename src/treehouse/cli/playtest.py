@@ -268,8 +268,8 @@ def rule_set_named(reference: str, overrides: list[str]) -> EffectiveRules:
     """A rule set named on the command line: a YAML file, or a variant / shipped rule set name."""
     path = Path(reference)
     if path.suffix in (".yaml", ".yml") or path.is_file():
-        return warned(resolve(plugins(), config=path, overrides=overrides))
-    return warned(resolve(plugins(), variant=reference, overrides=overrides))
+        return warned(resolve(plugins(), config=path, overrides=overrides), playing=True)
+    return warned(resolve(plugins(), variant=reference, overrides=overrides), playing=True)
 
 
 @contextmanager
@@ -392,6 +392,13 @@ def print_definitions(names: list[str]) -> None:
     width = min(out.width, 80)
     defined = [(name, metrics.definition(name)) for name in dict.fromkeys(names)]
     defined = [(name, words) for name, words in defined if words]
+    merged: list[tuple[str, str]] = []
+    for name, words in defined:  # rows defined alike (each bot's score) share one line
+        if merged and merged[-1][1] == words:
+            merged[-1] = (f"{merged[-1][0]}, {name}", words)
+        else:
+            merged.append((name, words))
+    defined = merged
     if not defined:
         return
     column = min(max(len(name) for name, _ in defined), 20) + 2
