@@ -384,6 +384,44 @@ def honest_move_times(client, table, moves: int) -> list[float]:
     return times
 
 
+def test_the_lobbys_bots_take_turns_to_think(served, monkeypatch):
+    """However many tables a visitor starts, one of their bots thinks at a time (and the host's bots are not held)."""
+    import threading
+
+    import treehouse.serve.table as serve_table
+
+    class Watched(type(serve_table.LOBBY_THINKING)):  # the real semaphore, noting how many hold it at once
+        def __init__(self) -> None:
+            super().__init__(1)
+            self.holding = self.most = self.turns = 0
+            self.count = threading.Lock()
+
+        def __enter__(self):
+            result = super().__enter__()
+            with self.count:
+                self.holding += 1
+                self.turns += 1
+                self.most = max(self.most, self.holding)
+            return result
+
+        def __exit__(self, *exc):
+            with self.count:
+                self.holding -= 1
+            return super().__exit__(*exc)
+
+    watched = Watched()
+    monkeypatch.setattr(serve_table, "LOBBY_THINKING", watched)
+    client, hub, table = served
+    for seed in range(3):
+        made = client.post("/api/tables", json={"variant": "fences", "seats": ["search", "search", "greedy"], "seed": seed}, headers=ORIGIN)
+        assert made.status_code == 201, made.text
+    time.sleep(1)
+    assert watched.turns > 10 and watched.most == 1
+    host = Table.create(table.record_path.parent, variant="fences", players=None, seats=["search", "search"], bot=None, seed=1, overrides=[], delay=0)
+    assert not any(isinstance(seat, serve_table.TakingTurns) for seat in host.game.seats)
+    host.release()
+
+
 def test_four_capped_lobby_tables_leave_a_persons_move_quick(tmp_path):
     """The stated bound (docs/serving.md): with four lobby tables of the most a visitor may ask
     (four search bots at depth 3, width 64, 2 s a move, no delay), a person's move at another

@@ -28,6 +28,7 @@ import random
 import secrets
 import threading
 import time
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -153,6 +154,26 @@ class BrowserSeat:
         return decision.answer
 
 
+#: The bots of the lobby's tables think one at a time, all tables together: however many a
+#: visitor starts, a person's move anywhere competes with one thinking bot of theirs at most
+#: (Python runs one thread at a time anyway; the others' bots wait their turn instead).
+LOBBY_THINKING = threading.Semaphore(1)
+
+
+class TakingTurns:
+    """A bot of a lobby's table: it thinks (``choose``) only while holding :data:`LOBBY_THINKING`."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    def __getattr__(self, name: str) -> Any:  # its name, seated(), ... are the bot's
+        return getattr(self.bot, name)
+
+    def choose(self, state: Any, step: Any, face: str | None, moves: tuple, rng: random.Random) -> Any:
+        with LOBBY_THINKING:
+            return self.bot.choose(state, step, face, moves, rng)
+
+
 @dataclass
 class LogLine:
     """One line of what happened; ``at`` is the record's length after it (to mark what is new to a seat)."""
@@ -231,7 +252,7 @@ class Table:
         ``choices``: the host's command's, kept to find it again (:meth:`started_by`)."""
         if variant is None and config is None:
             variant = default_variant()
-        effective = effective_rules(variant, config, overrides)
+        effective = effective_rules(variant, config, overrides, playing=True)
         game_variant = effective.variant()
         kinds = seat_kinds(game_variant, players, seats, False, bot)
         if caps is not None:
@@ -345,7 +366,11 @@ class Table:
             self._lock_file = None
 
     def _live_seats(self) -> list[Any]:
-        return [BrowserSeat(self) if kind == HUMAN else make_bot(plugins(), kind) for kind in self.kinds]
+        def bot(kind: str) -> Any:
+            made = make_bot(plugins(), kind)
+            return TakingTurns(made) if self.owner is not None else made  # a lobby's table: its bots take turns
+
+        return [BrowserSeat(self) if kind == HUMAN else bot(kind) for kind in self.kinds]
 
     # -- who is who -------------------------------------------------------------
 
@@ -498,7 +523,7 @@ class Table:
         with self.lock:
             decision = self._decision_for(seat, ply)
             game = self.game
-        with self.hint_lock:
+        with self.hint_lock, LOBBY_THINKING if self.owner is not None else nullcontext():  # a lobby's: its turn, as its bots
             key = (id(game), seat)
             if key not in self.hint_bots:
                 self.hint_bots[key] = hint_bot(plugins(), best_bot(game.variant, len(game.seats)), game, seat)
