@@ -138,7 +138,10 @@ def test_every_step_under_the_shipped_rule_sets(plugins, rule_set):
     assert watcher.looks > 20
 
 
-rules = st.builds(ClassicRules, dig_in_place=st.booleans(), house_decline=st.sampled_from(["pass", "reroll"]), mirror_matches=st.booleans())
+rules = st.builds(
+    ClassicRules, dig_in_place=st.booleans(), house_decline=st.sampled_from(["pass", "reroll"]), mirror_matches=st.booleans(),
+    first_player=st.sampled_from([1, 2, "drawn"]),
+)
 trios = st.sampled_from(all_trios())
 
 
@@ -149,7 +152,8 @@ def test_reachable_positions_with_every_face(plugins, rules, players, seed, step
     every face's moves looked at through both tiers."""
     hooks = game_hooks(plugins.variant("classic")(rules))
     rng = random.Random(seed)
-    state = ClassicPosition(HOUSE, (TREE,) * players, 0)
+    state = hooks.treehouse_setup(hooks.variant, players, rng)  # the first player as the rules say
+    assert state.house == HOUSE and state.trios == (TREE,) * players
     for _ in range(steps):
         moves = board_moves(hooks, state, rng.choice(FACES))
         if moves:

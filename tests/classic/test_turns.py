@@ -96,3 +96,51 @@ def test_player_counts(classic_class):
     assert classic_class(ClassicRules(max_players=6)).player_range() == (2, 6)
     with pytest.raises(ValueError):
         ClassicRules(max_players=1)
+
+
+# -- the first player (option first_player; issue 47, item 5) -----------------
+
+
+def test_seat_1_plays_first_by_default_and_the_setup_draws_nothing(classic):
+    import random
+
+    rng = random.Random(4)
+    before = rng.getstate()
+    assert classic.rules.first_player == 1
+    assert classic.treehouse_setup(classic, 3, rng) == ClassicPosition(HOUSE, (TREE,) * 3, 0)
+    assert rng.getstate() == before
+
+
+def test_a_named_first_player_moves_first(classic_class):
+    """The official page: "Whoever's holding the die goes first!": the table says who."""
+    import random
+
+    from treehouse.bots.random_bot import RandomBot
+    from treehouse.kernel.engine import Game
+    from treehouse.kernel.records import Record
+
+    variant = classic_class({"first_player": 3})
+    assert variant.treehouse_setup(variant, 4, random.Random(0)).to_move == 2
+    record = Record()
+    Game(variant, [RandomBot() for _ in range(4)], random.Random(1), record=record, turn_cap=8).play()
+    movers = {e[1]: e[2] for e in record.events if e[0] == "roll"}  # each turn's seat
+    assert len(movers) >= 4 and [movers[turn] for turn in sorted(movers)][:4] == [2, 3, 0, 1]
+
+
+def test_a_drawn_first_player_comes_from_the_games_seed(classic_class):
+    import random
+
+    variant = classic_class({"first_player": "drawn"})
+    firsts = [variant.treehouse_setup(variant, 3, random.Random(seed)).to_move for seed in range(30)]
+    assert firsts == [variant.treehouse_setup(variant, 3, random.Random(seed)).to_move for seed in range(30)]
+    assert set(firsts) == {0, 1, 2}
+
+
+def test_a_first_player_the_game_does_not_have_is_refused_in_one_line():
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+
+    result = CliRunner().invoke(app, ["simulate", "-v", "classic", "-n", "1", "-p", "3", "--set", "first_player=4"])
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "first_player: 4, but the game has 3 players: name a seat from 1 to 3, or drawn" in result.output

@@ -228,7 +228,7 @@ def test_bad_setup_moves_name_the_fault(fences, text, fault):
     [
         (NOTHING_DRAWN.replace(" place 0", " fence 0"), "an empty Stack in STACKS"),
         (NOTHING_DRAWN.replace(" place 0", " place 3"), "TURN must be 0"),
-        (NOTHING_DRAWN.replace(" 1 place 0", " 2 place 0"), "seat 1 draws next"),
+        (SEAT_2_DRAWS.replace(" 2 draw 0", " 1 draw 0"), "the Stacks are 1, 2 high: the setup's draws go round the table from the first player (here seat 2)"),
         (SEAT_2_PLACES.replace(" 2 place 0", " 2 draw 0"), "its setup step is place, not draw"),
         (SEAT_2_DRAWS.replace(" 2 draw 0", " 2 place 0"), "its setup step is draw, not place"),
         (SEAT_2_PLACES.replace("/Lo*1....Lg*/", "/Lo*..1..Lg*/"), "start on opposite corners"),
@@ -384,3 +384,70 @@ def test_the_old_starts_stay_as_options_and_draw_at_once(fences_class, start):
     assert [len(s) for s in state.stacks] == [3, 3, 3]
     assert all(board_square in INSIDE for board_square in (state.square_of(s) for s in range(3)))
     assert all(state.board[s] is not None for s in OUTSIDE)
+
+
+# -- the first player (option first_player; issue 47, item 5) -----------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_named_first_player_draws_first_and_plays_the_first_turn(fences_class, players):
+    """The seed: "Choose a first Player"; then "Players take turns drawing": the
+    setup's draws go round the table from the first player, who plays turn 1."""
+    fences = fences_class({"first_player": 2})
+    record = Record(meta={"seed": 3})
+    game = setup_game(fences, players, seed=3, record=record)
+    assert game.state.to_move == 1 and game.state.step_name == "place"
+    game.play_turn()  # the setup
+    height = fences.rules.height(players)
+    rolls = [e for e in record.events if e[1] == 0 and e[0] == "roll"]
+    assert [e[2] for e in rolls] == [(1 + i) % players for i in range(players * height)]
+    assert not game.setting_up and game.state.to_move == 1 and game.state.step_name == "fence"
+    game.play_turn()
+    assert next(e for e in record.events if e[1] == 1)[2] == 1  # turn 1 is seat 2's
+
+
+@pytest.mark.parametrize("start", ["corners", "random"])
+def test_under_the_other_starts_the_first_player_drafts_first_and_moves_first(fences_class, start):
+    fences = fences_class({"first_player": 3, "start": start})
+    state = fences.treehouse_setup(fences, 3, random.Random(5))
+    assert state.to_move == 2 and state.step_name == "fence"
+    plain = fences_class({"start": start}).treehouse_setup(fences, 3, random.Random(5))
+    # the same blind draws, dealt from seat 3 on: seat 3 gets what seat 1 got, and so on round the table
+    assert (state.stacks[2], state.stacks[0], state.stacks[1]) == plain.stacks and state.aside == plain.aside
+
+
+def test_a_drawn_first_player_comes_from_the_games_seed(fences_class):
+    fences = fences_class({"first_player": "drawn", "start": "corners"})
+    firsts = [fences.treehouse_setup(fences, 4, random.Random(seed)).to_move for seed in range(40)]
+    assert firsts == [fences.treehouse_setup(fences, 4, random.Random(seed)).to_move for seed in range(40)]
+    assert set(firsts) == {0, 1, 2, 3}
+
+
+def test_the_default_first_player_is_seat_1_and_draws_nothing(fences_class):
+    """``first_player: 1`` (the default) draws nothing from the seed: the games are the ones played before the option."""
+    default = fences_class()
+    assert default.rules.first_player == 1
+    rng, again = random.Random(9), random.Random(9)
+    assert default.treehouse_setup(default, 3, rng) == fences_class({"first_player": 1}).treehouse_setup(default, 3, again)
+    assert rng.getstate() == again.getstate()
+
+
+def test_a_first_player_the_game_does_not_have_is_refused_in_one_line(plugins):
+    result = CliRunner().invoke(app, ["simulate", "-v", "fences", "-n", "1", "--set", "first_player=3"])
+    assert result.exit_code != 0
+    assert "first_player: 3, but the game has 2 players: name a seat from 1 to 2, or drawn" in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value", ["0", "13", "x", "true", "'2'"])
+def test_a_first_player_that_is_no_seat_is_refused_in_one_line(value):
+    result = CliRunner().invoke(app, ["rules", "-v", "fences", "--set", f"first_player={value}"])
+    assert result.exit_code != 0
+    assert "rules.first_player: Value error, expected a seat number from 1 to 12, or drawn" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_setup_positions_with_another_first_player_read_back(fences):
+    """Seat 2 drew first: it has one small more, and seat 1 is to draw."""
+    text = SEAT_2_DRAWS.replace("gb,o -,- rroyygb 2 draw", "o,gb -,- rroyygb 1 draw")
+    assert fences.format_position(fences.parse_position(text)) == text

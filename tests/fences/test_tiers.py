@@ -179,7 +179,7 @@ OPTIONS = [
     {},
     {"line_hits": "every_check", "swap_outside_ignores_colour": False, "start": "corners", "outside_attempts": True},
     {"swap_outside_considered_moved": False, "swap_outside_ignores_colour": False, "start": "corners", "mover_hit_on_stack": True},
-    {"one_hit_per_piece": False, "all_out_at_once": "tie", "uniform_dig": "hit", "turn_limit": 12},
+    {"one_hit_per_piece": False, "all_out_at_once": "tie", "uniform_dig": "hit", "turn_limit": 12, "first_player": "drawn"},
     {"sets": "rainbow-xeno", "turn_limit": 9, "turn_limit_scoring": "draw", "start": "random", "uniform_dig": "reroll"},
 ]
 
@@ -238,6 +238,7 @@ SETTINGS = {
     "swap_outside_ignores_colour": st.booleans(),
     "swap_outside_considered_moved": st.booleans(),
     "mover_hit_on_stack": st.booleans(),
+    "first_player": st.sampled_from([1, 2, "drawn"]),
     "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
     "all_out_at_once": st.sampled_from(["draw", "tie"]),
     "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),

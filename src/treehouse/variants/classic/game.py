@@ -28,6 +28,7 @@ from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
 from treehouse.variants.classic.actions import ACTIONS, results, wild_results
 from treehouse.variants.classic.fast.looks import GAME_HOOKS, LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
 from treehouse.variants.classic.distance import distances_to
+from treehouse.variants.first_player import FirstPlayer, first_player_field, first_seat
 from treehouse.variants.classic.trio import HOUSE, TREE, Trio, format_trio, mirror, parse_trio, trio_rank
 
 OWN = "own"
@@ -43,6 +44,7 @@ class ClassicRules(Rules):
     )
     mirror_matches: bool = Field(False, description="A left-right mirror image of the House also wins.")
     max_players: int = Field(4, ge=2, le=12, description="The most players allowed (a second set allows more).")
+    first_player: FirstPlayer = first_player_field()
 
 
 class ClassicPosition(NamedTuple):
@@ -244,7 +246,7 @@ class Classic(Variant):
     # -- game hooks --
     @hookimpl
     def treehouse_setup(self, variant, players, rng):
-        return ClassicPosition(HOUSE, (TREE,) * players, 0)
+        return ClassicPosition(HOUSE, (TREE,) * players, first_seat(self.rules.first_player, players, rng))
 
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):

@@ -29,6 +29,7 @@ from treehouse.kernel.fast import gate
 from treehouse.kernel.fast.gate import Form
 from treehouse.kernel.turn import Looks, look_moves, merged_looks
 from treehouse.kernel.variant import Rules, Variant
+from treehouse.variants.first_player import FirstPlayer, first_player_field
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
 from treehouse.variants.fences.hits import HitReport, StackOut, judges_by_source, verdicts
@@ -76,6 +77,7 @@ class FencesRules(Rules):
         " Inside square (2 players: opposite corners, seat 1 picks), then the draws go on round the table onto the Stacks;"
         " corners: Stacks drawn at once, in the corners; random: on random Inside squares (3-4 players; 2 use corners).",
     )
+    first_player: FirstPlayer = first_player_field()
     line_hits: Literal["new", "every_check"] = Field(
         "new", description="new: a line Hits when it appears (or its Stack moved); every_check: every line Hits at every check."
     )

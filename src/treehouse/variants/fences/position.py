@@ -369,9 +369,10 @@ def drawn(state: FencesPosition) -> int:
 
 def _check_setup(state: FencesPosition) -> None:
     """A setup position is one the setup reaches: the draws go round the
-    table from seat 1, one small each, so after ``k`` draws seat ``k mod
-    players`` is to draw and the Stacks differ in height by at most one, the
-    taller ones first; a seat places (``place``) its first small and draws
+    table from the first player (option ``first_player``), one small each, so
+    after ``k`` draws the seat ``k`` places after the first is to draw and
+    the Stacks differ in height by at most one, the taller ones from the
+    first player on; a seat places (``place``) its first small and draws
     (``draw``) the others; nothing has moved yet, so no turn is complete,
     every Fence Stands on the Outside and no small is lost; with two players
     the Stacks are on opposite corners."""
@@ -386,12 +387,13 @@ def _check_setup(state: FencesPosition) -> None:
                 f"the Fence at {square_name(square)} has moved: during the setup every Fence Stands on the Outside"
             )
     count = drawn(state)
-    rounds, next_seat = divmod(count, players)
-    heights = [rounds + (1 if other < next_seat else 0) for other in range(players)]
-    if [len(stack) for stack in state.stacks] != heights or seat != next_seat:
+    rounds, extra = divmod(count, players)
+    first = (seat - count) % players  # the seat the draws began with, if seat draws next
+    heights = [rounds + (1 if (other - first) % players < extra else 0) for other in range(players)]
+    if [len(stack) for stack in state.stacks] != heights:
         raise IllegalPositionError(
-            f"after {count} draws the Stacks are {', '.join(map(str, heights))} high and seat {next_seat + 1} draws next:"
-            " the setup's draws go round the table from seat 1, one small each"
+            f"after {count} draws with seat {seat + 1} to draw next the Stacks are {', '.join(map(str, heights))} high:"
+            f" the setup's draws go round the table from the first player (here seat {first + 1}), one small each"
         )
     wanted = "place" if not state.stacks[seat] else "draw"
     if state.step_name != wanted:
@@ -399,12 +401,13 @@ def _check_setup(state: FencesPosition) -> None:
             f"seat {seat + 1} {'has no' if wanted == 'place' else 'has a'} Stack yet, so its setup step is {wanted}, not {state.step_name}"
         )
     if players == 2:
-        placed = [square_name(state.board.index(s)) for s in range(2) if state.stacks[s]]
-        if placed and placed[0] not in OPPOSITE_CORNER:
-            raise IllegalPositionError(f"seat 1's Stack is at {placed[0]}: with two players the Stacks start on opposite corners")
-        if len(placed) == 2 and OPPOSITE_CORNER[placed[0]] != placed[1]:
+        placed = [(s, square_name(state.board.index(s))) for s in range(2) if state.stacks[s]]
+        for s, square in placed:
+            if square not in OPPOSITE_CORNER:
+                raise IllegalPositionError(f"seat {s + 1}'s Stack is at {square}: with two players the Stacks start on opposite corners")
+        if len(placed) == 2 and OPPOSITE_CORNER[placed[0][1]] != placed[1][1]:
             raise IllegalPositionError(
-                f"seat 2's Stack is at {placed[1]}: with two players it goes on the corner opposite seat 1's, {OPPOSITE_CORNER[placed[0]]}"
+                f"seat 2's Stack is at {placed[1][1]}: with two players it goes on the corner opposite seat 1's, {OPPOSITE_CORNER[placed[0][1]]}"
             )
 
 

@@ -38,6 +38,7 @@ from treehouse.kernel.turn import Outcome, Step
 from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, inward, same_line
 from treehouse.variants.fences.hits import Cause, Hit, HitReport, Source, StackOut, fence_source, ignoring_colour, immune
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
+from treehouse.variants.first_player import first_seat
 from treehouse.variants.fences.position import (
     ALL_COLOURS,
     DRAW_PHASE,
@@ -86,18 +87,19 @@ CORNERS = tuple(BY_NAME[name] for name in ("a1", "a5", "e5", "e1"))
 OPPOSITE = {a: b for a, b in zip(CORNERS, CORNERS[2:] + CORNERS[:2])}
 
 
-def draft(rules, players: int, rng) -> tuple[tuple, tuple]:
+def draft(rules, players: int, rng, first: int = 0) -> tuple[tuple, tuple]:
     """The Stacks (bottom to top) and the smalls set aside, drawn blind in turn
-    order (``start: corners`` and ``random``); ``draft: distinct`` draws again
-    a colour the drawer already has."""
+    order from seat ``first`` (``start: corners`` and ``random``); ``draft:
+    distinct`` draws again a colour the drawer already has."""
     height = rules.height(players)
     bag = pieces(rules.sets)
+    order = [(first + offset) % players for offset in range(players)]
     for _attempt in range(1000):
         pool = list(bag)
         stacks = [[] for _ in range(players)]
         ok = True
         for _round in range(height):
-            for seat in range(players):
+            for seat in order:
                 allowed = [i for i, c in enumerate(pool) if rules.draft == "random" or c not in stacks[seat]]
                 if not allowed:
                     ok = False
@@ -120,17 +122,18 @@ def setup_position(rules, players: int, rng) -> FencesPosition:
     for square, piece in zip(RING, fences):
         board[square] = piece
     nobody = ((),) * players
+    first = first_seat(rules.first_player, players, rng)
     if rules.start == "chosen":
         bag = sort_colours(pieces(rules.sets))
-        return FencesPosition(tuple(board), nobody, nobody, bag, (0,) * players, 0, PLACE_PHASE, 0)
+        return FencesPosition(tuple(board), nobody, nobody, bag, (0,) * players, first, PLACE_PHASE, 0)
     if players == 2 or rules.start == "corners":
         squares = [BY_NAME[name] for name in CORNER_STARTS[players]]
     else:
         squares = rng.sample(sorted(INSIDE), players)
     for seat, square in enumerate(squares):
         board[square] = seat
-    stacks, aside = draft(rules, players, rng)
-    return FencesPosition(tuple(board), stacks, nobody, aside, (0,) * players, 0, 0, 0)
+    stacks, aside = draft(rules, players, rng, first)
+    return FencesPosition(tuple(board), stacks, nobody, aside, (0,) * players, first, 0, 0)
 
 
 def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Fraction], ...]:
@@ -631,12 +634,12 @@ def advance(state: FencesPosition, step: Step) -> FencesPosition:
 
 def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
     """After a setup step: the next seat round the table draws, or, once
-    every Stack is ``height`` high, the first turn begins with seat 1 (the
-    smalls left in the bag are the ones set aside)."""
-    count = drawn(state)
-    if count == state.players * height:
-        return state._replace(to_move=0, phase=0)
-    seat = count % state.players
+    every Stack is ``height`` high, the first turn begins with the first
+    player, the seat after the last drawer (the draws went round the table
+    from it); the smalls left in the bag are the ones set aside."""
+    seat = (state.to_move + 1) % state.players
+    if drawn(state) == state.players * height:
+        return state._replace(to_move=seat, phase=0)
     return state._replace(to_move=seat, phase=DRAW_PHASE if state.stacks[seat] else PLACE_PHASE)
 
 
