@@ -417,6 +417,12 @@ def test_the_lobbys_bots_take_turns_to_think(served, monkeypatch):
         assert made.status_code == 201, made.text
     time.sleep(1)
     assert watched.turns > 10 and watched.most == 1
+    lobby = [t for t in hub.tables.values() if t.owner]
+    assert any(not t.game.over for t in lobby)
+    for made in lobby:  # closed, a table of bots stops playing
+        made.end("closed by the person who started it")
+        made._thread.join(5)
+        assert not made._thread.is_alive()
     host = Table.create(table.record_path.parent, variant="fences", players=None, seats=["search", "search"], bot=None, seed=1, overrides=[], delay=0)
     assert not any(isinstance(seat, serve_table.TakingTurns) for seat in host.game.seats)
     host.release()

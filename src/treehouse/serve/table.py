@@ -405,6 +405,8 @@ class Table:
     # -- the game's observer ----------------------------------------------------
 
     def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
+        if self.closed:  # stopped or closed for good: no more steps (a table of bots would play on unseen)
+            raise TableClosed()
         if face is not None:
             self.faces.append(face)
         self.forced = self.kinds[mover] == HUMAN and len(moves) == 1  # also as a resumed game catches up
