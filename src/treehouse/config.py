@@ -79,6 +79,9 @@ class EffectiveRules:
     house_rules: list[str] = field(default_factory=list)
     #: one line for each thing worth a warning (two house rules answering one hook)
     warnings: list[str] = field(default_factory=list)
+    #: the line (or none) naming the house rules that keep bots' looks off the
+    #: compiled core (kernel/fast/gate.py): said by the commands that play games
+    slow: list[str] = field(default_factory=list)
     #: key -> where its value came from: "default", a file path, or "--set"
     sources: dict[str, str] = field(default_factory=dict)
     #: the files read, the rule set first and what it extends after
@@ -445,8 +448,7 @@ def resolve(
     try:
         hooks = game_hooks(variant_class(rules), house_rules)  # a rule's plugin that cannot join a game is refused now, in one line
         warnings = hook_conflicts(variant_class(rules), house_rules)
-        if compiled.wanted():
-            warnings += gate.slow_rules(hooks)
+        slow = gate.slow_rules(hooks) if compiled.wanted() else []
     except ConfigError:
         raise
     except TreehouseError as error:
@@ -464,6 +466,7 @@ def resolve(
         turn_cap=top.turn_cap or DEFAULT_TURN_CAP,
         house_rules=[rule.spec for rule in house_rules],
         warnings=warnings,
+        slow=slow,
         sources=sources,
         chain=[str(path) for path, _ in chain],
     )

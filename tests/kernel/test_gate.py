@@ -81,19 +81,19 @@ def test_a_plain_wrapper_is_named_once_with_its_hook_the_cost_and_the_form_that_
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
     effective, _hooks = hooks_of(loaded, "smalls-plain")
-    assert effective.warnings == [
+    assert effective.slow == [
         "house rule 'smalls-plain' (treehouse_fences_hits) answers in a form the compiled core cannot take in:"
         " bots that look ahead play on the reference rules, 5 to 15 times the CPU;"
         " written as a JudgedBySource rule (docs/fences-api.md), a rule keeps the core"
     ]
-    assert hooks_of(loaded, "smalls-declared")[0].warnings == []
+    assert hooks_of(loaded, "smalls-declared")[0].slow == []
 
 
 def test_with_the_core_turned_off_nothing_is_said(loaded, monkeypatch):
     monkeypatch.setenv(compiled.COMPILED_ENV, "0")
     compiled.reset_for_tests()
     try:
-        assert hooks_of(loaded, "smalls-plain")[0].warnings == []
+        assert hooks_of(loaded, "smalls-plain")[0].slow == []
     finally:
         monkeypatch.delenv(compiled.COMPILED_ENV)
         compiled.reset_for_tests()
@@ -111,16 +111,29 @@ def test_th_rules_says_which_tier_a_rule_set_runs_on(loaded, monkeypatch, rules,
     assert says in " ".join(result.output.split())
 
 
-@pytest.mark.parametrize("command", [["simulate", "--games", "1"], ["compare", "fences", "--games", "1"], ["sweep", "--variant", "fences", "--games", "1", "--param", "rules.turn_limit=5,6"]])
-def test_a_playtest_under_a_plain_wrapper_says_so_once_on_stderr(loaded, monkeypatch, command):
+@pytest.mark.parametrize("seats, lines", [(("greedy", "random"), 1), (("random", "random"), 0)])
+@pytest.mark.parametrize(
+    "command",
+    [["simulate", "--variant", "fences", "--set"], ["compare", "fences", "--set-b"], ["sweep", "--variant", "fences", "--param", "rules.turn_limit=5,6", "--set"]],
+    ids=lambda command: command[0],
+)
+def test_a_playtest_whose_bots_look_ahead_under_a_plain_wrapper_says_so_once(loaded, monkeypatch, command, seats, lines):
     from treehouse.cli.app import app
 
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
     use_plugins(monkeypatch, loaded)
-    args = [*command, "--set" if command[0] == "simulate" else "--set-b" if command[0] == "compare" else "--set", "house_rules=[smalls-plain]", "--seat", "random", "--seat", "random", "--jobs", "1"]
-    if command[0] == "simulate":
-        args += ["--variant", "fences"]
+    args = [*command, "house_rules=[smalls-plain]", "--games", "1", "--jobs", "1", "--seat", seats[0], "--seat", seats[1]]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    assert result.stderr.count("cannot take in") == 1, result.stderr
+    assert result.stderr.count("cannot take in") == lines, result.stderr
+
+
+def test_commands_that_play_no_game_say_nothing_of_the_core(loaded, monkeypatch):
+    from treehouse.cli.app import app
+
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    use_plugins(monkeypatch, loaded)
+    result = CliRunner().invoke(app, ["rules", "--variant", "fences", "--set", "house_rules=[smalls-plain]"])
+    assert result.exit_code == 0 and "warning:" not in result.stderr, result.stderr

@@ -108,17 +108,15 @@ def rules(
 
 def _tier_of(effective) -> str:
     """Which tier of rules the looks of bots that look ahead run on under ``effective``, in words (the gate's answer)."""
-    from treehouse.kernel.fast import compiled, gate
-    from treehouse.kernel.hooks import game_hooks
+    from treehouse.kernel.fast import compiled
 
     variant_class = effective.variant_class
     if not variant_class.FAST_HOOKS:
         return f"reference rules ({variant_class.name} has no compiled core)"
     if not compiled.wanted():
         return compiled.tier().removeprefix("rules: ")
-    slow = gate.slow_rules(game_hooks(effective.variant(), effective.house_rule_plugins(plugins())))
-    if slow:
-        return f"reference rules for bots that look ahead: {slow[0]}"
+    if effective.slow:
+        return f"reference rules for bots that look ahead: {effective.slow[0]}"
     return "compiled core for bots that look ahead (the same games as the reference rules)"
 
 

@@ -91,15 +91,35 @@ SetOption = Annotated[
 ]
 
 
-def effective_rules(variant: str | None, config: Path | None, overrides: list[str] | None) -> EffectiveRules:
+def effective_rules(variant: str | None, config: Path | None, overrides: list[str] | None, playing: bool = False) -> EffectiveRules:
     """The rules in force for a command's --variant/--config/--set; what is
-    worth a warning (two house rules answering one hook) is said on standard error."""
-    return warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
+    worth a warning (two house rules answering one hook; for a command that
+    plays games, a house rule keeping the compiled core away) is said on standard error."""
+    return warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()), playing)
 
 
-def warned(effective: EffectiveRules) -> EffectiveRules:
-    """``effective``, once its warnings (two house rules answering one hook) are said on standard error."""
-    for warning in effective.warnings:
+def looks_ahead(seats: list[str] | None) -> bool:
+    """Does one of the ``--seat`` specs name a bot that looks ahead (any bot
+    stronger than ``random``)?  Only then does the compiled core matter."""
+    from treehouse.bots.options import bot_name
+
+    bots = plugins().bots
+    for spec in seats or ():
+        try:
+            info = bots.get(bot_name(spec))
+        except TreehouseError:
+            continue  # a bad spec is named by the command itself
+        if info is not None and info.strength > 0:
+            return True
+    return False
+
+
+def warned(effective: EffectiveRules, playing: bool = False) -> EffectiveRules:
+    """``effective``, once its warnings (two house rules answering one hook)
+    are said on standard error; and by a command that seats bots that look
+    ahead (``playing``: simulate, compare, sweep, tune, play, serve), the
+    line naming the house rules that keep their looks off the compiled core."""
+    for warning in effective.warnings + (effective.slow if playing else []):
         err.print(f"warning: {warning}", markup=False)
     return effective
 

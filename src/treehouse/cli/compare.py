@@ -11,7 +11,7 @@ from typing import Annotated, Any, Optional
 import typer
 from rich.table import Table
 
-from treehouse.cli.common import SetOption, err, out, plugins, run_guarded, shown
+from treehouse.cli.common import SetOption, err, looks_ahead, out, plugins, run_guarded, shown
 from treehouse.cli.playtest import (
     PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, interval, num, play_batch,
     print_definitions, progress_bar, rule_set_named, run_options, save_outputs, seats_and_batch, seats_text, simulate_result,
@@ -125,8 +125,8 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
         raise ConfigError("name a second rule set B, or change A with --set-b key=value (e.g. th compare classic --set-b dig_in_place=false)")
     for text in overrides_b:
         parse_override(text, "--set-b")  # a malformed one is named as --set-b, not --set
-    rules_a = rule_set_named(a, overrides)
-    rules_b = rule_set_named(b if b is not None else a, [*overrides, *overrides_b])
+    rules_a = rule_set_named(a, overrides, looks_ahead(run.seat))
+    rules_b = rule_set_named(b if b is not None else a, [*overrides, *overrides_b], looks_ahead(run.seat))
     name_b = rules_b.name if b is not None else rules_a.name
     if overrides_b:
         name_b += " with " + " ".join(overrides_b)

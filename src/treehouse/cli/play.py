@@ -124,7 +124,7 @@ def _odds_bot(session: Session) -> Any:
 def _new_session(variant_name, players, seats, bot, seed, config, overrides, delay, watch, record_path, ask=False) -> Session:
     if variant_name is None and config is None:
         variant_name = default_variant()
-    effective = effective_rules(variant_name, config, overrides)
+    effective = effective_rules(variant_name, config, overrides, playing=True)
     variant = effective.variant()
     kinds = seat_kinds(variant, players, seats, watch, bot)
     if (bot is None and len(seats) < len(kinds)) or HUMAN in kinds:  # a seat the best bot fills, or hints to give

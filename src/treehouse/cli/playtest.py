@@ -264,12 +264,13 @@ def chunk_pool(run: RunOptions) -> Iterator[Any]:
         yield pool
 
 
-def rule_set_named(reference: str, overrides: list[str]) -> EffectiveRules:
-    """A rule set named on the command line: a YAML file, or a variant / shipped rule set name."""
+def rule_set_named(reference: str, overrides: list[str], playing: bool = False) -> EffectiveRules:
+    """A rule set named on the command line: a YAML file, or a variant / shipped rule set name
+    (``playing``: its bots look ahead, so a house rule keeping the core away is said)."""
     path = Path(reference)
     if path.suffix in (".yaml", ".yml") or path.is_file():
-        return warned(resolve(plugins(), config=path, overrides=overrides), playing=True)
-    return warned(resolve(plugins(), variant=reference, overrides=overrides), playing=True)
+        return warned(resolve(plugins(), config=path, overrides=overrides), playing)
+    return warned(resolve(plugins(), variant=reference, overrides=overrides), playing)
 
 
 @contextmanager

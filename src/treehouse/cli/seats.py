@@ -33,9 +33,11 @@ def default_variant(reads: str | None = None) -> str:
         for cls in ranked:
             try:
                 cls().render_text(reads)  # reads what th show reads: a whole position or a piece of one
-            except Exception as refusal:  # any notation's refusal: try the next variant
+            except TreehouseError as refusal:  # the notation's refusal: try the next variant
                 refusals.append(f"{cls.name}: {refusal}")
                 continue
+            except Exception:  # it read the position, and a plugin failed drawing it: the command says so
+                pass
             return cls.name
         raise TreehouseError(f"no installed variant reads {reads!r} (name one with --variant): {'; '.join(sorted(refusals, key=len))}")
     return ranked[0].name

@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from treehouse.bots.options import check_bot_spec
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, warned
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, looks_ahead, run_guarded, shown, warned
 from treehouse.cli.playtest import (
     MAX_GAMES, PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, interval, num, play_batch,
     print_definitions, progress_bar, run_options, save_outputs, seats_and_batch, seats_heading, seats_text, simulate_result,
@@ -149,7 +149,7 @@ def _skill_ladder(effective: EffectiveRules, players: int, games: int, names: st
 def _simulate(variant, config, overrides, skill_options, run: RunOptions) -> None:
     check_counts(run.games, run.jobs)
     check_outputs(run, [config])
-    effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()))
+    effective = warned(resolve(plugins(), variant=variant, config=config, overrides=overrides or ()), looks_ahead(run.seat))
     kinds, batch = seats_and_batch(run, [effective])
     measure_skill, skill_games, skill_bots = skill_options
     ladder = _skill_ladder(effective, len(kinds), skill_games, skill_bots) if measure_skill else ()

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 from rich.table import Table
 
-from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, run_guarded, shown, warned
+from treehouse.cli.common import ConfigOption, SetOption, VariantOption, err, out, plugins, looks_ahead, run_guarded, shown, warned
 from treehouse.cli.playtest import (
     PARTIAL, RunOptions, check_counts, check_outputs, chunk_pool, emit_json, end_interrupted, num, progress_bar, run_options,
     save_outputs, seats_and_batch, seats_text, simulate_result, why_stopped,
@@ -54,7 +54,7 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
     if resolved:
-        warned(resolved[0])  # the house rules are the same at every point: say it once
+        warned(resolved[0], looks_ahead(run.seat))  # the house rules are the same at every point: say it once
     batches = []
     for point, effective in zip(points, resolved):
         spec = RuleSpec.from_effective(effective)
