@@ -106,6 +106,7 @@ def play_decisions(pages, count: int | None, typed: list[bool], shots: Path | No
         if all(whose(p) == "over" for p in pages):
             return made
         page = next(p for p in pages if whose(p) == "mine")
+        page.bring_to_front()  # a page in the background gets few animation frames: Playwright's click would wait for them
         before = ply(page)
         if shots is not None and made == 2:
             page.screenshot(path=str(shots / "serving-turn.png"))
@@ -265,6 +266,7 @@ def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
             assert page.locator("#legend").is_visible() and "Stack" in page.locator("#legend").inner_text()
             assert page.evaluate("document.documentElement.scrollWidth") <= width  # nothing wider than the screen
             page.screenshot(path=str(shots / f"serving-panels-{width}.png"), full_page=True)
+            page.bring_to_front()
             for _ in range(5):
                 if page.evaluate("document.body.dataset.out") == "yes":
                     break
@@ -285,6 +287,7 @@ def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
             closing.goto(start_from_lobby(lobby, port, {"seats": "human\nhuman"}))
             wait_until(lambda: whose(closing) == "mine", 20, "the table to close")
             table_id = closing.url.split("/t/")[1].split("#")[0]
+            lobby.bring_to_front()
             lobby.goto(f"http://127.0.0.1:{port}/")
             row = lobby.locator("#tables tr", has_text=table_id)
             wait_until(lambda: row.locator("button.close").count() == 1, 20, "the Close button in the list")
@@ -299,7 +302,9 @@ def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
                 person.goto(link)
             play_decisions(people, 3, [True])
             wait_until(lambda: any(p.locator("#takeback").is_visible() for p in people), 20, "a page to offer its takeback")
-            next(p for p in people if p.locator("#takeback").is_visible()).click("#takeback")
+            taking_back = next(p for p in people if p.locator("#takeback").is_visible())
+            taking_back.bring_to_front()
+            taking_back.click("#takeback")
             wait_until(lambda: "took back" in people[0].locator("#log").inner_text(), 20, "the takeback in the story")
             wait_until(lambda: any(whose(p) == "mine" for p in people), 20, "the decision after the takeback")
             story = people[0].locator("#log").inner_text()
