@@ -325,3 +325,13 @@ def test_step3_into_a_fence_stays_put_and_is_hit(pos, play):
     state = pos(layout(c3="1", e1="2", c4="Mb<"), stacks="rgby,oygb", step="stack")
     after = play(state, STACK, "step n")
     assert cell(after, "c3") == 0 and after.stacks[0] == ("red", "green", "blue")
+
+
+def test_a_wild_reorder_whose_dig_gives_back_the_stack_is_not_offered_under_any_uniform_dig(pos, fences_class):
+    """Issue 47: a Stack ``ry``: ``wild:ry dig`` (giving ``yr``) is offered, ``wild:yr dig``
+    (giving ``ry`` again) is not, under every ``uniform_dig`` (docs/rules/fences.md, WILD)."""
+    state = pos(layout(c3="1", e1="2"), stacks="ry,oy", destroyed="gb,gb", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
+    for uniform in ("noop", "hit", "reroll"):
+        variant = fences_class({"uniform_dig": uniform})
+        words = names(variant, variant.treehouse_legal_moves(state, ACT, "WILD"))
+        assert "wild:ry dig" in words and "wild:yr dig" not in words, uniform

@@ -221,6 +221,22 @@ def test_a_stack_moving_onto_a_stack_looks_the_same_through_both_tiers(plugins, 
     assert on_core.outcomes[north].winners == (() if mover_hit_on_stack else (0,))
 
 
+@pytest.mark.parametrize("uniform_dig", ["noop", "hit", "reroll"])
+def test_a_wild_dig_that_gives_back_the_stack_is_left_out_by_both_tiers(plugins, uniform_dig):
+    """Issue 47, item 3: a Stack ``ry`` and a WILD: ``wild:yr dig`` (back to ``ry``) is in neither
+    tier's legal moves (compare checks the core's rows against the reference's moves)."""
+    from treehouse.variants.fences.game import STEPS
+
+    variant = fences(plugins, uniform_dig=uniform_dig)
+    from treehouse.variants.fences.scenario import complete, layout
+
+    rows = complete(layout(c3="1", e1="2"), stacks="ry,oy", destroyed="gb,gb", step="act", empty=("N3", "S3", "W3", "E3"), spares_inside=True)
+    state = variant.parse_position(rows)
+    assert compare(variant, state, STEPS[1]) > 0
+    words = {variant.format_move(m) for m in variant.hooks.treehouse_legal_moves(state, STEPS[1], "WILD")}
+    assert "wild:ry dig" in words and "wild:yr dig" not in words
+
+
 def test_the_search_bots_games_look_the_same_through_both_tiers(plugins):
     """Positions the search reaches (the bot that leans on the core most), greedy against it."""
     variant = fences(plugins, start="corners", outside_attempts=True, uniform_dig="hit", all_out_at_once="tie")
