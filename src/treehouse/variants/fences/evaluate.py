@@ -38,6 +38,7 @@ The score is the seat's own Stack value minus the best live opponent's
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Callable
 
 from treehouse.kernel.pieces import Direction
@@ -85,6 +86,20 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     """A placed Stack's value from the board, its square and top colour and
     its smalls; ``stand`` as in :func:`stack_value`.  A threat whose Hit does
     not stand, or cannot Damage the Stack (colour immunity), is a shield."""
+    if stand is None:
+        return _placed_value(board, square, seat, top, smalls)
+    return _valued(board, square, seat, top, smalls, stand)
+
+
+@lru_cache(maxsize=8192)
+def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
+    """:func:`placed_value` where every Hit stands: a pure function of its
+    arguments, kept by value (a search values the same Stack on the same
+    board again and again: after each face's moves, at each depth)."""
+    return _valued(board, square, seat, top, smalls, None)
+
+
+def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: Stand | None) -> float:
     lines, onto = threatened_hits(board, square, seat)
     if stand is None:
         judged = None

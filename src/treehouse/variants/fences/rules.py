@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from functools import lru_cache
 from itertools import permutations, product
 from typing import NamedTuple
 
@@ -513,16 +514,24 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     return found
 
 
-def lines(state: FencesPosition) -> list[Line]:
+def lines(state: FencesPosition) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack, Stacks in square
     order: from each Stack, the first piece each way, if it is a Fence
     pointing back at it."""
+    return _lines(state.board, state.live())
+
+
+@lru_cache(maxsize=4096)
+def _lines(board: tuple, live: tuple[int, ...]) -> tuple[Line, ...]:
+    """:func:`lines` of a board and its live seats: a pure function of the
+    two values, so a search that meets a board again finds its lines kept
+    (keyed by value, never by identity)."""
     found = []
-    for square, seat in sorted((state.square_of(seat), seat) for seat in state.live()):
-        for d, n, piece in first_pieces(state.board, square):
+    for square, seat in sorted((board.index(seat), seat) for seat in live):
+        for d, n, piece in first_pieces(board, square):
             if is_fence(piece) and piece.direction is d.opposite:
                 found.append(Line(n, piece, square, seat))
-    return found
+    return tuple(found)
 
 
 def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = frozenset(), every_check: bool = False) -> list[Hit]:
