@@ -140,7 +140,7 @@ def test_every_step_under_the_shipped_rule_sets(plugins, rule_set):
 
 rules = st.builds(
     ClassicRules, dig_in_place=st.booleans(), house_decline=st.sampled_from(["pass", "reroll"]), mirror_matches=st.booleans(),
-    first_player=st.sampled_from([1, 2, "drawn"]),
+    first_player=st.sampled_from([1, 2, "drawn"]), wild_choice=st.sampled_from(["either", "own_first"]),
 )
 trios = st.sampled_from(all_trios())
 
@@ -291,3 +291,19 @@ def test_games_in_threads_each_get_their_own_answers(plugins, at_once):
     at_once(partial(look_again, 0), partial(look_again, 1))
     assert expected[0] != expected[1]
     assert wrong == []
+
+
+@pytest.mark.parametrize(
+    "rules", [ClassicRules(wild_choice="own_first"), ClassicRules(dig_in_place=False, house_decline="reroll", wild_choice="own_first")],
+    ids=["classic", "classic-wiki"],
+)
+def test_the_wikis_wild_looks_the_same_through_both_tiers(plugins, rules):
+    """``wild_choice: own_first`` (issue 47): the core's legal moves (looked at all
+    at once) and looks equal the reference's, at the issue's position (both
+    trios the Tree: a WILD may take only DIG and AIM to the House) and at random ones."""
+    hooks = game_hooks(plugins.variant("classic")(rules))
+    looks, _ended = check_every_face(hooks, ClassicPosition(HOUSE, (TREE, TREE), 0))
+    assert looks > 0
+    rng = random.Random(7)
+    for _ in range(30):
+        check_every_face(hooks, ClassicPosition(rng.choice(all_trios()), (rng.choice(all_trios()), rng.choice(all_trios())), rng.randrange(2)))

@@ -135,10 +135,17 @@ def results(trio: Trio, action: str, dig_in_place: bool = True) -> tuple[Option,
     return tuple(sorted(seen.items(), key=lambda item: format_trio(item[0])))
 
 
-def wild_results(trio: Trio, dig_in_place: bool = True) -> tuple[tuple[str, Trio, str], ...]:
-    """``(action, result, words)`` for every distinct result of any of the five actions."""
+def wild_results(trio: Trio, dig_in_place: bool = True, actions: tuple[str, ...] = ACTIONS) -> tuple[tuple[str, Trio, str], ...]:
+    """``(action, result, words)`` for every distinct result of any of ``actions``
+    (the five by default), the first action that makes a result naming it."""
     seen: dict[Trio, tuple[str, Trio, str]] = {}
-    for action in ACTIONS:
+    for action in actions:
         for result, words in results(trio, action, dig_in_place):
             seen.setdefault(result, (action, result, words))
     return tuple(seen.values())
+
+
+def blocked_actions(trio: Trio, dig_in_place: bool = True) -> tuple[str, ...]:
+    """The actions that cannot be done to ``trio`` (no result changes it):
+    under ``wild_choice: own_first`` the ones a WILD may take to the House."""
+    return tuple(action for action in ACTIONS if not results(trio, action, dig_in_place))

@@ -25,7 +25,7 @@ from treehouse.hookspecs import hookimpl
 from treehouse.kernel.engine import ONE_ROLLED_STEP, PASS, REROLL, Outcome
 from treehouse.kernel.turn import Applied
 from treehouse.kernel.variant import Rules, Variant, chance_outcome, legal_moves
-from treehouse.variants.classic.actions import ACTIONS, results, wild_results
+from treehouse.variants.classic.actions import ACTIONS, blocked_actions, results, wild_results
 from treehouse.variants.classic.fast.looks import GAME_HOOKS, LOOK_ALL_HOOKS, LOOK_HOOKS, core_for
 from treehouse.variants.classic.distance import distances_to
 from treehouse.variants.first_player import FirstPlayer, first_player_field, first_seat
@@ -45,6 +45,12 @@ class ClassicRules(Rules):
     mirror_matches: bool = Field(False, description="A left-right mirror image of the House also wins.")
     max_players: int = Field(4, ge=2, le=12, description="The most players allowed (a second set allows more).")
     first_player: FirstPlayer = first_player_field()
+    wild_choice: Literal["either", "own_first"] = Field(
+        "either",
+        description="WILD: either (the official page: 'apply it to your trio or the House'): the chosen action on either trio,"
+        " even when it fits your own; own_first (the wiki: 'Choose one of the above', and 'If you can perform the action"
+        " on your trio, you must'): the chosen action on your own trio when it fits there, else on the House.",
+    )
 
 
 class ClassicPosition(NamedTuple):
@@ -130,6 +136,16 @@ def action_moves(trio: Trio, action: str, target: str, dig_in_place: bool) -> tu
     if action == "WILD":
         return tuple(ClassicMove(target, r, a, w) for a, r, w in wild_results(trio, dig_in_place))
     return tuple(ClassicMove(target, r, action, w) for r, w in results(trio, action, dig_in_place))
+
+
+@lru_cache(maxsize=None)
+def wild_house_moves(house: Trio, own: Trio, dig_in_place: bool, wild_choice: str) -> tuple[ClassicMove, ...]:
+    """A WILD's moves on the House: any action's (``wild_choice: either``), or
+    under ``own_first`` only those of the actions that cannot be done to ``own``."""
+    if wild_choice == "either":
+        return action_moves(house, "WILD", HOUSE_TARGET, dig_in_place)
+    actions = blocked_actions(own, dig_in_place)
+    return tuple(ClassicMove(HOUSE_TARGET, r, a, w) for a, r, w in wild_results(house, dig_in_place, actions))
 
 
 def outcome(state: ClassicPosition, mover: int, mirror_matches: bool = False) -> Outcome | None:
@@ -251,12 +267,13 @@ class Classic(Variant):
     @hookimpl
     def treehouse_legal_moves(self, state, step, face):
         """Own trio first; else the House or a decline; else nothing (reroll).
-        WILD: both trios, even when your own would do."""
+        WILD: both trios, even when your own would do (``wild_choice: own_first``:
+        the House only for the actions your own trio cannot take)."""
         house, trios, to_move = state
         dig_in_place = self.rules.dig_in_place
         mine = action_moves(trios[to_move], face, OWN, dig_in_place)
         if face == "WILD":
-            return mine + action_moves(house, face, HOUSE_TARGET, dig_in_place)
+            return mine + wild_house_moves(house, trios[to_move], dig_in_place, self.rules.wild_choice)
         if mine:
             return mine
         theirs = action_moves(house, face, HOUSE_TARGET, dig_in_place)
@@ -296,6 +313,13 @@ class Classic(Variant):
         own_moves = action_moves(own, face, OWN, self.rules.dig_in_place)
         if move.target == HOUSE_TARGET and own_moves and face != "WILD":
             return f"your own trio has a {face} move, so you may not change the House (only when yours has none, or on a WILD)"
+        if move.target == HOUSE_TARGET and face == "WILD" and self.rules.wild_choice == "own_first":
+            fits = action_moves(own, move.action, OWN, self.rules.dig_in_place) if move.action in ACTIONS else ()
+            if fits:
+                return (
+                    f"your own trio has a {move.action} move, so under wild_choice: own_first a WILD's {move.action}"
+                    " goes to your trio, not the House (only an action your trio cannot take goes to the House)"
+                )
         if move.target == OWN and not own_moves:
             return f"no {face} changes your trio, so this turn acts on the House ('house:{face.lower()} ...') or passes"
         trio = house if move.target == HOUSE_TARGET else own

@@ -12,7 +12,8 @@ players.  One turn, for each face ``f`` of the die (probability ``p_f``):
   ``1 - V(opp, own, house')``) or decline: ``pass`` ends the turn
   (``1 - V(opp, own, house)``), ``reroll`` rolls again (``V(own, opp, house)``);
 * else the face is rolled again (``V(own, opp, house)``);
-* WILD: any result of any action, on either trio.
+* WILD: any result of any action, on either trio (``wild_choice: own_first``:
+  an action on the House only where it cannot be done to one's own trio).
 
 so ``V = sum_f p_f * max(choices for f)`` (the Bellman equation).  Value
 iteration repeats that update for all 204**3 positions at once until no value
@@ -31,7 +32,7 @@ contiguous 204x204 slab, which keeps the House moves cheap); use
 The solver is generic over a small abstract game (:class:`SolverGame`): a list
 of trios, a die, successor lists per face and a match table.
 :func:`classic_game` builds it from the classic rules in force (honouring
-``dig_in_place``, ``house_decline`` and ``mirror_matches``) and may restrict
+``dig_in_place``, ``house_decline``, ``mirror_matches`` and ``wild_choice``) and may restrict
 it to a subset of the trios or a different die, which is how the tests solve a
 game small enough to check by hand.
 """
@@ -68,8 +69,10 @@ class SolverGame:
     ``own[f][t]`` and ``house[f][t]`` are the indices of the trios face ``f``
     turns trio ``t`` into (never ``t`` itself) on one's own trio and on the
     House; ``wild[f]`` says the face may be used on either, with no obligation
-    and no decline; ``match[x, h]`` says trio ``x`` wins against House ``h``;
-    ``decline`` is ``"pass"`` or ``"reroll"``.
+    and no decline (``wild_own_first``: the face is any one plain face's, so
+    on the House only where that face does not fit one's own trio);
+    ``match[x, h]`` says trio ``x`` wins against House ``h``; ``decline`` is
+    ``"pass"`` or ``"reroll"``.
     """
 
     names: tuple[str, ...]
@@ -82,6 +85,7 @@ class SolverGame:
     decline: str = "pass"
     #: a candidate left-right mirror map of the trios (checked before use: :func:`_symmetry`)
     mirror: tuple[int, ...] | None = field(default=None, compare=False)
+    wild_own_first: bool = False
 
     @property
     def size(self) -> int:
@@ -173,6 +177,7 @@ def classic_game(rules: Any = None, trios: Sequence | None = None, die: Die | No
         match=match,
         decline=rules.house_decline,
         mirror=tuple(index[mirror(t)] for t in universe) if all(mirror(t) in index for t in universe) else None,
+        wild_own_first=rules.wild_choice == "own_first",
     )
 
 
@@ -223,6 +228,8 @@ class _Face:
     own_starts: np.ndarray
     fits_own: np.ndarray  # [trio] bool
     house: tuple[tuple[int, ...], ...]
+    #: the trios the face does not fit (rows of the slab): where a WILD under ``wild_own_first`` may take it to the House
+    free_rows: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.intp))
 
 
 @dataclass
@@ -259,11 +266,16 @@ def _plan(game: SolverGame) -> _Plan:
             own_starts=np.asarray(starts, dtype=np.intp),
             fits_own=fits_own,
             house=game.house[f],
+            free_rows=np.flatnonzero(~fits_own),
         )
         fits_house = np.array([bool(s) for s in game.house[f]], dtype=bool)
         reroll += face.probability * (~fits_house[:, None] & ~fits_own[None, :])
         if face.wild and _union_faces(game, f) is not None:
             union_wild.append(face)
+        elif face.wild and game.wild_own_first:
+            raise TreehouseError(
+                f"wild_choice: own_first needs the wild face {game.faces[f]!r} to be the union of the plain faces, as the Treehouse die's WILD is"
+            )
         else:
             faces.append(face)
     # A position where no face does anything can never end (it does not occur in
@@ -331,7 +343,11 @@ def _update_slab(game: SolverGame, plan: _Plan, V: np.ndarray, Q: np.ndarray, h:
             continue
         if need_wild:
             if house_successors:
-                np.maximum(wild, best, out=wild)
+                if game.wild_own_first:  # the House only where this action does not fit one's own trio
+                    rows = face.free_rows
+                    wild[rows] = np.maximum(wild[rows], best[rows])
+                else:
+                    np.maximum(wild, best, out=wild)
             if own is not None:
                 wild[face.own_rows] = np.maximum(wild[face.own_rows], own)
         if house_successors:
@@ -419,7 +435,11 @@ def rules_key(rules: Any, die: Die = TREEHOUSE_DIE) -> dict[str, Any]:
         "die": [[face, str(p)] for face, p in die.outcomes()],
         "solver": SOLVER_VERSION,
         "tolerance": DEFAULT_TOLERANCE,
-    }
+    } | (
+        # only the wiki's WILD is keyed: tables solved before the option, under the
+        # official WILD (``either``), keep their key and stay valid
+        {"wild_choice": "own_first"} if rules.wild_choice == "own_first" else {}
+    )
 
 
 def cache_dir() -> Path:
@@ -434,7 +454,7 @@ def cache_dir() -> Path:
 def table_path(rules: Any) -> Path:
     key = rules_key(rules)
     digest = hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    flags = f"dip{int(key['dig_in_place'])}-{key['house_decline']}-mirror{int(key['mirror_matches'])}"
+    flags = f"dip{int(key['dig_in_place'])}-{key['house_decline']}-mirror{int(key['mirror_matches'])}" + ("-wildownfirst" if "wild_choice" in key else "")
     return cache_dir() / f"classic-2p-{flags}-{digest}.npy"
 
 

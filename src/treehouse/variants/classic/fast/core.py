@@ -29,7 +29,7 @@ from treehouse.kernel.fast.compiled import njit_cached
 from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL
 from treehouse.kernel.fast.playout_kernels import games
 from treehouse.variants.classic.fast.core_layout import (  # the kernels read them as constants
-    P_FIRST, P_HOUSE, P_PLAYERS, P_TO_MOVE, T_AWAY, T_DECLINE, T_IMAGE, T_MIRROR, T_OFFSETS, T_RESULTS, T_WILD, TRIOS,
+    ACTION_FACES, P_FIRST, P_HOUSE, P_PLAYERS, P_TO_MOVE, T_AWAY, T_DECLINE, T_IMAGE, T_MIRROR, T_OFFSETS, T_RESULTS, T_WILD, T_WILD_OWN_FIRST, TRIOS,
 )
 
 #: The kernels Python calls (looks.py; ``CompiledGame.search``, ``Playout.games``),
@@ -62,10 +62,45 @@ def _results(tables, face, trio, offset, codes, n):
 
 
 @njit_cached
+def _count(tables, face, trio):
+    """How many trios one ``face`` makes of ``trio`` (0: the action cannot be done to it)."""
+    at = tables[T_OFFSETS] + face * TRIOS + trio
+    return tables[at + 1] - tables[at]
+
+
+@njit_cached
+def _wild_house(tables, own, house, codes, n):
+    """``wild_choice: own_first`` (game.wild_house_moves): append the House's
+    results of each action ``own`` cannot take, in action order, each result
+    once (the first action that makes it); the new count."""
+    start = n
+    for face in range(ACTION_FACES):
+        if _count(tables, face, own):
+            continue
+        at = tables[T_OFFSETS] + face * TRIOS + house
+        first = tables[T_RESULTS]
+        for i in range(tables[at], tables[at + 1]):
+            made = tables[first + i] + TRIOS
+            seen = False
+            for j in range(start, n):
+                if codes[j] == made:
+                    seen = True
+                    break
+            if not seen:
+                codes[n] = made
+                n += 1
+    return n
+
+
+@njit_cached
 def legal(tables, position, face, codes):
-    """treehouse_legal_moves: own trio first; else the House and the decline; WILD both trios."""
-    n = _results(tables, face, position[P_FIRST + position[P_TO_MOVE]], 0, codes, 0)
+    """treehouse_legal_moves: own trio first; else the House and the decline; WILD both trios
+    (``wild_choice: own_first``: the House only for the actions one's trio cannot take)."""
+    own = position[P_FIRST + position[P_TO_MOVE]]
+    n = _results(tables, face, own, 0, codes, 0)
     if face == tables[T_WILD]:
+        if tables[T_WILD_OWN_FIRST]:
+            return _wild_house(tables, own, position[P_HOUSE], codes, n)
         return _results(tables, face, position[P_HOUSE], TRIOS, codes, n)
     if n:
         return n

@@ -26,9 +26,12 @@ TRIOS = 204
 
 #: Where the fields of a position sit (then each seat's trio).
 P_HOUSE, P_TO_MOVE, P_PLAYERS, P_FIRST = range(4)
-#: The tables' header: two rule options, the WILD face's number, then where each table starts.
-T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS = range(7)
-HEADER = 7
+#: The tables' header: two rule options, the WILD face's number, then where each table starts;
+#: then ``wild_choice`` (1: own_first, a WILD's action on the House only where it cannot be done to one's trio).
+T_MIRROR, T_DECLINE, T_WILD, T_IMAGE, T_AWAY, T_OFFSETS, T_RESULTS, T_WILD_OWN_FIRST = range(8)
+HEADER = 8
+#: The plain faces (the five actions) are numbered 0 to 4, WILD after them (looks.FACES).
+ACTION_FACES = 5
 
 #: The counters of ``core.tally``, in its order (game.Classic.treehouse_step_statistics).
 STATISTICS = ("passes", "house_moves", "own_moves")

@@ -92,7 +92,7 @@ def tables(rules: Any) -> np.ndarray:
     """The kernels' tables for ``rules`` (core.py's docstring), made from the reference rules."""
     import numpy as np  # here, not at import: a game that never uses the core never loads numpy
 
-    assert layout.TRIOS == TRIOS
+    assert layout.TRIOS == TRIOS and layout.ACTION_FACES == len(ACTIONS) == FACES["WILD"]
     trios = all_trios()
     image = [trio_rank(mirror(trio)) for trio in trios]
     away = [steps for row in _targets(rules.dig_in_place, rules.mirror_matches) for steps in row]
@@ -109,6 +109,7 @@ def tables(rules: Any) -> np.ndarray:
     header[layout.T_MIRROR] = int(rules.mirror_matches)
     header[layout.T_DECLINE] = PASS if rules.house_decline == "pass" else REROLL
     header[layout.T_WILD] = FACES["WILD"]
+    header[layout.T_WILD_OWN_FIRST] = int(rules.wild_choice == "own_first")
     header[layout.T_IMAGE] = layout.HEADER
     header[layout.T_AWAY] = header[layout.T_IMAGE] + len(image)
     header[layout.T_OFFSETS] = header[layout.T_AWAY] + len(away)
@@ -247,7 +248,7 @@ def core_for(variant: Any, hooks: Sequence[str] = LOOK_HOOKS) -> ClassicCore | U
     if kernels is None:
         return Unused()
     rules = variant.rules
-    key = (bool(rules.dig_in_place), bool(rules.mirror_matches), rules.house_decline)
+    key = (bool(rules.dig_in_place), bool(rules.mirror_matches), rules.house_decline, rules.wild_choice)  # what the tables hold
     core = _cores.get(key)
     if core is None:
         core = _cores[key] = ClassicCore(kernels, rules)
