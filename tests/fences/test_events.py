@@ -142,6 +142,23 @@ def test_a_swap_with_the_outside_fence_that_points_at_the_stack_hits_twice_in_ad
     assert [(e.hit.cause, e.lost) for e in events] == [(Cause.SWAP_OUTSIDE, "blue"), (Cause.POINTED_AT, None)]
 
 
+def test_the_words_of_one_hit_per_piece_name_the_swap_exception(fences_class):
+    """Issue 47: ``th rules``, fences.yaml and the how-to-play said "at most once per check"
+    while the Swap with an Outside Fence Hits twice (above); they now say so, and only
+    while ``swap_outside_considered_moved`` makes the exception."""
+    from pathlib import Path
+
+    from treehouse.variants.fences.game import FencesRules
+
+    description = FencesRules.model_fields["one_hit_per_piece"].description
+    assert "except a Swap with an Outside Fence" in description and "in addition to any" in description
+    yaml = Path(__file__).resolve().parents[2] / "variants" / "fences.yaml"
+    line = next(line for line in yaml.read_text().splitlines() if line.strip().startswith("one_hit_per_piece:"))
+    assert "not a Swap with an Outside Fence" in line
+    assert "except a Swap with an Outside Fence" in fences_class().how_to_play()
+    assert "except a Swap" not in fences_class({"swap_outside_considered_moved": False}).how_to_play()
+
+
 def test_a_swap_with_an_inside_fence_moves_the_stack_and_is_not_an_outside_hit(pos, fences):
     """The Stack that really swaps is moved: a line it arrives in Hits (new), one it left does not."""
     state = pos(layout(c3="1", e1="2", c5="Lb*", E5="Lg<", E3="Lr<"), stacks="rgby,oygb", step="act", empty=("d5", "e5"))

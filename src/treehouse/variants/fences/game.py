@@ -83,8 +83,9 @@ class FencesRules(Rules):
     )
     one_hit_per_piece: bool = Field(
         True,
-        description="A piece Hits a Stack at most once per check (stepping into a Fence that points at the Stack is one Hit);"
-        " false: once for each rule it meets.",
+        description="A piece Hits a Stack at most once per check (stepping into a Fence that points at the Stack is one Hit),"
+        " except a Swap with an Outside Fence while swap_outside_considered_moved is true: the seed's 'in addition to any"
+        " other Hits', so a Swap with the Outside Fence whose line is on the Stack is two Hits; false: once for each rule it meets.",
     )
     outside_attempts: bool = Field(
         False,
@@ -503,12 +504,6 @@ class Fences(Variant):
         from treehouse.variants.fences.fast import looks
 
         return looks.evaluate_seats(self.rules, judged, state)
-
-    def reference_first_seconds(self) -> float:
-        """No wait: Fences' reference rules take about 1.7 s for a game of
-        greedy against search, the core about a twentieth of that, so even
-        one game repays loading the core (about 0.7 s)."""
-        return 0.0
 
     def prepare_compiled(self) -> None:
         from treehouse.kernel.fast import compiled

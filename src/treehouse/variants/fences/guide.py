@@ -26,12 +26,21 @@ def how_to_play(rules: Any) -> str:
     )
     lines = (
         "an appearing line Hits (a Fence pointed or moved at a Stack, a Stack moving into a line, a blocker leaving);"
-        " a Stack that bounces is Hit again by the lines it stands in"
+        + (
+            " a Stack that bounces is Hit again by the lines it stands in"
+            if getattr(rules, "mover_hit_on_stack", False)
+            else " a Stack that bounces off a Fence or the Outside (not off another Stack) is Hit again by the lines it stands in"
+        )
         if getattr(rules, "line_hits", "new") == "new"
         else "every line Hits at every check, whether it is new or not"
     )
     per_piece = (
-        "A piece Hits a Stack at most once per check."
+        "A piece Hits a Stack at most once per check"
+        + (
+            ", except a Swap with an Outside Fence, which Hits in addition to any other Hits (that Fence's own line too)."
+            if getattr(rules, "swap_outside_considered_moved", True)
+            else "."
+        )
         if getattr(rules, "one_hit_per_piece", True)
         else "A piece Hits a Stack once for each rule it meets (stepping into a Fence that points at you: two Hits)."
     )
