@@ -177,26 +177,17 @@ def test_while_the_core_is_prepared_in_the_background_the_hooks_answer_the_looks
     assert looked is not None and list(looked.values) == list(look_moves(variant.hooks, state, step, moves, 0).values)
 
 
-@pytest.mark.parametrize(
-    "seconds, always, prepared, waits",
-    [
-        (float("inf"), None, False, True),  # deferred: the hooks answer
-        (0.0, None, False, False),  # the deferral is over: the core is loaded now
-        (float("inf"), "1", False, False),  # TREEHOUSE_COMPILED=1: the core always
-        (float("inf"), None, True, False),  # prepared already: nothing to wait for
-    ],
-)
-def test_a_core_waits_only_within_a_deferral_that_has_not_ended(fresh_tier, seconds, always, prepared, waits):
-    if always:
-        fresh_tier.setenv(compiled.COMPILED_ENV, always)
-    if prepared:
-        compiled._kernels["example"] = object()
-    assert not compiled.waiting("example")  # outside any deferral
-    with compiled.deferred(seconds) as deferral:
-        assert compiled.waiting("example") is waits
-        deferral.until = 0.0
-        assert not compiled.waiting("example")  # its holder ended it
+def test_a_core_waits_only_while_th_play_prepares_it_in_the_background(fresh_tier):
+    release = threading.Event()
     assert not compiled.waiting("example")
+    thread = compiled.prepare_in_background(release.wait)
+    try:
+        assert compiled.waiting("example")
+        compiled._kernels["example"] = object()
+        assert not compiled.waiting("example")  # prepared: nothing to wait for
+    finally:
+        release.set()
+        thread.join(10)
 
 
 def test_loading_every_installed_plugin_and_a_random_seat_playtest_import_neither_numpy_nor_numba():

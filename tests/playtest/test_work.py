@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from contextlib import contextmanager
 
 from treehouse.config import resolve
@@ -147,11 +149,7 @@ def test_classic_counts_house_moves_and_passes(plugins):
     assert passed == agg.counters["passes"]
 
 
-# -- the compiled core waits in a run too short to repay loading it --
-
-
-def _search_batch(plugins, run_stop: int) -> Batch:
-    return Batch((spec(plugins),), ("search", "search"), seed=4, run_stop=run_stop)
+# -- a playtest takes the compiled core from its first look --
 
 
 def _core_answers(monkeypatch) -> list[bool]:
@@ -177,94 +175,29 @@ def _core_answers(monkeypatch) -> list[bool]:
     return answers
 
 
-def _reference_first(monkeypatch, seconds: float) -> None:
-    """Classic's games play this long on the reference rules before the pace is known."""
-    from treehouse.variants.classic.game import Classic
-
-    monkeypatch.setattr(Classic, "reference_first_seconds", lambda self: seconds)
-
-
-def test_while_the_pace_says_short_the_core_waits_and_once_it_says_long_it_answers_with_the_same_games(plugins, monkeypatch):
-    """Timing-free: the thresholds are set so that the pace says 'short' and then 'long' whatever this machine's speed."""
-    from treehouse.playtest import work
-
-    answers = _core_answers(monkeypatch)
-    _reference_first(monkeypatch, float("inf"))
-    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", float("inf"))
-    short = play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
-    assert answers and not any(answers)  # every look of the search's answered by the hooks
-    answers.clear()
-    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", 0.0)
-    monkeypatch.setattr(work, "PACE_SECONDS", 0.0)
-    long = play_chunk(_search_batch(plugins, 10_000), 0, 3, plugins, on_game=lambda: None)
-    assert answers[-1] and not answers[0]  # judged after the second game: the third on the core
-    assert vars(long.sides[0]) == vars(short.sides[0])
-
-
-def test_a_long_first_game_takes_the_core_midway_and_forcing_it_takes_it_at_once(plugins, monkeypatch):
-    from treehouse.kernel.fast import compiled
-
-    answers = _core_answers(monkeypatch)
-    _reference_first(monkeypatch, 0.0)  # the deferral over before the first look
-    play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
-    assert answers and all(answers)
-    answers.clear()
-    _reference_first(monkeypatch, float("inf"))
-    monkeypatch.setenv(compiled.COMPILED_ENV, "1")
-    play_chunk(_search_batch(plugins, 1), 0, 1, plugins, on_game=lambda: None)
-    assert answers and all(answers)  # TREEHOUSE_COMPILED=1: the core even for one game
-
-
-def test_once_the_pace_says_the_run_ends_soon_it_ends_on_the_reference_rules_past_the_first_deadline(plugins, monkeypatch):
-    """A clock that moves one second a game: the deadline (2.5 s) falls in the
-    third game, but the second game's pace already said the one game left
-    takes a second, under the five it would need."""
-    import time
-
-    from treehouse.playtest import work
-
-    answers = _core_answers(monkeypatch)
-    now = [0.0]
-    real_play_game = work.play_game
-
-    def one_second_a_game(*args, **named):
-        now[0] += 1.0
-        return real_play_game(*args, **named)
-
-    monkeypatch.setattr(work, "play_game", one_second_a_game)
-    monkeypatch.setattr(time, "perf_counter", lambda: now[0])
-    _reference_first(monkeypatch, 2.5)
-    monkeypatch.setattr(work, "COMPILED_CORE_AFTER_SECONDS", 5.0)
-    play_chunk(_search_batch(plugins, 3), 0, 3, plugins, on_game=lambda: None)
-    assert answers and not any(answers)  # without the pace's word, the third game's looks would take the core
-
-
-def test_a_fences_playtest_takes_the_core_from_its_first_look(plugins, monkeypatch):
-    """Its reference rules are slow enough that one game repays loading the core."""
+@pytest.mark.parametrize("variant, seats", [("classic", ("search", "search")), ("fences", ("greedy", "search"))])
+def test_a_playtest_of_one_game_takes_the_core_from_its_first_look(plugins, monkeypatch, variant, seats):
+    """A build loads in milliseconds, so even one game is played on the core."""
     from dataclasses import replace
 
     from treehouse.kernel.fast import compiled
 
     if not compiled.enabled():
-        import pytest
-
         pytest.skip("the compiled core is off here")
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
     waited: list[bool] = []
     real_waiting = compiled.waiting
     monkeypatch.setattr(compiled, "waiting", lambda name: waited.append(real_waiting(name)) or waited[-1])
-    short = replace(spec(plugins, "fences", ("start=corners",)), turn_cap=6)
-    play_chunk(Batch((short,), ("greedy", "search"), seed=2, run_stop=1), 0, 1, plugins, on_game=lambda: None)
-    assert waited and not any(waited)
-    assert compiled.ready("fences")
+    short = replace(spec(plugins, variant, ("start=corners",) if variant == "fences" else ()), turn_cap=6)
+    play_chunk(Batch((short,), seats, seed=2), 0, 1, plugins, on_game=lambda: None)
+    assert not any(waited)
+    assert compiled.ready(variant)
 
 
-def test_run_chunks_tells_each_chunk_where_the_run_ends(plugins, monkeypatch):
-    from treehouse.playtest import work
+def test_classic_search_looks_are_the_cores_from_the_first_game(plugins, monkeypatch):
+    answers = _core_answers(monkeypatch)
+    play_chunk(Batch((spec(plugins),), ("search", "search"), seed=4), 0, 1, plugins, on_game=lambda: None)
+    assert answers and all(answers)
 
-    seen: list[tuple[int, int, int]] = []
-    real = work.play_chunk
-    monkeypatch.setattr(work, "play_chunk", lambda batch, start, stop, *rest, **named: seen.append((start, stop, batch.run_stop)) or real(batch, start, stop, *rest, **named))
-    list(work.run_chunks(Batch((spec(plugins),), ("random", "random")), 250, jobs=1, plugins=plugins))
-    assert seen == [(0, 100, 250), (100, 200, 250), (200, 250, 250)]
+

@@ -180,14 +180,6 @@ class Variant:
         seats) takes it only then.  Default ``False``."""
         return False
 
-    def reference_first_seconds(self) -> float:
-        """How long a playtest's chunk plays on the reference rules before a
-        look may load the compiled core, while the run's pace is not known
-        yet (playtest/work.py): loading it from numba's cache takes about
-        0.7 s, which a run of a few quick games does not win back.  ``0``
-        where even one game repays it.  Default half a second."""
-        return 0.5
-
     def exact_solver(self) -> Any:
         """What ``th solve`` asks of a variant whose game can be solved
         exactly (classic's ``ClassicSolver``: ``refuses(players)``,

@@ -18,7 +18,6 @@ on the same chunks and handing the results back in the same order.
 
 from __future__ import annotations
 
-import math
 import numbers
 import os
 import random
@@ -53,21 +52,6 @@ WORKERS_AFTER_SECONDS = 1.0
 #: and the kernels costs about a second, and each classic game saved about
 #: 1 ms.  A shorter run takes it only where its process has loaded it already.
 COMPILED_PLAYOUT_AFTER_GAMES = 2000
-
-#: A chunk's games start on the reference rules (:func:`compiled.deferred`),
-#: since loading the variant's compiled core from numba's cache takes about
-#: 0.7 s: a run of a few search games, or of a thousand greedy ones, is
-#: quicker without it (classic's search games are about 5x cheaper on it,
-#: its greedy ones about 1.5x).  The core is loaded once the games' pace (the
-#: first game, which warms up, not counted; judged once the games timed took
-#: :data:`PACE_SECONDS`) says the rest of the run would take longer than
-#: :data:`COMPILED_CORE_AFTER_SECONDS` on the reference rules, and stays
-#: unloaded while it says less.  Before the pace is known, a look loads it
-#: after the variant's ``reference_first_seconds()`` (half a second; none for
-#: Fences, whose reference rules are slow enough that one game repays it).
-#: The same games either way.
-COMPILED_CORE_AFTER_SECONDS = 1.0
-PACE_SECONDS = 0.1
 
 #: The signals that end a run as Ctrl-C does (the workers end with it).
 ENDING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
@@ -132,10 +116,6 @@ class Batch:
     #: long enough to pay for loading it: :func:`run_chunks` decides); where
     #: it is loaded already, it is used whatever this says.  Never changes a result.
     compiled_playout: bool = False
-    #: Where the run ends (its last game + 1; :func:`run_chunks` sets it), so
-    #: that a chunk knows how many games are left when it weighs loading the
-    #: compiled core (:data:`COMPILED_CORE_AFTER_SECONDS`).  Never changes a result.
-    run_stop: int = 0
 
 
 def game_seed(seed: int | str, index: int) -> str:
@@ -417,8 +397,6 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
     # A rule set whose games the compiled playout plays has them all played at once; the others game by game.
     playouts = [None if folder else table.compiled_playout(load=batch.compiled_playout) for table in tables]
     played = [None if playout is None else table.play_compiled(playout, batch, start, stop) for table, playout in zip(tables, playouts)]
-    last = max(batch.run_stop, stop)
-
     def play(index: int) -> None:  # game index under each rule set, added up
         summaries = [
             done[index - start] if done is not None else play_game(table, batch, index, folder / f"{prefix}game-{index:06d}.jsonl" if folder else None)
@@ -432,21 +410,9 @@ def play_chunk(batch: Batch, start: int, stop: int, plugins: Any = None, on_game
 
     index = start
     try:
-        with compiled.deferred(min(table.variant.reference_first_seconds() for table in tables)) as deferral:  # on the reference rules until the rest would repay loading the core
-            timed: tuple[float, int] | None = None  # from the end of the first game (it warms up: not a pace)
-            while index < stop:
-                play(index)
-                index += 1
-                if timed is None:
-                    timed = (time.perf_counter(), index)
-                    continue
-                seconds = time.perf_counter() - timed[0]
-                if seconds >= PACE_SECONDS:
-                    if seconds / (index - timed[1]) * (last - index) > COMPILED_CORE_AFTER_SECONDS:
-                        break
-                    deferral.until = math.inf  # the run ends soon: the rest on the reference rules too
-        for index in range(index, stop):
+        while index < stop:
             play(index)
+            index += 1
     except KeyboardInterrupt as stop_signal:  # Ctrl-C in this process: keep the games before this one
         raise _ChunkInterrupted(ChunkResult(start, index, sides, paired), getattr(stop_signal, "signum", signal.SIGINT)) from None
     return ChunkResult(start, stop, sides, paired)
@@ -509,7 +475,6 @@ def run_chunks(
     if batch.records:
         Path(batch.records).mkdir(parents=True, exist_ok=True)
     work = chunks(games, chunk, first)
-    batch = replace(batch, run_stop=games)
     if not batch.records and games - first >= COMPILED_PLAYOUT_AFTER_GAMES:
         batch = replace(batch, compiled_playout=True)  # long enough to pay for loading it, wherever the chunks are played
     if pool is not None:

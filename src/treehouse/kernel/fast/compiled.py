@@ -20,14 +20,13 @@ kernel of any game.
   and never imports numba), else just in time by numba, cached
   (``NUMBA_CACHE_DIR``, by default ``<user cache>/treehouse/numba``).  The
   first use on a machine says so in one line, with the time it takes.
-* A playtest plays its first games with the core waiting (:func:`deferred`,
-  :func:`waiting`) until the run shows it would repay loading the core;
-  ``TREEHOUSE_COMPILED=1`` takes the core from the first look.
+* A run takes the core from its first look: a build loads in milliseconds.
+  Only ``th play``, preparing it in the background, leaves the first looks
+  to the hooks (:func:`waiting`).
 """
 
 from __future__ import annotations
 
-import contextvars
 import hashlib
 import importlib
 import importlib.metadata
@@ -38,9 +37,8 @@ import platform
 import sys
 import threading
 import time
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Sequence
 
 import platformdirs
 
@@ -48,11 +46,9 @@ from treehouse.errors import TreehouseError
 from treehouse.textfiles import write_text_atomically
 
 #: ``TREEHOUSE_COMPILED=0`` (or ``false``, ``no``, ``off``) plays on the reference rules only;
-#: ``=1`` (or ``true``, ``yes``, ``on``) takes the core even in a run too short
-#: to repay loading it (:func:`deferred`).
+#: any other value (``1``) is the default: the core wherever the gate lets it answer.
 COMPILED_ENV = "TREEHOUSE_COMPILED"
 _OFF = ("0", "false", "no", "off")
-_ALWAYS = ("1", "true", "yes", "on")
 
 #: Why the reference tier is in use, once known (``""``: the compiled one is).
 _reason: str | None = None
@@ -324,50 +320,12 @@ def prepare_in_background(prepare: Callable[[], None]) -> threading.Thread:
     return thread
 
 
-class Deferral:
-    """A stretch of play in which a core not loaded yet stays unloaded, until
-    ``until`` (a ``time.perf_counter()``), which its holder may move."""
-
-    __slots__ = ("until",)
-
-    def __init__(self, until: float) -> None:
-        self.until = until
-
-
-#: The deferral in force here, if any.  A context variable, not an argument:
-#: it must reach a look deep inside a bot's search, and each thread (th
-#: serve's tables) has its own.
-_deferral: contextvars.ContextVar[Deferral | None] = contextvars.ContextVar("treehouse_compiled_deferral", default=None)
-
-
-@contextmanager
-def deferred(seconds: float = math.inf) -> Iterator[Deferral]:
-    """For the next ``seconds`` (the holder may move the end), a core not
-    loaded yet is not loaded: the hooks answer its looks, with the same
-    values.  The playtest plays a run's first games so, until the run shows
-    it will last long enough on the reference rules to repay loading numba
-    and the kernels (``playtest/work.py``).  ``TREEHOUSE_COMPILED=1`` takes
-    the core even so."""
-    deferral = Deferral(time.perf_counter() + seconds)
-    token = _deferral.set(deferral)
-    try:
-        yield deferral
-    finally:
-        _deferral.reset(token)
-
-
 def waiting(name: str) -> bool:
     """Should a look leave the core ``name`` alone for now, the hooks
-    answering (the same values)?  Never once it is prepared; while ``th
-    play`` prepares it in the background (:func:`preparing`), and within a
-    :func:`deferred` stretch (unless ``TREEHOUSE_COMPILED=1``), yes.  Cheap:
-    it imports nothing, so deferred play never pays for numba's import."""
-    if name in _kernels:
-        return False
-    if preparing():
-        return True
-    deferral = _deferral.get()
-    return deferral is not None and time.perf_counter() < deferral.until and os.environ.get(COMPILED_ENV, "").strip().lower() not in _ALWAYS
+    answering (the same values)?  Only while ``th play`` prepares it in the
+    background (:func:`preparing`): no prompt or bot's decision waits for a
+    cold build.  Cheap: it imports nothing."""
+    return name not in _kernels and preparing()
 
 
 def reset_for_tests() -> None:
