@@ -41,6 +41,8 @@ MISTAKES = [
     (["--port", "70000"], "less than or equal to 65535"),
     (["--host", "no.such.host.invalid", "--port", "0"], "--host no.such.host.invalid"),
     (["--port", "{busy}"], "cannot listen on 127.0.0.1:{busy}"),
+    (["--lobby-max-seconds", "0"], "--lobby-max-seconds"),
+    (["--lobby-max-depth", "-1"], "--lobby-max-depth"),
 ]
 
 

@@ -3,7 +3,9 @@
 Routes:
 
 * ``GET /`` the lobby: the tables, and a form that starts a new one;
-* ``GET /api/tables``, ``POST /api/tables`` the same as JSON;
+* ``GET /api/tables``, ``POST /api/tables`` the same as JSON (a new table's answer
+  holds its owner's key, once);
+* ``POST /api/tables/{table}/close`` closes a lobby's table for good, given its owner's key;
 * ``GET /t/{table}`` a table's page; a seat's link adds ``#seat=TOKEN``;
 * ``WS /ws/{table}`` the page's live connection: the page says ``hello``
   with its token (or none, to watch), then gets a ``state`` message at every
@@ -15,7 +17,10 @@ must name this server (no DNS-rebinding page reaches it), a WebSocket's and a
 most :data:`MAX_MESSAGE` characters and must be one of the :data:`Message`
 models, and a move must be legal for the seat whose token the connection
 gave.  Anything else is answered with one ``error`` message on that
-connection; the game and its record are untouched.  Nothing a client sends
+connection; the game and its record are untouched.  The lobby's tables are
+bounded (:meth:`Hub.make_room`, :class:`~treehouse.serve.table.BotCaps`), and a
+request's headers must arrive within :data:`HEADER_SECONDS`
+(:func:`header_timed_protocol`).  Nothing a client sends
 names a file: a table is looked up among the tables the server holds, and its
 record's name was chosen by the server.
 """

@@ -5,14 +5,24 @@ table plays its :class:`~treehouse.kernel.engine.Game` in a thread of its own,
 and a person's seat (:class:`BrowserSeat`) waits there for their browser's
 answer while the web server (:mod:`treehouse.serve.app`) keeps serving
 everyone else.  Everything a page shows is one :meth:`Table.snapshot`, built
-from the same hooks and words as ``th play``: the variant's SVG board, every
-event in words, the face's meaning, the menu of moves with the variant's
-notes (self-damaging moves marked), an illegal move's explanation.
+from the same hooks and words as ``th play``: the variant's SVG board, a
+panel per seat and the picture's legend (as ``th replay --html``'s), every
+event in words, the face's meaning (for the mover's page), the menu of moves
+with the variant's notes (self-damaging moves marked), an illegal move's
+explanation.
+
+A table started from the lobby has an owner's key (its starter closes it with
+it, :meth:`Table.end`), its bots held to the host's :class:`BotCaps`, and they
+think one at a time with every other lobby table's (:data:`LOBBY_THINKING`).
 
 The record is ``th play``'s: it is written (atomically) before each person's
 decision and after every step, and a table read back from its record
 (:meth:`Table.resume`) is rebuilt from its seed exactly as ``th play
---resume`` does (:func:`~treehouse.kernel.resume.resume_game`).
+--resume`` does (:func:`~treehouse.kernel.resume.resume_game`), its story
+whole (its takebacks from the record's undone moves).  Beside the record,
+``TABLE.tokens.json`` (owner-only) holds the seats' tokens, the owner's key,
+the host command's choices (the same command resumes the table rather than
+start another) and, once closed for good, why.
 
 Takeback rule (stated on the page, :data:`TAKEBACK_RULE`): a person may take
 back their last decision while no other person has decided since; the bots'
