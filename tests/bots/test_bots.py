@@ -103,7 +103,7 @@ def test_specs_parse():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("alphazero(iterations=abc)", "unknown bot 'alphazero'; known: greedy, mcts, perfect, random, search"),
+        ("alphazero(iterations=abc)", "unknown bot 'alphazero'; known: greedy, mcts, perfect, policy, random, search"),
         ("search(depth=abc)", "bad value 'abc' for option 'depth' of bot 'search' in 'search(depth=abc)': expected int, e.g. depth=0"),
         ("search(iterations=400)", "bot 'search' has no option 'iterations'; its options: depth, width, nodes, seconds"),
         ("search(depth)", "bad option 'depth' in bot 'search(depth)': expected key=value"),
