@@ -293,6 +293,7 @@ def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
             lobby.goto(f"http://127.0.0.1:{port}/")
             row = lobby.locator("#tables tr", has_text=table_id)
             wait_until(lambda: row.locator("button.close").count() == 1, 20, "the Close button in the list")
+            assert lobby.evaluate("document.documentElement.scrollWidth") <= width  # the lobby fits the screen too
             row.locator("button.close").click()
             wait_until(lambda: "closed by the person who started it" in closing.locator("#over").inner_text(), 20, "the closed table's page")
             assert closing.locator("#status").inner_text() == "Closed" and closing.locator("#moves button").count() == 0
