@@ -127,3 +127,20 @@ def test_tables_under_the_two_readings_are_kept_apart():
     assert rules_key(ClassicRules(wild_choice="own_first"))["wild_choice"] == "own_first"
     assert table_path(ClassicRules()) != table_path(ClassicRules(wild_choice="own_first"))
     assert "wildownfirst" in table_path(ClassicRules(wild_choice="own_first")).name
+
+
+def test_the_classic_wiki_rule_set_takes_the_wikis_wild(plugins):
+    """The issue's command: ``th moves -v classic-wiki '...' --action wild`` no longer lists
+    ``house: tip``; with ``--set wild_choice=either`` it does."""
+    from typer.testing import CliRunner
+
+    from treehouse.cli import app
+    from treehouse.config import resolve
+
+    assert resolve(plugins, variant="classic-wiki").rules.wild_choice == "own_first"
+    assert resolve(plugins, variant="classic").rules.wild_choice == "either"
+    position = "L< S^ M> :: L^/M^/S^ | L^/M^/S^ :: 1"
+    wiki = CliRunner().invoke(app, ["moves", "-v", "classic-wiki", position, "--action", "wild"])
+    assert wiki.exit_code == 0 and "house: aim" in wiki.output and "house: tip" not in wiki.output
+    either = CliRunner().invoke(app, ["moves", "-v", "classic-wiki", position, "--action", "wild", "--set", "wild_choice=either"])
+    assert either.exit_code == 0 and "house: tip S^ left" in either.output
