@@ -111,11 +111,11 @@ def whole(module: Path) -> bool:
         return False
 
 
-def prepared(name: str, module: str, digest: str, folder: Path, announce: Callable[[], None], say: Callable[[str], None], wait: float = WAIT_SECONDS) -> ModuleType | None:
+def prepared(name: str, module: str, digest: str, folder: Path, announce: Callable[[float | None], None], say: Callable[[str], None], wait: float = WAIT_SECONDS) -> ModuleType | None:
     """The core ``name`` (the kernels of ``module``, from sources of
     ``digest``) compiled ahead of time and loaded: built first, once a
-    machine, where ``folder`` has no whole build (``announce()`` then says
-    so); ``None`` where it cannot be built here (no C compiler, say: numba
+    machine, where ``folder`` has no whole build (``announce(seconds)`` then
+    says so, with how long the last build here took, if one did); ``None`` where it cannot be built here (no C compiler, say: numba
     compiles it just in time instead).  Raises :class:`Unavailable` where
     the cache cannot serve now; a wait for another process's build is said
     through ``say``, and lasts ``wait`` seconds at most."""
@@ -139,8 +139,12 @@ def prepared(name: str, module: str, digest: str, folder: Path, announce: Callab
             with contextlib.suppress(OSError):
                 stale.unlink()
         _sweep(folder, name)
-        announce()
+        timing = folder / f"{name}.seconds"
+        announce(last_build_seconds(timing))
+        started = time.monotonic()
         why = build(module, module_name(name, digest), target)
+        if not why:
+            _write(timing, f"{time.monotonic() - started:.1f}\n")  # the next build's estimate, measured on this machine
         if why:
             _sweep(folder, name)
             if why.startswith(KILLED):
@@ -151,6 +155,15 @@ def prepared(name: str, module: str, digest: str, folder: Path, announce: Callab
             return None
         _keep_newest(folder, name)
     return _loaded(target, name, digest)
+
+
+def last_build_seconds(timing: Path) -> float | None:
+    """How long the last build of a core took on this machine (kept beside
+    the builds), or ``None`` before the first."""
+    try:
+        return float(timing.read_text())
+    except (OSError, ValueError):
+        return None
 
 
 def _loaded(target: Path, name: str, digest: str) -> ModuleType | None:

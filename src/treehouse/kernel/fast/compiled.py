@@ -229,8 +229,8 @@ def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm
                 _said.add(name)
                 print(f"treehouse: {words}", file=sys.stderr, flush=True)
 
-        def announce() -> None:  # by the process that compiles
-            say(f"preparing the compiled rules of {name}, once: about {seconds:.0f} s")
+        def announce(measured: float | None) -> None:  # by the process that compiles: the last build here, else the estimate
+            say(f"preparing the compiled rules of {name}, once: about {measured or seconds:.0f} s")
 
         def unavailable(reason: str, said: bool = False) -> None:
             _unavailable[name] = time.monotonic() + ASK_AGAIN_SECONDS
@@ -250,7 +250,7 @@ def kernels(name: str, module: str, sources: Sequence[str], seconds: float, warm
                 _unusable(error)
                 return None
             try:
-                _just_in_time(name, digest, loaded, warm, announce)
+                _just_in_time(name, digest, loaded, warm, lambda: announce(None))
             except OSError as error:  # numba's cache met a full disk
                 unavailable(f"numba's cache in {cache_folder()} cannot be written ({error.strerror or error})")
                 return None
