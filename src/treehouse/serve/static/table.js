@@ -23,6 +23,7 @@ function connect() {
     else if (message.type === "hint") { $("hint").textContent = message.lines.join("\n"); }
   };
   socket.onclose = () => {
+    if (state && (state.over || state.ended)) { document.body.dataset.connected = "no"; return; }  // nothing more will happen here
     $("connection").textContent = "Connection lost: reconnecting…";
     document.body.dataset.connected = "no";
     setTimeout(connect, retry);
