@@ -74,7 +74,7 @@ class FencesRules(Rules):
     start: Literal["chosen", "corners", "random"] = Field(
         "chosen",
         description="chosen (the seed's setup): in turn order each player draws a small blind and places it on an empty"
-        " Inside square (2 players: opposite corners, seat 1 picks), then the draws go on round the table onto the Stacks;"
+        " Inside square (2 players: opposite corners, the first player picks), then the draws go on round the table onto the Stacks;"
         " corners: Stacks drawn at once, in the corners; random: on random Inside squares (3-4 players; 2 use corners).",
     )
     first_player: FirstPlayer = first_player_field()

@@ -151,8 +151,9 @@ def draw_chances(state: FencesPosition, distinct: bool) -> tuple[tuple[str, Frac
 
 def setup_moves(state: FencesPosition, seat: int, colour: str) -> tuple[FencesMove, ...]:
     """What ``seat`` may do with the small of ``colour`` it just drew: with no
-    Stack yet, place it on any empty Inside square (two players: seat 1 any
-    corner, seat 2 the corner opposite it); else put it on top of the Stack.
+    Stack yet, place it on any empty Inside square (two players: the first
+    player any corner, the other the corner opposite it); else put it on top
+    of the Stack.
     ``()`` when no such small is left in the bag."""
     if colour not in state.aside:
         return ()
