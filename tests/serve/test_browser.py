@@ -243,6 +243,16 @@ def start_from_lobby(lobby, port: int, choices: dict) -> str:
     return f"http://127.0.0.1:{port}" + lobby.locator("#links a").first.get_attribute("href")
 
 
+def people_page_close_visible(context, link: str) -> bool:
+    """Does a table's page, opened from ``link`` in ``context``, offer to close the table?"""
+    page = context.new_page()
+    page.goto(link)
+    wait_until(lambda: ply(page) or whose(page) == "over", 20, "the page's first state")
+    visible = page.locator("#close-table").is_visible()
+    page.close()
+    return visible
+
+
 @pytest.mark.parametrize("width,height", [(1280, 800), (390, 844)], ids=["1280x800", "390x844"])
 def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
     records = tmp_path / "tables"
@@ -288,6 +298,8 @@ def test_panels_a_seat_out_closing_and_a_restart(tmp_path, width, height):
             closing = context.new_page()
             closing.goto(start_from_lobby(lobby, port, {"seats": "human\nhuman"}))
             wait_until(lambda: whose(closing) == "mine", 20, "the table to close")
+            assert closing.locator("#close-table").is_visible()  # this browser started it: its page offers to close it too
+            assert not people_page_close_visible(context, hosted[0])  # the host's table has no owner here
             table_id = closing.url.split("/t/")[1].split("#")[0]
             lobby.bring_to_front()
             lobby.goto(f"http://127.0.0.1:{port}/")

@@ -6,6 +6,7 @@ const tableId = decodeURIComponent(location.pathname.split("/").pop());
 const token = new URLSearchParams(location.hash.slice(1)).get("seat");
 const $ = (id) => document.getElementById(id);
 let socket = null, state = null, opened = null, retry = 500;
+const ownerKey = localStorage.getItem("treehouse-owner:" + tableId);  // kept by the lobby page that started this table
 
 function send(message) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(message));
@@ -130,6 +131,7 @@ function draw(next) {
   $("roll").textContent = roll;
   $("over").textContent = state.ended ? `This table is closed: ${state.ended}.` : (state.over || "");
   $("takeback").hidden = !(decision && state.takeback_seat && state.takeback_seat === state.you);
+  $("close-table").hidden = !ownerKey || Boolean(state.over || state.ended);  // only in the browser that started it from the lobby
   $("rule").textContent = "Takeback: " + state.takeback_rule + " Moves marked ⚠ cost the mover." + (state.you ? " Highlighted: what happened since your last decision." : "");
   document.body.dataset.ply = decision ? decision.ply : "";
   document.body.dataset.turn = decision && decision.seat === state.you ? "mine" : (state.over || state.ended ? "over" : "theirs");
@@ -143,4 +145,8 @@ $("typed").addEventListener("submit", (event) => {
 });
 $("hint-button").onclick = () => { if (state && state.decision) { $("hint").textContent = "Thinking…"; send({ type: "hint", ply: state.decision.ply }); } };
 $("takeback").onclick = () => send({ type: "takeback" });
+$("close-table").onclick = async () => {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/close`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ owner: ownerKey }) });
+  if (!response.ok) $("message").textContent = "✗ " + (await response.json()).error;
+};
 connect();
