@@ -171,6 +171,21 @@ def test_observations_for_classic_and_fences():
     assert "fence" in state.observation_string(2)
 
 
+def test_openspiels_make_observation_gives_the_board_planes():
+    from open_spiel.python.observation import make_observation
+
+    game = pyspiel.load_game("treehouse_fences", {"players": 3})
+    planes = make_observation(game, params={"observation": "planes"})
+    state = game.new_initial_state()
+    while state.is_chance_node() or "fence" not in str(state):
+        state = state.child(state.chance_outcomes()[0][0] if state.is_chance_node() else state.legal_actions()[0])
+    planes.set_from(state, 1)
+    assert planes.dict["observation"].shape == (87, 7, 7) and 0 <= planes.tensor.min() and planes.tensor.max() == 1
+    assert len(state.observation_tensor(1)) == 930  # the default stays the vector
+    with pytest.raises(TreehouseError, match="treehouse_classic: observation='planes': classic has no board planes"):
+        make_observation(pyspiel.load_game("treehouse_classic"), params={"observation": "planes"})
+
+
 def test_serialize_and_clone_keep_the_game():
     game = pyspiel.load_game("treehouse_fences", {"players": 2})
     state = game.new_initial_state()
