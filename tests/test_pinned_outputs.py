@@ -24,7 +24,7 @@ PINNED = Path(__file__).parent / "pinned"
 FENCES = [
     f"--set={key}={value}"
     for key, value in (
-        ("stack_height_2p", 4), ("stack_height_3p", 3), ("stack_height_4p", 2), ("draft", "random"), ("start", "corners"),
+        ("stack_height_2p", 4), ("stack_height_3p", 3), ("stack_height_4p", 2), ("draft", "random"), ("start", "corners"), ("first_player", 1),
         ("line_hits", "new"), ("one_hit_per_piece", "false"), ("outside_attempts", "true"), ("swap_outside_ignores_colour", "true"), ("swap_outside_considered_moved", "true"), ("mover_hit_on_stack", "true"), ("uniform_dig", "hit"),
         ("all_out_at_once", "tie"), ("turn_limit", 0), ("turn_limit_scoring", "most_smalls"),
     )
