@@ -118,7 +118,27 @@ def sprt_question(text: str, kinds: tuple[str, ...]) -> SprtQuestion:
     raise ConfigError(f"--sprt takes a question: seat:N, entrant:BOT, metric:NAME or auto, not {text!r}")
 
 
-def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
+@dataclasses.dataclass
+class Comparison:
+    """A comparison ready to play: both rule sets resolved and named, the seats and the
+    batch checked, and the SPRT if one was asked (what ``th serve``'s lab plays too)."""
+
+    rules_a: Any
+    rules_b: Any
+    spec_a: RuleSpec
+    spec_b: RuleSpec
+    kinds: tuple[str, ...]
+    batch: Any
+    test: SPRT | None = None
+    question: SprtQuestion | None = None
+
+    def stop(self, total) -> bool:
+        """After each chunk: feed the SPRT the paired differences so far; has it decided?"""
+        return self.test is not None and self.test.update_sums(*paired_differences(total.paired, self.question.quantity)) is not None
+
+
+def prepare_compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> Comparison:
+    """Check everything ``th compare`` was given and resolve it, before any game (one line for any mistake)."""
     check_counts(run.games, run.jobs)
     check_outputs(run, [a, b])
     if b is None and not overrides_b:
@@ -141,7 +161,6 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
             markup=False,
         )
     kinds, batch = seats_and_batch(run, [rules_a, rules_b], (spec_a, spec_b))
-    games, seed = run.games, run.seed
 
     test: SPRT | None = None
     question: SprtQuestion | None = None
@@ -157,26 +176,24 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
             test = SPRT(delta1, delta0, alpha, beta)
         except ValueError as error:
             raise ConfigError(f"--sprt: {error}") from None
+    return Comparison(rules_a, rules_b, spec_a, spec_b, kinds, batch, test, question)
 
-    def stop(total) -> bool:
-        return test is not None and test.update_sums(*paired_differences(total.paired, question.quantity)) is not None
 
-    began = time.perf_counter()
-    with chunk_pool(run) as pool, progress_bar(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
-        total, stopped = play_batch(batch, games, run, progress, pool, stop)
-    seconds = time.perf_counter() - began
-    side_a = simulate_result(rules_a, batch, total.sides[0], seconds)
-    side_b = simulate_result(rules_b, batch, total.sides[1], seconds)
-    side_a["rule_set"], side_b["rule_set"] = spec_a.name, spec_b.name
+def compare_result(comparison: Comparison, total, stopped, seconds: float) -> dict[str, Any]:
+    """``th compare``'s result (its ``--json``) from the paired totals played so far."""
+    c, test, question = comparison, comparison.test, comparison.question
+    side_a = simulate_result(c.rules_a, c.batch, total.sides[0], seconds)
+    side_b = simulate_result(c.rules_b, c.batch, total.sides[1], seconds)
+    side_a["rule_set"], side_b["rule_set"] = c.spec_a.name, c.spec_b.name
     rows = [
         {"part": part_of(d.name), "name": d.name, "a": d.a, "b": d.b, "diff": d.diff.value, "low": d.diff.low, "high": d.diff.high, "p_value": d.p_value, "significant": d.significant}
-        for d in differences(total.sides[0], total.sides[1], total.paired, ladder=ladder(kinds))
+        for d in differences(total.sides[0], total.sides[1], total.paired, ladder=ladder(c.kinds))
     ]
     result: dict[str, Any] = {
         "games": total.sides[0].games,
-        "seed": seed,
-        "seat_kinds": list(kinds),
-        "seats_rotated": batch.rotate,
+        "seed": c.batch.seed,
+        "seat_kinds": list(c.kinds),
+        "seats_rotated": c.batch.rotate,
         "a": side_a,
         "b": side_b,
         "differences": rows,
@@ -196,6 +213,19 @@ def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
             "decision": decision, "verdict": verdict, "llr": test.llr(), "lower": test.lower, "upper": test.upper, "pairs": test.n,
             "delta0": test.delta0, "delta1": test.delta1, "alpha": test.alpha, "beta": test.beta,
         }
+    return result
+
+
+def _compare(a, b, overrides, overrides_b, sprt_args, run: RunOptions) -> None:
+    comparison = prepare_compare(a, b, overrides, overrides_b, sprt_args, run)
+    spec_a, spec_b, kinds, batch = comparison.spec_a, comparison.spec_b, comparison.kinds, comparison.batch
+    games, seed = run.games, run.seed
+    began = time.perf_counter()
+    with chunk_pool(run) as pool, progress_bar(games, f"compare {spec_a.name} / {spec_b.name}") as progress:
+        total, stopped = play_batch(batch, games, run, progress, pool, comparison.stop)
+    seconds = time.perf_counter() - began
+    result = compare_result(comparison, total, stopped, seconds)
+    rows = result["differences"]
     compare_csv = ["part", "metric", "a", "b", "diff", "low", "high", "p_value", "significant"], [list(r.values()) for r in rows]
     save_outputs(run, result, stopped, lambda: compare_csv, html.compare_report)
     if run.as_json:
