@@ -1,6 +1,6 @@
 """Learning Fences against ``greedy`` through the Gymnasium adapter, with numpy alone.
 
-Run:  python benchmarks/bench_learning_fences.py [--episodes 2000] [--games 400] [--seeds 0 1 2] [--control-episodes N]
+Run:  python benchmarks/bench_learning_fences.py [--episodes 2000] [--games 400] [--seeds 0 1 2] [--control-episodes N] [--save FILE]
 (needs the gymnasium extra; about 100 CPU seconds a seed with the defaults)
 
 Two-player Fences (the rule set's defaults), the agent against the
@@ -15,10 +15,12 @@ the agent's seat alternating game by game.  Three policies:
   what reached 0.90 against ``random`` without reading the board;
 * learner: a linear value of the board planes (``observation="planes"``:
   the Fences, the Stacks and their colours, Inside and Outside, the scaled
-  scalars) of each move's *afterstate*, the position the move leaves (the
-  environment's own rules play the move in its head, as ``greedy`` does),
-  trained by TD(0) with epsilon-greedy exploration; it plays the move whose
-  afterstate it values most.
+  scalars) of each move's *afterstate*, the position the move leaves
+  (``env.unwrapped.afterstate(id)``: the environment's own rules play the
+  move in their head, as ``greedy`` does), trained by TD(0) with
+  epsilon-greedy exploration; it plays the move whose afterstate it values
+  most (``treehouse.interop.policy.AfterstateValue``, which ``--save``
+  pickles for ``th simulate --seat 'policy(file=FILE, observation=planes)'``).
 
 Each policy trains for the same number of episodes against ``greedy`` (the
 CPU time each used is reported), then plays ``--games`` evaluation games
@@ -35,15 +37,17 @@ tests/interop/test_learning.py runs a short version.
 from __future__ import annotations
 
 import argparse
+import pickle
 import time
 from typing import Any
 
 import numpy as np
 
-from treehouse.interop.actions import PlaneObservation
-from treehouse.interop.flow import TERMINAL, returns
+from treehouse.errors import TreehouseError
 from treehouse.interop.gymnasium import TreehouseGymEnv
+from treehouse.interop.policy import AfterstateValue
 from treehouse.playtest.stats import wilson
+from treehouse.textfiles import write_atomically
 
 OPPONENT = "greedy"
 #: The first seed of the evaluation games (training episodes use the run's seed and up).
@@ -53,64 +57,42 @@ ALPHA, EPSILON, CONTROL_RATE = 0.002, 0.1, 0.05
 
 
 class Table:
-    """The two environments (the agent in seat 0 and in seat 1) a policy plays in turn."""
+    """The two environments (the agent in seat 0 and in seat 1) a policy plays in turn, seeing the board planes."""
 
     def __init__(self, opponent: str = OPPONENT) -> None:
-        self.envs = [TreehouseGymEnv("fences", opponents=[opponent], seat=seat) for seat in (0, 1)]
+        self.envs = [TreehouseGymEnv("fences", opponents=[opponent], seat=seat, observation="planes") for seat in (0, 1)]
 
     def env(self, game: int) -> TreehouseGymEnv:
         return self.envs[game % 2]
 
 
 class Learner:
-    """A linear value of afterstates' board planes, learned by TD(0) (see the module's docstring)."""
+    """A linear value of afterstates' board planes (``AfterstateValue``), learned by TD(0) (see the module's docstring)."""
 
     name = "learner"
 
     def __init__(self, table: Table, seed: int) -> None:
-        self.planes = {id(env): PlaneObservation(env.flow) for env in table.envs}
-        first = table.envs[0]
-        board = PlaneObservation(first.flow)
-        self.weights = np.zeros(int(np.prod(board.board.shape)) + len(board.scalar_names) + 1)
+        env = table.envs[0]
+        self.value = AfterstateValue.for_observation(env.observation_space.shape, env.observer.board.shape[0])
         self.rng = np.random.default_rng(seed)
 
-    def features(self, env: TreehouseGymEnv, node: Any) -> np.ndarray:
-        planes, scalars = self.planes[id(env)].scalars(node, env.seat)
-        return np.concatenate([planes.reshape(-1), scalars, (1.0,)])
-
-    def afterstates(self, env: TreehouseGymEnv) -> tuple[list[int], list[np.ndarray | None], np.ndarray]:
-        """Each legal id, its afterstate's features (``None``: the game is over) and value."""
-        ids, features, values = [], [], []
-        flow, node = env.flow, env.node
-        for action, move in env._legal.items():
-            after = flow.play(node, move)
-            ids.append(action)
-            if after.kind == TERMINAL:
-                features.append(None)
-                values.append(returns(after.outcome, flow.players)[env.seat])
-            else:
-                x = self.features(env, after)
-                features.append(x)
-                values.append(float(self.weights @ x))
-        return ids, features, np.array(values)
-
     def episode(self, env: TreehouseGymEnv, seed: int, learn: bool) -> float:
-        env.reset(seed=seed)
-        previous = None
+        _observation, info = env.reset(seed=seed)
+        weights, previous = self.value.weights, None
         while True:
-            ids, features, values = self.afterstates(env)
+            ids = info["legal_ids"]
+            values, features = self.value.values({**info, "afterstate": env.afterstate})
             if learn and self.rng.random() < EPSILON:
                 k = int(self.rng.integers(len(ids)))
             else:
-                best = np.flatnonzero(values >= values.max() - 1e-12)
-                k = int(best[self.rng.integers(len(best))])
+                k = self.value.best(values, self.rng)
             if learn and previous is not None:  # TD(0): the last afterstate towards this one's value
-                self.weights += ALPHA * (values[k] - self.weights @ previous) * previous
+                weights += ALPHA * (values[k] - weights @ previous) * previous
             previous = features[k]
-            _observation, reward, terminated, truncated, _info = env.step(ids[k])
+            _observation, reward, terminated, truncated, info = env.step(int(ids[k]))
             if terminated or truncated:
                 if learn and previous is not None:
-                    self.weights += ALPHA * (reward - self.weights @ previous) * previous
+                    weights += ALPHA * (reward - weights @ previous) * previous
                 return reward
 
 
@@ -164,9 +146,10 @@ def evaluate(policy: Any, table: Table, games: int) -> int:
     return sum(policy.episode(table.env(game), EVALUATION_SEED + game, learn=False) > 0 for game in range(games))
 
 
-def run(seed: int, episodes: int, games: int, control_episodes: int | None = None) -> list[tuple[str, int, int, int, float]]:
+def run(seed: int, episodes: int, games: int, control_episodes: int | None = None) -> tuple[list[tuple[str, int, int, int, float]], AfterstateValue]:
     """``(policy, episodes, wins, games, training CPU seconds)`` for the untrained
-    learner, the control and the learner (the control trains ``control_episodes``, default ``episodes``)."""
+    learner, the control and the learner (the control trains ``control_episodes``,
+    default ``episodes``), and the trained learner's value."""
     table = Table()
     rows = []
     untrained = Learner(table, seed)
@@ -175,7 +158,7 @@ def run(seed: int, episodes: int, games: int, control_episodes: int | None = Non
         policy = kind(table, seed)
         seconds = train(policy, table, trained, seed)
         rows.append((policy.name, trained, evaluate(policy, table, games), games, seconds))
-    return rows
+    return rows, policy.value
 
 
 def main() -> None:
@@ -184,15 +167,20 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="evaluation games for each policy (default 400)")
     parser.add_argument("--control-episodes", type=int, default=0, help="the control's training episodes (default: --episodes; more gives it the learner's CPU time)")
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--save", metavar="FILE", help="pickle the first seed's trained learner (a policy for th simulate --seat 'policy(file=FILE, observation=planes)')")
     args = parser.parse_args()
     print(f"Fences, 2 players, against {OPPONENT}: {args.games} evaluation games each")
     print(f"{'seed':>4}  {'policy':<10}{'episodes':>9}{'wins':>12}{'win rate':>10}{'95% interval':>18}{'training CPU s':>16}")
     for seed in args.seeds:
         began = time.process_time()
-        for name, trained, wins, games, seconds in run(seed, args.episodes, args.games, args.control_episodes):
+        rows, learned = run(seed, args.episodes, args.games, args.control_episodes)
+        for name, trained, wins, games, seconds in rows:
             low, high = wilson(wins, games)
             print(f"{seed:>4}  {name:<10}{trained:>9}{f'{wins} / {games}':>12}{wins / games:>10.3f}{f'{low:.3f}-{high:.3f}':>18}{seconds:>16.0f}", flush=True)
         print(f"      seed {seed}: {time.process_time() - began:.0f} CPU s in all", flush=True)
+        if args.save and seed == args.seeds[0]:
+            write_atomically(args.save, lambda out: pickle.dump(learned, out), TreehouseError, "trained learner")
+            print(f"      the learner of seed {seed} saved to {args.save}: th simulate --variant fences --seat 'policy(file={args.save}, observation=planes)' --seat {OPPONENT}")
 
 
 if __name__ == "__main__":

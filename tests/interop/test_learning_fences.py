@@ -39,8 +39,8 @@ def test_the_learner_reads_the_board_and_beats_the_blind_control(bench):
     learner, control, untrained = bench.Learner(table, 0), bench.Control(table, 0), bench.Learner(table, 0)
     bench.train(learner, table, EPISODES, 0)
     bench.train(control, table, EPISODES, 0)
-    observed = learner.planes[id(table.envs[0])]
-    scalars = dict(zip(observed.scalar_names, learner.weights[int(np.prod(observed.board.shape)) :]))
+    observer = table.envs[0].observer
+    scalars = dict(zip(observer.scalar_names, learner.value.weights[int(np.prod(observer.board.shape)) :]))
     assert scalars["seat +0 smalls left"] > 0 > scalars["seat +1 smalls left"]
     wins = {name: bench.evaluate(policy, table, GAMES) for name, policy in (("learner", learner), ("control", control), ("untrained", untrained))}
     assert wins["learner"] >= max(wins["control"], wins["untrained"]) + LEAD, wins

@@ -172,3 +172,33 @@ def test_checking_a_policy_spec_runs_none_of_its_code(plugins, tmp_path, monkeyp
         make_bot(plugins, spec)
     assert not ran.exists()
     assert plugins.bot("policy").factory.ready(plugins.variant("fences")(), 2) is False
+
+
+def test_afterstate_looks_ahead_without_changing_the_episode():
+    """env.unwrapped.afterstate(id): what the agent would see after the move
+    (its own next step, before any bot or die moves), and nothing changes."""
+    env = TreehouseGymEnv("fences", opponents=["random"], observation="planes")
+    trace = play(env, 7, lambda observation, info: int(info["legal_ids"][-1]))
+    observation, info = env.reset(seed=7)
+    looked = [env.afterstate(action) for action in info["legal_ids"]]
+    assert all(seen.shape == (82, 7, 7) and reward is None for seen, reward in looked)
+    assert len({seen.tobytes() for seen, _reward in looked}) > 1
+    assert play(env, 7, lambda observation, info: int(info["legal_ids"][-1])) == trace  # looking changed nothing
+    with pytest.raises(TreehouseError, match=r"afterstate: 0 is not a legal action id here"):
+        env.afterstate(0)
+
+
+def test_a_pickled_afterstate_value_sits_at_the_table(tmp_path):
+    """What the learning benchmark saves: an AfterstateValue, pickled, seated by th simulate."""
+    from treehouse.interop.policy import AfterstateValue
+
+    env = TreehouseGymEnv("fences", observation="planes")
+    value = AfterstateValue.for_observation(env.observation_space.shape, env.observer.board.shape[0])
+    observer = env.observer
+    value.weights[int(np.prod(observer.board.shape)) + observer.scalar_names.index("seat +1 smalls left")] = -1.0  # hurt the opponent
+    (tmp_path / "value.pkl").write_bytes(pickle.dumps(value))
+    spec = f"policy(file={tmp_path / 'value.pkl'}, observation=planes)"
+    result = th("simulate", "--variant", "fences", "--seat", spec, "--seat", "random", "--games", "6", "--seed", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["seat_kinds"] == [spec, "random"] and sum(data["wins"]) > 0

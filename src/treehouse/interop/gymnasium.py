@@ -54,7 +54,7 @@ from treehouse.interop.actions import Actions, observer
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, TERMINAL, GameFlow, Node, returns
-from treehouse.interop.policy import PolicySeat
+from treehouse.interop.policy import PolicySeat, afterstate
 from treehouse.interop.rules import configured, installed_games
 from treehouse.kernel.engine import Outcome
 from treehouse.kernel.seats import seat_in
@@ -230,6 +230,16 @@ class TreehouseGymEnv(gymnasium.Env, EpisodePickle):
 
     def _observe(self) -> np.ndarray:
         return self.observer.encode(self.node, self.seat)
+
+    def afterstate(self, action: Any) -> tuple[np.ndarray, float | None]:
+        """What the agent would see of the position ``action`` leaves, before
+        any bot or the die moves, and its return if the move ends the game
+        (``None`` if not): the rules play the move in their head, as
+        ``greedy`` does, for an afterstate learner (treehouse.interop.policy).
+        Nothing in the episode changes."""
+        if self.node is None:
+            raise TreehouseError("call reset() before afterstate()")
+        return afterstate(self.flow, self.observer, self.node, self._legal, action, self.seat)
 
     def legal_ids(self) -> np.ndarray:
         """The legal action ids, ascending (``int64``; empty once the episode is over)."""

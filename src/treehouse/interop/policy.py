@@ -4,9 +4,13 @@ A *policy* is any callable ``policy(observation, info) -> action id``, what
 a learner trained through the Gymnasium environment computes: ``observation``
 is the seat's observation (``vector`` or ``planes``, as the environment's
 ``observation=`` argument), ``info`` holds ``action_mask`` (``int8``),
-``legal_ids`` (ascending) and ``rng``, the seat's own ``random.Random``
+``legal_ids`` (ascending), ``rng``, the seat's own ``random.Random``
 (draw from it, not from a global stream, and the run's seed decides every
-game whatever ``--jobs``).
+game whatever ``--jobs``), and ``afterstate(id) -> (observation, reward)``:
+what the seat would see after that move, and its return if the move ends
+the game (:func:`afterstate`; the Gymnasium environment's
+``env.unwrapped.afterstate``).  :class:`AfterstateValue` is such a policy,
+what ``benchmarks/bench_learning_fences.py`` trains and saves.
 
 :class:`PolicySeat` seats one anywhere a bot sits: a Gymnasium opponent
 (``opponents=[policy]``, the learner itself for self-play) and, through the
@@ -37,10 +41,81 @@ import numpy as np
 
 from treehouse.errors import TreehouseError
 from treehouse.interop.actions import Actions, observer
-from treehouse.interop.flow import GameFlow
+from treehouse.interop.flow import TERMINAL, GameFlow, Node, returns
+from treehouse.textfiles import read_bytes
 
 #: The name a policy file's callable has.
 POLICY_NAME = "policy"
+#: The largest pickled policy read (its weights: a linear value of Fences' planes is about 15 kB).
+MAX_PICKLE = 1 << 30
+
+
+def afterstate(flow: GameFlow, seen: Any, node: Node, legal: dict[int, Any], action: Any, seat: int) -> tuple[np.ndarray, float | None]:
+    """What ``seat`` would see of the position ``action`` leaves, before any
+    other seat or the die moves, and its return if the move ends the game
+    (``None`` if not): the environment's rules play the move in their head,
+    as ``greedy`` does, for an afterstate learner."""
+    try:
+        move = legal.get(int(action))
+    except (TypeError, ValueError):
+        move = None
+    if move is None:
+        raise TreehouseError(f"afterstate: {action!r} is not a legal action id here; the legal ids are info['legal_ids']")
+    after = flow.play(node, move)
+    reward = returns(after.outcome, flow.players)[seat] if after.kind == TERMINAL else None
+    return seen.encode(after, seat), reward
+
+
+class AfterstateValue:
+    """A policy that plays the legal id whose afterstate it values most: a
+    linear value of the afterstate's observation (``info["afterstate"]``), a
+    finished game valued by its return; ties broken by ``info["rng"]``.  With
+    ``board_channels`` (the planes), the planes after the board's are constant
+    (a scalar each), so each counts once.  Picklable: what a learner trained
+    through the environment saves, for ``policy(file=...)``."""
+
+    def __init__(self, size: int, board_channels: int | None = None) -> None:
+        self.weights = np.zeros(size + 1)
+        self.board_channels = board_channels
+
+    @classmethod
+    def for_observation(cls, shape: tuple[int, ...], board_channels: int | None = None) -> AfterstateValue:
+        """Zero weights for observations of ``shape`` (a vector, or planes with ``board_channels`` of board)."""
+        if board_channels is None:
+            return cls(int(np.prod(shape)))
+        channels, rows, columns = shape
+        return cls(board_channels * rows * columns + channels - board_channels, board_channels)
+
+    def features(self, observation: np.ndarray) -> np.ndarray:
+        if self.board_channels is None:
+            return np.concatenate([observation.reshape(-1), (1.0,)])
+        board = self.board_channels
+        return np.concatenate([observation[:board].reshape(-1), observation[board:, 0, 0], (1.0,)])
+
+    def values(self, info: dict) -> tuple[np.ndarray, list[np.ndarray | None]]:
+        """Each legal id's value and its afterstate's features (``None``: the game ends)."""
+        values, features = [], []
+        for action in info["legal_ids"]:
+            observation, reward = info["afterstate"](action)
+            if reward is None:
+                x = self.features(observation)
+                features.append(x)
+                values.append(float(self.weights @ x))
+            else:
+                features.append(None)
+                values.append(reward)
+        return np.array(values), features
+
+    def best(self, values: np.ndarray, rng: Any) -> int:
+        """The place of a best value, ties broken by ``rng`` (a ``random.Random`` or a numpy ``Generator``)."""
+        best = np.flatnonzero(values >= values.max() - 1e-12)
+        # drawn even for a lone best, so the stream never depends on the values
+        pick = rng.integers(len(best)) if hasattr(rng, "integers") else rng.randrange(len(best))
+        return int(best[pick])
+
+    def __call__(self, observation: np.ndarray, info: dict) -> int:
+        values, _features = self.values(info)
+        return int(info["legal_ids"][self.best(values, info["rng"])])
 
 
 def check_policy_source(file: str = "", call: str = "") -> None:
@@ -80,8 +155,9 @@ def load_policy(file: str = "", call: str = "") -> Callable[..., Any]:
             if found is None:
                 raise TreehouseError(f"policy: file={file!r} defines no {POLICY_NAME!r}; define policy(observation, info) -> action id")
         else:
+            data = read_bytes(path, TreehouseError, "pickled policy", limit=MAX_PICKLE)
             try:
-                found = pickle.loads(path.read_bytes())
+                found = pickle.loads(data)
             except Exception as error:
                 raise TreehouseError(f"policy: file={file!r} is not a pickled callable: {type(error).__name__}: {error}") from None
     if not callable(found):
@@ -124,7 +200,9 @@ class PolicySeat:
         ids = np.fromiter(legal, np.int64, len(legal))
         mask = np.zeros(actions.size, np.int8)
         mask[ids] = 1
-        action = self.policy(seen.encode(node, self._seat), {"action_mask": mask, "legal_ids": ids, "rng": rng})
+        seat = self._seat
+        info = {"action_mask": mask, "legal_ids": ids, "rng": rng, "afterstate": lambda action: afterstate(flow, seen, node, legal, action, seat)}
+        action = self.policy(seen.encode(node, seat), info)
         try:
             move = legal.get(int(action))
         except (TypeError, ValueError):
