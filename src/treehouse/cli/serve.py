@@ -44,6 +44,7 @@ def serve(
     delay: Annotated[float, typer.Option("--delay", min=0, max=60, help="Seconds each bot move stays on screen before the next step.")] = 0.5,
     lobby_max_depth: Annotated[int, typer.Option("--lobby-max-depth", min=0, max=40, help="The deepest a bot at a table started from the lobby may search (its depth option).")] = 3,
     lobby_max_seconds: Annotated[float, typer.Option("--lobby-max-seconds", min=0.1, max=3600, help="The longest a bot at a table started from the lobby may think per move (its seconds option; set to this when not given).")] = 2.0,
+    lab_jobs: Annotated[Optional[int], typer.Option("--lab-jobs", min=1, max=64, help="Worker processes of the playtest lab's runs (default: one fewer than the CPUs, at least one), so the tables keep a CPU.", show_default=False)] = None,
 ) -> None:
     """Serve tables in the browser: people play from their own screens, with bots in the other seats.
 
@@ -57,6 +58,7 @@ def serve(
     try:
         import uvicorn  # noqa: F401
         from treehouse.serve.app import Hub, build_app, run_server, server_config
+        from treehouse.serve.lab import Lab
         from treehouse.serve.table import BotCaps, Table, TableOver, unfinished_records
     except ImportError as error:
         raise fail(f"th serve needs the web server packages ({error.name} is missing): pip install 'treehouse[serve]'") from None
@@ -90,21 +92,26 @@ def serve(
                 choices=choices,
             )
             hub.add(table)
+    from treehouse.playtest.work import usable_cpus
+
+    lab = run_guarded(Lab, folder / "lab", lab_jobs or max(1, usable_cpus() - 1))
     listener = run_guarded(_listen, host, port)
     shown = _shown_host(host)
     base = f"http://{shown}:{listener.getsockname()[1]}"
     if host not in LOOPBACK:
         err.print(f"warning: --host {host} lets anyone who can reach {base} watch and start tables; seat links are the only key, sent without encryption (see docs/serving.md)", markup=False)
     typer.echo(f"Lobby: {base}/   (records in {folder})")
+    typer.echo(f"Lab (yours only: its key runs games on this machine): {base}/lab#key={lab.key}")
     for table in hub.tables.values():
         _print_links(base, table)
     hub.announce = lambda table: _print_links(base, table)
     sys.stdout.flush()
     try:
         names = sorted({*LOOPBACK, host, shown, socket.gethostname(), socket.getfqdn()})
-        stopped_by = run_server(server_config(build_app(hub, names)), [listener])
+        stopped_by = run_server(server_config(build_app(hub, names, lab)), [listener])
     finally:
         listener.close()
+        lab.stop()
         hub.stop()  # done already by the app's shutdown, unless a second Ctrl-C skipped it
     _say_stopped(stopped_by, hub, folder)
     if stopped_by is not None:

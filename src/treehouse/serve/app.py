@@ -303,10 +303,17 @@ def _same_origin(headers: Any) -> bool:
     return origin is not None and host is not None and origin in (f"http://{host}", f"https://{host}")
 
 
-def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
-    """The ASGI app serving ``hub``'s tables; requests naming another host are refused (400)."""
+def build_app(hub: Hub, allowed_hosts: list[str], lab: Any = None) -> Starlette:
+    """The ASGI app serving ``hub``'s tables, and ``lab``'s page when given (a
+    :class:`~treehouse.serve.lab.Lab`); requests naming another host are refused (400)."""
     lobby_page, table_page = _page("lobby.html"), _page("table.html")
     script, style = _page("table.js"), _page("style.css")
+    lab_page, lab_script = _page("lab.html"), _page("lab.js")
+    lab_pages = None
+    if lab is not None:
+        from treehouse.serve.lab import LabPages
+
+        lab_pages = LabPages(lab)
 
     async def lobby(request: Request) -> Response:
         return HTMLResponse(lobby_page)
@@ -317,7 +324,33 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
             return Response(script, media_type="text/javascript")
         if name == "style.css":
             return Response(style, media_type="text/css")
+        if name == "lab.js" and lab is not None:
+            return Response(lab_script, media_type="text/javascript")
         return Response("not found", status_code=404)
+
+    async def lab_html(request: Request) -> Response:
+        if lab is None:
+            return HTMLResponse("<!doctype html><title>No lab</title><p>This server has no lab.", status_code=404)
+        return HTMLResponse(lab_page)
+
+    async def lab_result(request: Request) -> Response:
+        from starlette.responses import FileResponse
+
+        path = lab.result_file(request.path_params["name"]) if lab is not None else None
+        if path is None or not path.is_file():
+            return HTMLResponse("<!doctype html><title>No such result</title><p>There is no such finished run here.", status_code=404)
+        return FileResponse(path, media_type="application/json" if path.suffix == ".json" else "text/html")
+
+    async def lab_socket(websocket: WebSocket) -> None:
+        if not _same_origin(websocket.headers) or lab_pages is None:
+            await websocket.close(code=1008)  # before accepting: the handshake is refused (403)
+            return
+        try:
+            await lab_pages.serve(websocket)
+        except Exception as error:  # a bug of ours: one line for the host, and a close frame for the page
+            print(f"warning: the lab: a connection ended on an unexpected error: {type(error).__name__}: {clip(str(error))}", file=sys.stderr)
+            with suppress(Exception):
+                await websocket.close(code=1011)
 
     async def table_html(request: Request) -> Response:
         if request.path_params["table"] not in hub.tables:
@@ -418,9 +451,13 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette):
         hub.start()
+        if lab_pages is not None:
+            lab_pages.start()
         try:
             yield
         finally:
+            if lab is not None:
+                lab.stop()
             await asyncio.to_thread(hub.stop)
 
     routes = [
@@ -431,6 +468,9 @@ def build_app(hub: Hub, allowed_hosts: list[str]) -> Starlette:
         Route("/api/tables/{table:str}/close", close_table, methods=["POST"]),
         Route("/t/{table:str}", table_html),
         WebSocketRoute("/ws/{table:str}", socket),
+        Route("/lab", lab_html),
+        Route("/lab/r/{name:str}", lab_result),
+        WebSocketRoute("/lab/ws", lab_socket),
     ]
     return Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)])
 

@@ -1,0 +1,231 @@
+"""The playtest lab of ``th serve`` through its ASGI app (Starlette's test client: the real app,
+its WebSocket and its runs, each played in a process of its own): the key, the form's checks,
+the same numbers as ``th compare --json``, and cancelling.  The real server through a
+``kill -9`` is in test_lab_restart.py; the browser in test_lab_browser.py."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import time
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx2")  # what starlette.testclient uses
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+from typer.testing import CliRunner  # noqa: E402
+
+from treehouse.cli import app  # noqa: E402
+from treehouse.serve.app import Hub, build_app  # noqa: E402
+from treehouse.serve.lab import Lab  # noqa: E402
+
+ORIGIN = {"origin": "http://testserver"}
+#: A small compare of one Fences rule between two quick bots.
+SMALL = {"type": "run", "question": "compare", "rule_set": "fences", "a": {}, "b": {"one_hit_per_piece": "false"}, "seats": ["random", "greedy"], "games": "30", "seed": "5"}
+
+
+@pytest.fixture
+def lab(tmp_path):
+    hub = Hub(tmp_path, delay=0)
+    lab = Lab(tmp_path / "lab", jobs=1)
+    with TestClient(build_app(hub, ["testserver"], lab)) as client:
+        yield client, lab
+
+
+def receive(ws, kind: str) -> dict:
+    """The next message of ``kind`` (the runs' states that arrive meanwhile are skipped)."""
+    while True:
+        message = ws.receive_json()
+        if message["type"] == kind:
+            return message
+
+
+def until_run(ws, condition, seconds: float = 60) -> dict:
+    """Read the lab's states until its newest run meets ``condition``; that run."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        message = ws.receive_json()
+        if message["type"] == "lab" and message["runs"] and condition(message["runs"][0]):
+            return message["runs"][0]
+    raise AssertionError("the run never got there")
+
+
+def timeless(result: dict) -> dict:
+    """A result less the seconds it took (the one thing two plays of a seed may differ in)."""
+    return {k: timeless(v) if isinstance(v, dict) else v for k, v in result.items() if k != "seconds"}
+
+
+@pytest.mark.parametrize("key", [None, "", "guessed-key", "x" * 100])
+def test_a_wrong_or_missing_key_cannot_start_a_run(lab, key):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "run", **{k: v for k, v in SMALL.items() if k != "type"}})  # before any hello
+        assert "only the lab's own link" in receive(ws, "error")["message"]
+        ws.send_json({"type": "hello", "key": key})
+        assert "not this lab's" in receive(ws, "error")["message"]
+        for message in (SMALL, {"type": "form", "rule_set": "fences"}, {"type": "cancel", "run": "any"}):
+            ws.send_json(message)
+            assert "only the lab's own link" in receive(ws, "error")["message"]
+    assert lab.runs == {} and not list(lab.folder.glob("*.run.json"))
+
+
+def test_the_key_is_checked_like_a_seat_token_and_kept_owner_only(lab, tmp_path):
+    client, lab = lab
+    assert (lab.folder / "lab.key.json").stat().st_mode & 0o777 == 0o600
+    assert Lab(tmp_path / "lab").key == lab.key  # the same link after a restart
+    with pytest.raises(WebSocketDisconnect):  # another site's page cannot even connect
+        with client.websocket_connect("/lab/ws", headers={"origin": "http://evil.example"}) as ws:
+            ws.receive_json()
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        assert "fences" in receive(ws, "welcome")["rule_sets"]
+
+
+def test_the_form_comes_from_the_options_models(lab):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json({"type": "form", "rule_set": "fences-scored"})
+        form = receive(ws, "form")
+    from treehouse.plugins import load_plugins
+    from treehouse.config import resolve
+
+    cls = load_plugins().variant("fences")
+    options = {o["name"]: o for o in form["options"]}
+    assert list(options) == list(cls.Rules.model_fields)  # every option, in the model's order
+    for name, info in cls.Rules.model_fields.items():
+        assert options[name]["description"] == info.description
+    assert options["stack_height_2p"] | {"value": None} == {
+        "name": "stack_height_2p", "description": cls.Rules.model_fields["stack_height_2p"].description, "kind": "integer", "minimum": 1, "maximum": 5, "value": None}
+    assert options["line_hits"]["choices"] == ["new", "every_check"] and options["one_hit_per_piece"]["kind"] == "boolean"
+    scored = resolve(load_plugins(), variant="fences-scored").rules
+    assert options["turn_limit"]["value"] == scored.turn_limit != cls.Rules().turn_limit  # the rule set's values, not the defaults
+    rules = {r["name"]: r for r in form["house_rules"]}
+    assert rules["wild-repair"]["options"][0] | {"value": None} == {"name": "max", "description": rules["wild-repair"]["options"][0]["description"], "kind": "integer", "minimum": 0, "maximum": 20, "value": None}
+
+
+#: (what the form changes, the field whose message says so, words in it)
+BAD_FIELDS = [
+    ({"a": {"stack_height_2p": "9"}}, "a.stack_height_2p", "less than or equal to 5 (got 9)"),
+    ({"a": {"stack_height_2p": "true"}}, "a.stack_height_2p", "valid integer"),
+    ({"a": {"line_hits": "sometimes"}}, "a.line_hits", "'new' or 'every_check'"),
+    ({"a": {"first_player": "x"}}, "a.first_player", "drawn"),
+    ({"a": {"no_such_rule": "1"}}, "a.no_such_rule", "unknown option 'no_such_rule'"),
+    ({"b": {"one_hit_per_piece": "maybe"}}, "b.one_hit_per_piece", "valid boolean"),
+    ({"b": {"house_rules": '["wild-repair(max=99)"]'}}, "b.house_rules", "option max: Input should be less than or equal to 20"),
+    ({"b": {"house_rules": '["no-such-rule"]'}}, "b.house_rules", "unknown house rule 'no-such-rule'"),
+    ({"b": {}}, "b", "change at least one value of B"),
+    ({"seats": ["greedy", "wizard"]}, "seats.1", "unknown bot 'wizard'"),
+    ({"seats": ["greedy", "search(depth=x)"]}, "seats.1", "depth"),
+    ({"seats": ["greedy"] * 5}, "seats", "2 to 4 players, not 5"),
+    ({"games": "abc"}, "games", "a whole number of games, not 'abc'"),
+    ({"games": "0"}, "games", "--games must be from 1"),
+    ({"seed": "-1"}, "seed", "a whole number from 0"),
+    ({"rule_set": "chess"}, "rule_set", "unknown variant 'chess'"),
+    ({"a": {"stack_height_3p": "3", "stack_height_2p": "6"}}, "a.stack_height_2p", "less than or equal to 5"),
+    ({"question": "simulate", "a": {"stack_height_4p": "2", "sets": "rainbow-xeno"}, "b": {"line_hits": "nonsense"}}, None, None),  # B is not read by a simulate
+]
+
+
+@pytest.mark.parametrize("change, field, words", BAD_FIELDS)
+def test_a_malformed_field_gets_its_message_and_nothing_runs(lab, change, field, words):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json({**SMALL, **change})
+        if field is None:  # the control row: this one is fine and is queued
+            assert receive(ws, "queued")["run"]
+            ws.send_json({"type": "cancel", "run": next(iter(lab.runs))})
+            return
+        mistakes = receive(ws, "mistakes")["mistakes"]
+    assert list(mistakes) == [field] and words in mistakes[field], mistakes
+    assert lab.runs == {} and not list(lab.folder.glob("*.run.json"))
+
+
+def test_every_mistake_of_one_form_is_said_next_to_its_field(lab):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json({**SMALL, "a": {"stack_height_2p": "9", "line_hits": "x"}, "b": {"draft": "y"}, "seats": ["wizard", "greedy"], "games": "many", "seed": "s"})
+        mistakes = receive(ws, "mistakes")["mistakes"]
+    assert sorted(mistakes) == ["a.line_hits", "a.stack_height_2p", "b.draft", "games", "seats.0", "seed"]
+    assert all("\n" not in line for line in mistakes.values())
+    assert lab.runs == {}
+
+
+#: Messages the lab refuses whole, in one line each (the page never sends them).
+BAD_MESSAGES = [
+    ("not json", "not JSON"),
+    ("[1]", "must be a JSON object"),
+    (json.dumps({"type": "sweep"}), "unknown message type"),
+    (json.dumps({**SMALL, "games": 30}), "games: Input should be a valid string, not the number 30"),
+    (json.dumps({**SMALL, "extra": 1}), "extra: Extra inputs are not permitted"),
+    (json.dumps({**SMALL, "a": {f"k{i}": "1" for i in range(65)}}), "a: Dictionary should have at most 64 items"),
+    ("x" * 20_000, "message too long"),
+]
+
+
+@pytest.mark.parametrize("text, words", BAD_MESSAGES)
+def test_a_bad_message_is_one_line(lab, text, words):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_text(text)
+        assert words in receive(ws, "error")["message"]
+    assert lab.runs == {}
+
+
+def test_a_compare_gives_th_compares_numbers_files_and_command(lab, tmp_path, monkeypatch):
+    client, lab = lab
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json(SMALL)
+        queued = receive(ws, "queued")
+        done = until_run(ws, lambda run: run["status"] not in ("queued", "playing"))
+    assert done["status"] == "finished", done
+    run_id = queued["run"]
+    ours = json.loads((lab.folder / f"{run_id}.json").read_text())
+    # the exact command shown, run here: the same JSON but for the time taken, and the same report's figures
+    assert queued["command"] == done["command"]
+    words = shlex.split(done["command"].split(" > ")[0])
+    assert words[:2] == ["th", "compare"]
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    theirs = json.loads(result.stdout)
+    assert timeless(ours) == timeless(theirs)
+    assert [{"name": r["name"], "value": r["diff"], "low": r["low"], "high": r["high"], "significant": r["significant"]} for r in ours["differences"] if r["part"] == "entrants"] == done["estimate"]
+    report = client.get(f"/lab/r/{run_id}.html")
+    assert report.status_code == 200 and report.text == (lab.folder / f"{run_id}.html").read_text()
+    assert (tmp_path / f"{run_id}.html").read_text().count("<svg") == report.text.count("<svg") > 0  # the command's own report
+    assert client.get(f"/lab/r/{run_id}.json").json() == ours
+    for name in ("nope.json", f"{run_id}.run.json", f"{run_id}.txt", "..%2Flab.key.json", "lab.key.json"):
+        assert client.get(f"/lab/r/{name}").status_code == 404
+
+
+def test_a_run_is_cancelled_and_the_queue_is_bounded(lab):
+    client, lab = lab
+    long = {**SMALL, "seats": ["greedy", "search"], "games": "5000"}
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ids = []
+        for _ in range(4):  # one plays, three wait
+            ws.send_json(long)
+            ids.append(receive(ws, "queued")["run"])
+        ws.send_json(long)
+        assert "3 runs are waiting already" in receive(ws, "error")["message"]
+        deadline = time.monotonic() + 30
+        while not (lab.runs[ids[0]].status == "playing" and lab.runs[ids[0]].done > 0) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        process = lab.runs[ids[0]].process
+        assert process is not None and lab.runs[ids[0]].done > 0
+        for run_id in ids:
+            ws.send_json({"type": "cancel", "run": run_id})
+        ws.send_json({"type": "cancel", "run": ids[0]})
+        assert "nothing to cancel" in receive(ws, "error")["message"]
+    process.wait(timeout=10)  # the playing run's process is ended
+    assert [lab.runs[i].status for i in ids] == ["cancelled"] * 4
+    assert "cancelled after" in lab.runs[ids[0]].message
+    assert not list(lab.folder.glob("*.html"))
