@@ -601,8 +601,9 @@ class Lab:
             with self.lock:
                 if "done" in report:
                     run.done = report["done"]
-                if "estimate" in report:
+                if "estimate" in report and run.status == PLAYING:  # after each chunk: kept, so a restart says how far it got
                     run.estimate = report["estimate"]
+                    self._save(run)
                 said_error = report.get("error", said_error)
             self._changed()
         errors = process.stderr.read()
