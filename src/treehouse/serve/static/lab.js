@@ -115,6 +115,19 @@ function collect() {
     games: $("games").value.trim(), seed: $("seed").value.trim() };
 }
 
+function markChanges() {
+  // A's values that differ from the rule set's, and B's that differ from A's, stand out
+  for (const control of document.querySelectorAll("#options [data-field], #house_rules [data-field]")) {
+    const [column, ...rest] = control.dataset.field.split(".");
+    const than = column === "a" ? control.dataset.original : document.querySelector(`[data-field="a.${rest.join(".")}"]`).value;
+    control.classList.toggle("changed", control.value.trim() !== than.trim());
+  }
+  for (const check of document.querySelectorAll("[data-rule-on]")) {
+    const than = check.dataset.ruleOn === "a" ? check.dataset.original === "true" : check.closest(".house").querySelector("[data-rule-on=a]").checked;
+    check.parentElement.classList.toggle("changed", check.checked !== than);
+  }
+}
+
 function clearMistakes() {
   for (const node of document.querySelectorAll(".mistake")) node.textContent = "";
   for (const node of document.querySelectorAll("[aria-invalid]")) node.removeAttribute("aria-invalid");
@@ -204,6 +217,20 @@ function connect() {
 document.querySelectorAll("input[name=question]").forEach((radio) => radio.addEventListener("change", () => document.body.classList.toggle("compare", question() === "compare")));
 $("rule_set").addEventListener("change", () => { $("seats").replaceChildren(); send({ type: "form", rule_set: $("rule_set").value }); });
 $("add_seat").addEventListener("click", () => addSeat(form.bots[form.bots.length - 1].name));
+$("lab").addEventListener("input", (event) => {
+  // B follows A where it was left as A had it: B is A with the changes made in its own column
+  const control = event.target, field = control.dataset.field;
+  if (field && field.startsWith("a.")) {
+    const twin = document.querySelector(`[data-field="b.${field.slice(2)}"]`);
+    if (twin && twin.value === (control.dataset.last ?? control.dataset.original)) twin.value = control.value;
+    control.dataset.last = control.value;
+  } else if (control.dataset.ruleOn === "a") {
+    const twin = control.closest(".house").querySelector("[data-rule-on=b]");
+    if (twin.checked !== control.checked) twin.checked = control.checked;
+  }
+  markChanges();
+});
+$("lab").addEventListener("change", markChanges);
 $("lab").addEventListener("submit", (event) => { event.preventDefault(); $("message").textContent = ""; $("submitted").textContent = ""; send(collect()); });
-if (!key) $("message").textContent = "✗ This link has no key: open the lab's own link, which th serve prints when it starts.";
-connect();
+if (key) connect();
+else $("message").textContent = "✗ This link has no key: open the lab's own link, which th serve prints when it starts.";
