@@ -106,7 +106,7 @@ def test_the_record_keeps_the_events_words(bot_game):
 
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the test extra: pip install -e '.[test]'")
 TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
-PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ more, )?\? help, q quit\): "
+PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ (?:more|first page), )?\? help, q quit\): "
 
 
 @pytest.mark.skipif(not Path(TH).exists(), reason="the th program is not installed")

@@ -117,12 +117,35 @@ def test_a_fences_wild_turn_fits_80x24_as_the_action_then_the_order(terminal, tm
     (tmp_path / "wild-screen.txt").write_text("\n".join(lines))
 
 
+def test_a_wild_roll_of_a_one_small_stack_shows_each_action_whole_with_its_warning(terminal, tmp_path):
+    # seed 13, Stacks of one small: Player 1 rolls WILD on turn 1.  One small has one order, so each
+    # action is one entry, without an empty "reorder the stack to red" before it, never cut off
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--set", "stack_height_2p=1", "--seat", "human", "--seat", "random", "--seed", "13", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
+    t.wait_for(PROMPT)
+    t.type("1")
+    lines = t.wait_for("Rolled WILD")
+    pages = int(re.search(r"page 1/(\d+)", "\n".join(lines)).group(1))
+    entries = []
+    for page in range(1, pages + 1):
+        if page > 1:
+            t.type("+")
+            lines = t.wait_for(f"page {page}/{pages}")
+        steady(lines, "Turn 1 · Player 1 (you) to move")
+        assert not any(line.rstrip().endswith("…") for line in lines), "\n".join(lines)
+        assert not any("reorder" in line for line in lines if re.match(r" *\d+\. ", line)), "\n".join(lines)
+        entries += [line for line in lines if re.match(r" *\d+\. wild: ", line)]
+        last_prompt = next(line for line in lines if PROMPT in line)
+    assert any("wild: swap the stack with M(green) at N1 ⚠ you lose 1 small, and are out" in e for e in entries), "\n".join(entries)
+    assert len(entries) == int(re.search(r"move 1-(\d+)", last_prompt).group(1))  # every move, each on its own line
+    assert "+ first page" in last_prompt and "+ more" not in last_prompt  # the last page does not promise more
+
+
 @pytest.mark.parametrize("typed, shows", [("?", "take back"), ("r", "rules.turn_limit")])
 def test_after_help_or_the_rules_the_board_and_moves_come_back(terminal, tmp_path, typed, shows):
     t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seed", "5", "--delay", "0", "--record", str(tmp_path / "g.jsonl")])
     t.wait_for(PROMPT)
     t.type(typed)
-    for _ in range(5):  # a screenful at a time: Enter for the next
+    for _ in range(12):  # a screenful at a time: Enter for the next (the rules take 7 screens)
         lines = t.wait_for("", settled="to go back to the board.")
         assert all(len(line) <= 80 for line in lines)
         if any("Press Enter to go back to the board." in line for line in lines):
@@ -234,6 +257,45 @@ def test_a_resumed_game_says_the_turn_on_screen(terminal, tmp_path):
     lines = again.wait_for("Resumed where it was saved")
     assert f"Turn {saved_turn} " in lines[0], lines[0]
     assert any(f"Resumed where it was saved: turn {saved_turn}." in line for line in lines), "\n".join(lines)
+
+
+def test_g_after_two_resumes_shows_every_step_since_the_game_began(terminal, tmp_path):
+    record = str(tmp_path / "g.jsonl")
+    t = terminal(["play", "-v", "fences", "--set", "start=corners", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", record])
+    t.wait_for(PROMPT)
+    for answer in ("1", "1", "1", "1"):  # into turn 3, through the bot's turn (seed 5: the game goes on)
+        t.type(answer)
+        t.wait_for(PROMPT)
+    t.type("q")
+    t.wait_for("th play --resume", settled="th play --resume")
+    for _resume in range(2):
+        t = terminal(["play", "--resume", record, "--delay", "0"])
+        lines = t.wait_for("Resumed where it was saved")
+        while True:  # a move that does not put Player 1 out (the game goes on), in one question or two
+            safe = [m.group(1) for line in lines if (m := re.match(r" *(\d+)\. ", line)) and "are out" not in line]
+            assert safe, "\n".join(lines)
+            t.type(safe[0])
+            lines = t.wait_for(PROMPT)
+            if not any("Your move (choice" in line for line in lines):
+                break
+        t.type("q")
+        t.wait_for("th play --resume", settled="th play --resume")
+    steps = [e for e in map(json.loads, Path(record).read_text().splitlines()) if e["event"] == "move"]
+    t = terminal(["play", "--resume", record, "--delay", "0"])
+    t.wait_for("Resumed where it was saved")
+    t.type("g")
+    log = []
+    for _ in range(12):  # a screenful at a time
+        lines = t.wait_for("", settled="to go back to the board.")
+        log += [line for line in lines if line.strip() and "to go back to the board." not in line]
+        if any("Press Enter to go back to the board." in line for line in lines):
+            break
+        t.type("")
+        time.sleep(0.3)
+    told = [line for line in log if re.match(r"(Turn \d+|Setup)\S* .*· Player \d", line)]
+    assert log[0].startswith("Turn 1 (fence) · Player 1 (you): move fence"), "\n".join(log)
+    assert len(told) == len(steps), "\n".join(log)  # every step of the three sessions, once
+    assert sum("Resumed where it was saved" in line for line in log) == 1, "\n".join(log)  # this session's, after the history
 
 
 def test_a_fences_aim_asks_which_fences_then_their_directions(terminal, tmp_path):

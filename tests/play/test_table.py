@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from treehouse.cli import app
-from treehouse.cli.layout import page_lines, paginate, text_pages
+from treehouse.cli.layout import numbered, page_lines, paginate, text_pages
 from treehouse.cli.menu import Menu
 from treehouse.kernel.engine import Game
 from treehouse.kernel.records import Record
@@ -205,6 +205,19 @@ def test_take_back_rewinds_to_the_same_roll_and_keeps_the_undone_moves_in_the_re
     replay(Record.read(path), PLUGINS)
 
 
+def test_the_log_of_a_resumed_game_tells_every_step_and_takeback_since_the_first(tmp_path):
+    path = tmp_path / "g.jsonl"
+    played = th(*CLASSIC, "--record", path, input="1\n2\nu\n1\ng\nq\n").stdout
+    before = played[played.rindex("Took back") :].split("Turn 5 · Player 1 (you) to move")[0]  # g's log, up to the board again
+    resumed = th("play", "--resume", path, "--delay", "0", input="g\nq\n").stdout
+    log = resumed[resumed.index("Turn 1 · Player 1 (you)") :]
+    steps = [line for line in log.splitlines() if re.match(r"Turn \d+ · Player \d", line)]
+    assert [e["turn"] for e in lines_of(path) if e["event"] == "move" and not e.get("undone")] == [int(re.match(r"Turn (\d+)", s).group(1)) for s in steps]
+    assert "Took back 2 moves: back to turn 3." in log.split(steps[1])[1].split(steps[2])[0]  # where it happened: before the new turn-3 move
+    assert log.index("Took back") < log.index("Resumed where it was saved: turn 5.")
+    assert "Took back 2 moves: back to turn 3." in before  # the session's own log says it too
+
+
 def test_a_game_with_takebacks_ends_as_the_same_seed_without_them_does(tmp_path):
     """Taking back and choosing the same again gives the very game played without takebacks."""
     straight, undoing = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
@@ -321,7 +334,17 @@ def test_pages_fill_columns_and_fit_the_width():
     long = ["x" * 100, "short"]
     pages = paginate(long, 80, 3)
     assert pages[0].columns == 1
-    assert page_lines(long, pages[0], 80, 3)[0].endswith("…") and len(page_lines(long, pages[0], 80, 3)[0]) == 80
+    assert page_lines(long, pages[0], 80, 3) == ["x" * 80, "x" * 20, "short"]  # even a word longer than the screen is not cut
+
+
+def test_a_long_entry_wraps_under_its_words_and_is_never_cut():
+    entry = "wild: swap the stack with M(red) at c2 ⚠ you lose 1 small, and are out"
+    texts = numbered([entry] * 9 + ["hop"])
+    pages = paginate(texts, 40, 5)
+    assert [p.count for p in pages] == [2, 2, 2, 2, 2]  # two lines each: two entries a page of five rows (the short one shares the last)
+    lines = page_lines(texts, pages[0], 40, 5)
+    assert lines == [" 1. wild: swap the stack with M(red) at", "    c2 ⚠ you lose 1 small, and are out", " 2. wild: swap the stack with M(red) at", "    c2 ⚠ you lose 1 small, and are out"]
+    assert [line for p in pages for line in page_lines(texts, p, 40, 5)][-1] == "10. hop"
 
 
 @pytest.mark.parametrize("count, rows, sizes", [(0, 5, [0]), (5, 5, [5]), (6, 5, [5, 1]), (23, 10, [10, 10, 3]), (3, 0, [1, 1, 1])])

@@ -13,13 +13,14 @@ import pytest
 pexpect = pytest.importorskip("pexpect", reason="pexpect is in the test extra: pip install -e '.[test]'")
 
 TH = shutil.which("th") or str(Path(sys.executable).with_name("th"))
-PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ more, )?\? help, q quit\): "  # bold stays on under NO_COLOR (it is not a colour)
+PROMPT = r"Your move\S* \((?:move|reorder) 1-\d+, (?:page \d+/\d+, \+ (?:more|first page), )?\? help, q quit\): "  # bold stays on under NO_COLOR (it is not a colour)
 
 pytestmark = pytest.mark.skipif(not Path(TH).exists(), reason="the th program is not installed")
 
 
 def spawn(args, home: Path):
-    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), NO_COLOR="1", COLUMNS="80", LINES="40", TERM="xterm")
+    # a cache of the test's own: classic's solved table is never there, so th play always offers to solve it
+    env = dict(os.environ, XDG_DATA_HOME=str(home / "data"), TREEHOUSE_CACHE_DIR=str(home / "cache"), NO_COLOR="1", COLUMNS="80", LINES="40", TERM="xterm")
     env.pop("TREEHOUSE_DEBUG", None)
     return pexpect.spawn(TH, args, env=env, encoding="utf-8", timeout=20, dimensions=(40, 80))
 
@@ -31,6 +32,8 @@ def events(path: Path) -> list[dict]:
 def test_play_make_moves_quit_and_resume_in_a_terminal(tmp_path):
     path = tmp_path / "game.jsonl"
     child = spawn(["play", "--variant", "classic", "--seat", "human", "--seat", "random", "--seed", "31", "--delay", "0", "--record", str(path)], tmp_path)
+    child.expect("Start it now\\? ")  # the offer to solve classic's table: Enter plays without it
+    child.sendline("")
     child.expect("Turn 1 · Player 1 \\(you\\) to move")
     child.expect(PROMPT)
     child.sendline("42")  # out of range: one line, then the prompt again
@@ -66,6 +69,8 @@ def test_play_make_moves_quit_and_resume_in_a_terminal(tmp_path):
 def test_replay_in_a_terminal(tmp_path):
     path = tmp_path / "watched.jsonl"
     child = spawn(["play", "--variant", "classic", "--watch", "--seed", "4", "--delay", "0", "--record", str(path)], tmp_path)
+    child.expect("Start it now\\? ")
+    child.sendline("")
     child.expect("Game over")
     child.expect(pexpect.EOF)
     child.close()

@@ -192,7 +192,8 @@ class HumanSeat:
         show()
         while True:
             pages = table.page_count(menu)
-            where = f"page {menu.page + 1}/{pages}, + more, " if pages > 1 else ""
+            last = menu.page + 1 == pages  # + from the last page goes round to the first
+            where = f"page {menu.page + 1}/{pages}, {'+ first page' if last else '+ more'}, " if pages > 1 else ""
             question = "choice" if menu.second_question else "move"  # the second question of a split move (WILD: the order; AIM: the directions)
             try:
                 text = self.console.input(f"[bold]{self.prompt}[/bold] ({question} 1-{len(menu.entries)}, {where}? help, q quit): ")

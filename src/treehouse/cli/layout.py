@@ -3,11 +3,15 @@
 Pure text functions, so the layout is tested without a terminal.  A page is
 filled row by row down each column; a page takes as many columns as its
 longest entry allows (three, two, or one), so short moves (Fences' steps)
-share a screen and long ones (a WILD action) get the whole width.
+share a screen and long ones (a WILD action) get the whole width.  An
+entry longer than the width is wrapped at words under its own text, never
+cut: its end says the square and the warning (⚠) a player must see.
 """
 
 from __future__ import annotations
 
+import re
+import textwrap
 from dataclasses import dataclass
 
 #: Spaces between two columns.
@@ -36,6 +40,11 @@ def paginate(texts: list[str], width: int, rows: int) -> list[Page]:
             column_width = (width - GAP * (columns - 1)) // columns
             if columns == 1 or all(len(t) <= column_width for t in texts[start : start + count]):
                 break
+        if columns == 1:  # one column: as many entries as their wrapped lines fit in, at least one
+            count, used = 0, 0
+            while start + count < len(texts) and (count == 0 or used + len(wrapped(texts[start + count], width)) <= rows):
+                used += len(wrapped(texts[start + count], width))
+                count += 1
         # a page that needs fewer columns than it could use still lays out the rest in them
         pages.append(Page(start, count, columns))
         start += count
@@ -46,6 +55,8 @@ def page_lines(texts: list[str], page: Page, width: int, rows: int) -> list[str]
     """The lines of one page: its entries down the columns, each cut to fit."""
     entries = texts[page.start : page.start + page.count]
     columns = page.columns
+    if columns == 1:
+        return [fit(line, width) for entry in entries for line in wrapped(entry, width)][: max(1, rows)]
     depth = min(max(1, rows), -(-len(entries) // columns)) if entries else 0
     column_width = (width - GAP * (columns - 1)) // columns
     lines = []
@@ -57,6 +68,15 @@ def page_lines(texts: list[str], page: Page, width: int, rows: int) -> list[str]
                 cells.append(fit(entries[index], column_width))
         lines.append((" " * GAP).join(cell.ljust(column_width) for cell in cells).rstrip())
     return lines
+
+
+def wrapped(text: str, width: int) -> list[str]:
+    """``text`` wrapped at words to ``width``, its later lines under its words (past ``12. ``)."""
+    if len(text) <= width:
+        return [text]
+    number = re.match(r" *\d+\. ", text)
+    indent = " " * len(number.group()) if number and len(number.group()) < width // 2 else ""
+    return textwrap.wrap(text, width, subsequent_indent=indent, break_on_hyphens=False) or [text]
 
 
 def fit(text: str, width: int) -> str:

@@ -184,6 +184,7 @@ def _resumed_session(resume: Path, record_path: Path | None, delay: float) -> Se
     session.game, session.check = resume_game(old, saved, live, observer=session, new_record=Record(meta=dict(old.meta), undone=list(old.undone)))
     out.print(f"Resuming {shown(source)}: {saved.variant.name} ({shown(saved.rule_set)} rules), seed {saved.seed}.")
     session.resumed = True  # the turn it was saved on is said at the first live choice, once the record is played back
+    session.tell_history = True  # g shows the game from its first step, not only since this resume
     if path != resume:
         session.say(f"Recording to {printable(shown_path(str(path)))}")  # on screen until the person's first move (plain text: no markup to escape)
     return session

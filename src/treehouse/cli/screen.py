@@ -83,7 +83,7 @@ class Screen:
     :class:`~treehouse.cli.human.Table` protocol shows.  It reads the session's
     ``console``, ``screen`` (a steady screen, or a transcript), ``game``,
     ``faces`` (the step's rolls so far), ``recent`` (the story since the
-    person's last decision), ``log``, the rules' ``rule_set``,
+    person's last decision), ``history`` and ``log`` (the game so far), the rules' ``rule_set``,
     ``description`` and ``rows``, and its ``who(seat)``."""
 
     _extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
@@ -216,8 +216,9 @@ class Screen:
             )
 
     def show_log(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
-        """Every line said this game so far, a screenful at a time; then the board again (``g``)."""
-        self.show_text(Text("\n".join(self.log) or "Nothing has happened yet."), seat, step, face, menu)
+        """Every step and event of the game so far (a resumed game's from its record), a screenful at a time; then the board again (``g``)."""
+        lines = [*self.history, *self.log]
+        self.show_text(Text("\n".join(lines) or "Nothing has happened yet."), seat, step, face, menu)
 
     def show_all(self, seat: int, step: Any, face: str | None, menu: Menu) -> None:
         """Every move with its notation (``l``); on the steady screen a screenful at a time, then the board again."""

@@ -51,6 +51,12 @@ def rewound(record: Record, cut: int, live: list[Any], observer: Any) -> tuple[G
     return resume_game(kept, saved, live, observer=observer, new_record=again)
 
 
+def took_back_line(events: list) -> str:
+    """``Took back 3 moves: back to turn 5.`` for the record's ``events`` taken back."""
+    taken = sum(1 for event in events if event[0] == "move")
+    return f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {events[0][1]}."
+
+
 class Session(Screen):
     """One game at the terminal: draws it, saves it, rewinds it, and reports the bots' moves.
 
@@ -95,6 +101,10 @@ class Session(Screen):
         self.recent: list[str] = []
         #: Everything said in this session, for the log (``g``).
         self.log: list[str] = []
+        #: The steps of a resumed game's recorded part, told again from its record (the log's start, ``g``).
+        self.history: list[str] = []
+        #: Tell the recorded part of the game into ``history`` as it is played back (a resumed game, not a takeback).
+        self.tell_history = False
         #: the events of the last step played (the game-over line says how the last Stack fell)
         self.last_events: tuple = ()
         #: Where each person's decision stands in the record's events (for takeback).
@@ -204,10 +214,18 @@ class Session(Screen):
         live = [build_seat(kind, self, self.console, humans, i) for i, kind in enumerate(self.kinds)]
         self.decisions, self.faces, self.forced_move, self.hint_bots = [], [], None, {}
         self.game, self.check = rewound(record, cut, live, self)
-        taken = sum(1 for event in record.events[cut:] if event[0] == "move")
-        self.recent = [f"Took back {taken} move{'s' if taken != 1 else ''}: back to turn {record.events[cut][1]}."]
+        self.tell_history = False  # the log has the game so far; only the takeback is new
+        self.recent = [took_back_line(record.events[cut:])]
+        self.log.append(self.recent[0])
         if not self.screen:
             self.console.print(self.recent[0], markup=False)
+
+    def _tell_takebacks(self, game: Game) -> None:
+        """The takebacks the record keeps at this point of its recorded part, in the history."""
+        at = len(game.record.events) if game.record is not None else 0
+        for cut, events in game.record.undone if game.record is not None else ():
+            if cut == at and events:
+                self.history.append(took_back_line(events))
 
     def forced(self, seat: int, move: Any) -> None:
         self.forced_move = move
@@ -220,6 +238,10 @@ class Session(Screen):
         return "Winning chances now: " + ", ".join(f"{self.who(s)} {100 * c:.1f}%" for s, c in enumerate(chances))
 
     def on_choice(self, game: Game, mover: int, step: Any, face: str | None, moves: tuple) -> None:
+        if self.tell_history and not self.live:
+            self._tell_takebacks(game)
+            if self.kinds[mover] == HUMAN and len(moves) == 1 and self.auto_forced:
+                self.forced_move = moves[0]  # played back from the record, as it was played: by itself
         if self.resumed and not self.check.pending:
             self.say(f"Resumed where it was saved: {f'turn {game.turn}' if game.turn else 'the setup'}.")
             self.resumed = False
@@ -231,12 +253,16 @@ class Session(Screen):
     def on_step(self, game: Game, mover: int, step: Any, move: Any, before: Any, after: Any, events: tuple) -> None:
         faces, self.faces = self.faces, []
         forced, self.forced_move = self.forced_move, None
-        if not self.live:
+        if not self.live and not self.tell_history:
             return
         line = step_line(game, step, self.who(mover), faces, move)
         if forced is not None:
             line += " (the only move, played for you)"
-        elif self.kinds[mover] == HUMAN:
+        if not self.live:  # the recorded part of a resumed game: into the log's history, not on screen
+            self.history += [line, *event_lines(events)]
+            self.last_events = events
+            return
+        if forced is None and self.kinds[mover] == HUMAN:
             self.recent = []  # a person decided: the story on screen starts again from this move
         self.say(line)
         self.last_events = events
