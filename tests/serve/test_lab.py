@@ -229,3 +229,18 @@ def test_a_run_is_cancelled_and_the_queue_is_bounded(lab):
     assert [lab.runs[i].status for i in ids] == ["cancelled"] * 4
     assert "cancelled after" in lab.runs[ids[0]].message
     assert not list(lab.folder.glob("*.html"))
+
+
+def test_a_run_reports_each_chunks_estimate_narrowing_to_the_result(tmp_path, capsys):
+    from treehouse.serve.lab import Plan, run_plan
+
+    plan = Plan("simulate", "fences", ("turn_limit=30",), (), ("random", "random"), 300, 9)
+    result = run_plan(plan, tmp_path / "run.json", tmp_path / "run.html", jobs=1)
+    said = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    estimates = [message["estimate"] for message in said if "estimate" in message]
+    assert [m["done"] for m in said if "estimate" in m] == [100, 200, 300]  # one per chunk of games
+    assert len([m for m in said if "estimate" not in m]) >= 1 and said[-1]["done"] == 300
+    widths = [next(row["high"] - row["low"] for row in rows if row["name"] == "win rate seat 1") for rows in estimates]
+    assert widths[0] > widths[1] > widths[2], widths
+    assert estimates[-1][-2] == {"name": "win rate seat 1", "value": result["seats"][0]["rate"], "low": result["seats"][0]["low"], "high": result["seats"][0]["high"]}
+    assert json.loads((tmp_path / "run.json").read_text()) == result and "<svg" in (tmp_path / "run.html").read_text()

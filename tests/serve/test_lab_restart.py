@@ -16,6 +16,7 @@ pytest.importorskip("uvicorn")
 websockets_sync = pytest.importorskip("websockets.sync.client")
 
 from serve.test_browser import Server, free_port, wait_until  # noqa: E402  (the same server process as the browser tests')
+from treehouse.serve.lab import RUN_NICENESS  # noqa: E402
 
 SHORT = {"type": "run", "question": "simulate", "rule_set": "fences", "a": {}, "b": {}, "seats": ["random", "greedy"], "games": "20", "seed": "3"}
 LONG = {"type": "run", "question": "compare", "rule_set": "fences", "a": {}, "b": {"line_hits": "every_check"}, "seats": ["greedy", "search"], "games": "5000", "seed": "3"}
@@ -67,6 +68,10 @@ class LabSocket:
         raise AssertionError(f"run {run_id} never got there: {self.runs}")
 
 
+def niceness(pid: int) -> int:
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
 def processes_running(path: Path) -> list[int]:
     """The processes whose command line names ``path`` (a run's own process)."""
     found = []
@@ -93,7 +98,8 @@ def test_kill_9_mid_run_then_restart_finds_the_finished_runs_and_marks_the_unfin
             long = lab.send(LONG)["run"]
             waiting = lab.send({**SHORT, "seed": "4"})["run"]
             lab.until(long, lambda r: r["status"] == "playing" and r["estimate"])  # a chunk of games played
-            assert len(processes_running(records / "lab" / f"{long}.run.json")) == 1
+            (child,) = processes_running(records / "lab" / f"{long}.run.json")
+            assert niceness(child) == min(19, niceness(server.process.pid) + RUN_NICENESS)  # the tables' people and bots come first
             server.kill()
         wait_until(lambda: not processes_running(records / "lab" / f"{long}.run.json"), 10, "the run's process to end with the server")
 
