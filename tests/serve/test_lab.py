@@ -244,3 +244,18 @@ def test_a_run_reports_each_chunks_estimate_narrowing_to_the_result(tmp_path, ca
     assert widths[0] > widths[1] > widths[2], widths
     assert estimates[-1][-2] == {"name": "win rate seat 1", "value": result["seats"][0]["rate"], "low": result["seats"][0]["low"], "high": result["seats"][0]["high"]}
     assert json.loads((tmp_path / "run.json").read_text()) == result and "<svg" in (tmp_path / "run.html").read_text()
+
+
+def test_a_run_that_fails_in_its_process_is_marked_with_its_one_line(lab):
+    client, lab = lab
+    from treehouse.serve.lab import Plan
+
+    # a plan the form would have refused, handed to the lab directly: the run's own process says why, in one line
+    run = lab.submit(Plan("simulate", "fences", ("turn_limit=-1",), (), ("random", "random"), 10, 1))
+    deadline = time.monotonic() + 30
+    while run.status in ("queued", "playing") and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert run.status == "failed"
+    assert run.message == "--set: rules.turn_limit: Input should be greater than or equal to 0 (got -1)"
+    assert json.loads((lab.folder / f"{run.id}.run.json").read_text())["status"] == "failed"
+    assert lab.result_file(f"{run.id}.json") is None

@@ -33,6 +33,7 @@ import shlex
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -582,14 +583,17 @@ class Lab:
                 run = self.waiting.popleft()
                 run.status, run.started = PLAYING, time.monotonic()
                 self._save(run)
+                # its standard error goes to a file, read at the end: a pipe nobody reads while it plays could fill and stop it
+                errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
                 run.process = subprocess.Popen(
                     [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs)],
-                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True,
+                    stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True,
                 )
             self._changed()
-            self._follow(run)
+            with errors:
+                self._follow(run, errors)
 
-    def _follow(self, run: Run) -> None:
+    def _follow(self, run: Run, stderr: Any) -> None:
         """Read the run's reports until its process ends, then mark it."""
         process = run.process
         said_error = ""
@@ -606,8 +610,9 @@ class Lab:
                     self._save(run)
                 said_error = report.get("error", said_error)
             self._changed()
-        errors = process.stderr.read()
         code = process.wait()
+        stderr.seek(0)
+        errors = stderr.read()
         with self.lock:
             run.process = None
             if run.status == PLAYING and not self.stopped:
