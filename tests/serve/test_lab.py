@@ -259,3 +259,27 @@ def test_a_run_that_fails_in_its_process_is_marked_with_its_one_line(lab):
     assert run.message == "--set: rules.turn_limit: Input should be greater than or equal to 0 (got -1)"
     assert json.loads((lab.folder / f"{run.id}.run.json").read_text())["status"] == "failed"
     assert lab.result_file(f"{run.id}.json") is None
+
+
+def test_a_playing_run_leaves_a_persons_move_quick(tmp_path):
+    """The tables come first (docs/lab.md): while a run of search games plays, a person's move at a
+    table is shown within half a second at the median, the lobby's bound (docs/serving.md)."""
+    import statistics
+
+    from serve.test_app import honest_move_times
+    from treehouse.serve.table import Table
+
+    hub = Hub(tmp_path, delay=0)
+    table = Table.create(tmp_path, variant="fences", players=None, seats=["human", "human"], bot=None, seed=11, overrides=["turn_limit=30"], delay=0)
+    hub.add(table)
+    lab = Lab(tmp_path / "lab", jobs=1)
+    with TestClient(build_app(hub, ["testserver"], lab)) as client:
+        with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "key": lab.key})
+            ws.send_json({**SMALL, "seats": ["search", "search"], "games": "5000"})
+            until_run(ws, lambda run: run["status"] == "playing" and run["done"] > 0)
+            times = honest_move_times(client, table, 10)
+            run = next(iter(lab.runs.values()))
+            assert run.status == "playing" and run.process is not None  # it played meanwhile
+    assert len(times) == 10 and statistics.median(times) < 0.5, times
+    print(f"a person's move with a run playing: median {statistics.median(times) * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms")
