@@ -302,11 +302,17 @@ def _check_interop(variant: str, counts: list[int], rules: list, seed: int, repo
             if api_test is not None:
                 try:
                     kwargs = {"house_rules": [rule]} if rule else {}
-                    with warnings.catch_warnings():
-                        warnings.simplefilter("ignore")  # its advice on observation spaces, not failures
+                    with warnings.catch_warnings(record=True) as caught:
+                        warnings.simplefilter("always")
                         api_test(env(variant=variant, players=count, **kwargs), num_cycles=60)
                 except Exception as error:
                     raise AssertionError(f"{where}: PettingZoo's api_test failed: {type(error).__name__}: {error}") from error
+                # only the two PettingZoo spares its own dict-observation classic games are allowed
+                from treehouse.interop.pettingzoo import DICT_OBSERVATION_WARNINGS
+
+                others = sorted({str(w.message) for w in caught} - DICT_OBSERVATION_WARNINGS.keys())
+                if others:
+                    raise AssertionError(f"{where}: PettingZoo's api_test warned: {others[0]}")
                 report.interop.append(f"api_test: {count} players, {label}")
 
 

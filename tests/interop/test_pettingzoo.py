@@ -15,18 +15,9 @@ pytest.importorskip("pettingzoo", reason="PettingZoo is the pettingzoo extra: pi
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 from treehouse.errors import TreehouseError  # noqa: E402
-from treehouse.interop.pettingzoo import env, raw_env  # noqa: E402
+from treehouse.interop.pettingzoo import DICT_OBSERVATION_WARNINGS, env, raw_env  # noqa: E402
 
 pytestmark = pytest.mark.example("pyramid-race", "fences-house-rules")
-
-
-#: What api_test says of any observation that is a dict with an action mask
-#: (PettingZoo's classic convention), and which it leaves unsaid for its own
-#: classic games by name (its lists ``env_obs_dicts`` and ``env_obs_space``).
-DICT_OBSERVATION_WARNINGS = {
-    "Observation is not a NumPy array": "env_obs_dicts",
-    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete": "env_obs_space",
-}
 
 
 def api_and_seed_tests(make):

@@ -50,6 +50,16 @@ from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
 from treehouse.interop.flow import CHANCE, DECISION, TERMINAL, GameFlow, Node, returns
 from treehouse.interop.rules import configured
+
+#: The two warnings PettingZoo's ``api_test`` gives any environment whose
+#: observation is a dict of ``observation`` and ``action_mask`` (PettingZoo's
+#: own convention for classic games), and which it spares its own classic
+#: games by name (its lists ``env_obs_dicts`` and ``env_obs_space``): every
+#: other warning is a fault (the tests and ``treehouse.testing``'s kit).
+DICT_OBSERVATION_WARNINGS = {
+    "Observation is not a NumPy array": "env_obs_dicts",
+    "Observation space for each agent probably should be gymnasium.spaces.box or gymnasium.spaces.discrete": "env_obs_space",
+}
 from treehouse.plugins import Plugins, load_plugins
 
 
