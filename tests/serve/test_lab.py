@@ -283,3 +283,34 @@ def test_a_playing_run_leaves_a_persons_move_quick(tmp_path):
             assert run.status == "playing" and run.process is not None  # it played meanwhile
     assert len(times) == 10 and statistics.median(times) < 0.5, times
     print(f"a person's move with a run playing: median {statistics.median(times) * 1000:.0f} ms, slowest {max(times) * 1000:.0f} ms")
+
+
+def test_an_sprt_compare_stops_where_th_compare_does(lab, tmp_path, monkeypatch):
+    client, lab = lab
+    form = {**SMALL, "b": {"first_player": "2"}, "seats": ["random", "random"], "games": "1000", "sprt": True}
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json({**form, "question": "simulate"})  # an SPRT is a compare's: a simulate ignores it
+        assert "--sprt" not in receive(ws, "queued")["command"]
+        ws.send_json(form)
+        queued = receive(ws, "queued")
+        done = until_run(ws, lambda run: run["id"] == queued["run"] and run["status"] not in ("queued", "playing"))
+    assert done["status"] == "finished" and done["done"] == 200  # decided after two chunks of the 1000
+    assert done["sprt"]["decision"] == "H1" and done["sprt"]["llr"] >= done["sprt"]["upper"] and "H1 accepted" in done["sprt"]["verdict"]
+    words = shlex.split(done["command"].split(" > ")[0])
+    assert words[words.index("--sprt") + 1] == "auto"
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    assert timeless(json.loads(result.stdout)) == timeless(json.loads((lab.folder / f"{done['id']}.json").read_text()))
+
+
+def test_each_chunk_reports_the_sprts_llr_against_its_bounds(tmp_path, capsys):
+    from treehouse.serve.lab import Plan, run_plan
+
+    plan = Plan("compare", "fences", (), ("first_player=2",), ("random", "random"), 1000, 5, sprt=True)
+    result = run_plan(plan, tmp_path / "run.json", tmp_path / "run.html", jobs=1)
+    tests = [json.loads(line)["sprt"] for line in capsys.readouterr().out.splitlines() if "sprt" in json.loads(line)]
+    assert [t["pairs"] for t in tests] == [100, 200]
+    assert tests[0]["decision"] is None and tests[0]["lower"] < tests[0]["llr"] < tests[0]["upper"]
+    assert tests[1]["decision"] == "H1" and tests[1]["llr"] == result["sprt"]["llr"]

@@ -100,6 +100,8 @@ class RunForm(_Strict):
     seats: list[Annotated[str, Field(max_length=120)]] = Field(min_length=1, max_length=16)
     games: Annotated[str, Field(max_length=20)]
     seed: Annotated[str, Field(max_length=30)]
+    #: with compare: stop as soon as th compare's SPRT decides (``--sprt auto``)
+    sprt: bool = False
 
 
 class CancelRun(_Strict):
@@ -221,6 +223,8 @@ class Plan:
     seats: tuple[str, ...]
     games: int
     seed: int
+    #: stop as soon as the SPRT decides (``th compare --sprt auto``, its other options as the command's defaults)
+    sprt: bool = False
 
     def command(self, run_id: str) -> str:
         """The ``th`` command that plays this run and writes the same files (``RUN.html``; its JSON on standard output)."""
@@ -232,6 +236,8 @@ class Plan:
             words += ["--set-b", text]
         for seat in self.seats:
             words += ["--seat", seat]
+        if self.sprt:
+            words += ["--sprt", "auto"]
         words += ["--games", str(self.games), "--seed", str(self.seed), "--json", "--report", f"{run_id}.html"]
         return " ".join(shlex.quote(word) for word in words) + f" > {run_id}.json"
 
@@ -304,10 +310,28 @@ def check_form(plugins: Any, form: RunForm) -> Plan:
         except TreehouseError as error:
             raise FormMistakes({"b": _said(error)}) from None
     try:
-        seats_and_batch(RunOptions(games=games, seat=seats, seed=seed), [effective])
+        kinds, _batch = seats_and_batch(RunOptions(games=games, seat=seats, seed=seed), [effective])
     except TreehouseError as error:
         raise FormMistakes({"seats": _said(error)}) from None
-    return Plan(form.question, form.rule_set, overrides, overrides_b, tuple(seats), games, seed)
+    sprt = form.question == "compare" and form.sprt
+    if sprt:
+        from treehouse.cli.compare import sprt_question
+
+        try:
+            sprt_question("auto", kinds)
+        except TreehouseError as error:
+            raise FormMistakes({"sprt": _said(error)}) from None
+    return Plan(form.question, form.rule_set, overrides, overrides_b, tuple(seats), games, seed, sprt)
+
+
+def sprt_arguments() -> tuple[str, float, float, float, float]:
+    """``th compare --sprt auto`` with the command's own defaults for its other SPRT options."""
+    import inspect
+
+    from treehouse.cli.compare import compare
+
+    defaults = inspect.signature(compare).parameters
+    return ("auto", *(defaults[name].default for name in ("sprt_delta", "sprt_delta0", "sprt_alpha", "sprt_beta")))
 
 
 # --------------------------------------------------------------------------
@@ -341,6 +365,14 @@ def _estimate_rows(result: dict[str, Any], question: str) -> list[dict[str, Any]
     return rows
 
 
+def _sprt_said(result: dict[str, Any]) -> dict[str, Any] | None:
+    """A compare's SPRT as a run shows it: its question, log-likelihood ratio, bounds and verdict."""
+    test = result.get("sprt")
+    if not test:
+        return None
+    return {key: test[key] for key in ("question", "asks", "llr", "lower", "upper", "pairs", "decision", "verdict")}
+
+
 def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int) -> dict[str, Any]:
     """Play ``plan`` by the command's own code, writing its ``--json`` and ``--report``
     files; progress goes to standard output, one JSON line at a time."""
@@ -352,7 +384,7 @@ def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int) -> dict[
 
     run = RunOptions(games=plan.games, seat=list(plan.seats), seed=plan.seed, jobs=jobs, as_json=True, report=report_path, force=True)
     if plan.question == "compare":
-        comparison = prepare_compare(plan.rule_set, None, list(plan.overrides), list(plan.overrides_b), None, run)
+        comparison = prepare_compare(plan.rule_set, None, list(plan.overrides), list(plan.overrides_b), sprt_arguments() if plan.sprt else None, run)
         batch = comparison.batch
 
         def result_of(total, seconds):
@@ -382,7 +414,8 @@ def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int) -> dict[
 
     def stop(total) -> bool:  # after each chunk: the CLI's own stop (its SPRT), and the figures so far
         answer = decided(total)
-        _say({"done": total.sides[0].games, "estimate": _estimate_rows(result_of(total, time.perf_counter() - began), plan.question)})
+        so_far = result_of(total, time.perf_counter() - began)
+        _say({"done": total.sides[0].games, "estimate": _estimate_rows(so_far, plan.question), "sprt": _sprt_said(so_far)})
         return answer
 
     with chunk_pool(run) as pool:
@@ -437,11 +470,13 @@ class Run:
     started: float | None = None  # time.monotonic(), while it plays
     seconds: float | None = None
     estimate: list[dict[str, Any]] = field(default_factory=list)
+    #: a compare's SPRT so far (its log-likelihood ratio against its bounds), or ``None``
+    sprt: dict[str, Any] | None = None
     process: subprocess.Popen | None = None
 
     def as_json(self) -> dict[str, Any]:
         return {"id": self.id, "plan": self.plan.as_json(), "command": self.command, "status": self.status, "created": self.created,
-                "message": self.message, "done": self.done, "seconds": self.seconds, "estimate": self.estimate}
+                "message": self.message, "done": self.done, "seconds": self.seconds, "estimate": self.estimate, "sprt": self.sprt}
 
     def summary(self) -> dict[str, Any]:
         """What the page shows of it."""
@@ -501,7 +536,7 @@ class Lab:
             try:
                 data = json.loads(read_text(path, ConfigError, "lab run"))
                 run = Run(data["id"], Plan.from_json(data["plan"]), data["command"], data["status"], data["created"], data.get("message", ""),
-                          data.get("done", 0), None, data.get("seconds"), data.get("estimate", []))
+                          data.get("done", 0), None, data.get("seconds"), data.get("estimate", []), data.get("sprt"))
             except (TreehouseError, ValueError, KeyError, TypeError) as error:
                 print(f"warning: the lab skips {path.name}: {clip(str(error))}", file=sys.stderr)
                 continue
@@ -606,7 +641,7 @@ class Lab:
                 if "done" in report:
                     run.done = report["done"]
                 if "estimate" in report and run.status == PLAYING:  # after each chunk: kept, so a restart says how far it got
-                    run.estimate = report["estimate"]
+                    run.estimate, run.sprt = report["estimate"], report.get("sprt")
                     self._save(run)
                 said_error = report.get("error", said_error)
             self._changed()
@@ -621,7 +656,7 @@ class Lab:
                     run.status, run.done = FINISHED, run.plan.games
                     try:
                         result = json.loads(read_text(self.folder / f"{run.id}.json", ConfigError, "result"))
-                        run.estimate = _estimate_rows(result, run.plan.question)
+                        run.estimate, run.sprt = _estimate_rows(result, run.plan.question), _sprt_said(result)
                         run.done = result["games"]
                     except (TreehouseError, ValueError, KeyError) as error:
                         run.status, run.message = FAILED, f"its result could not be read: {clip(str(error))}"

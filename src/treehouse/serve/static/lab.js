@@ -112,7 +112,7 @@ function collect() {
   if (JSON.stringify(rulesA) !== JSON.stringify(original)) a.house_rules = JSON.stringify(rulesA);
   if (compare && JSON.stringify(rulesB) !== JSON.stringify(rulesA)) b.house_rules = JSON.stringify(rulesB);
   return { type: "run", question: question(), rule_set: form.rule_set, a, b, seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
-    games: $("games").value.trim(), seed: $("seed").value.trim() };
+    games: $("games").value.trim(), seed: $("seed").value.trim(), sprt: compare && $("sprt").checked };
 }
 
 function markChanges() {
@@ -153,7 +153,7 @@ function showRuns(data) {
   if (!data.runs.length) list.append(el("p", { class: "note", text: `No runs yet. One plays at a time, ${data.queue} may wait.` }));
   for (const run of data.runs) {
     const plan = run.plan, box = el("div", { class: "run", "data-run": run.id, "data-status": run.status, "data-done": run.done });
-    const what = plan.question === "compare" ? `compare ${plan.rule_set} A/B (B: ${plan.overrides_b.join(", ")})` : `simulate ${plan.rule_set}`;
+    const what = plan.question === "compare" ? `compare ${plan.rule_set} A/B (B: ${plan.overrides_b.join(", ")})${plan.sprt ? " with an SPRT" : ""}` : `simulate ${plan.rule_set}`;
     box.append(el("h3", { text: `${run.status}: ${what}, ${plan.seats.join(" vs ")}, ${plan.games} games, seed ${plan.seed}` }));
     if (plan.overrides.length) box.append(el("div", { class: "note", text: `A (and B): ${plan.overrides.join(", ")}` }));
     if (run.status === "playing" || run.status === "queued") {
@@ -174,6 +174,10 @@ function showRuns(data) {
       }
       box.append(table);
       if (plan.question === "compare") box.append(el("div", { class: "note", text: "* significant after Holm's correction over all the comparison's rows (the report has them all)" }));
+    }
+    if (run.sprt) {
+      const t = run.sprt, verdict = run.status === "finished" ? `: ${t.verdict}` : "";
+      box.append(el("div", { class: "sprt", text: `SPRT on ${t.question} (${t.asks}) after ${t.pairs} pairs: LLR ${t.llr.toFixed(2)}, bounds [${t.lower.toFixed(2)}, ${t.upper.toFixed(2)}]${verdict}` }));
     }
     if (run.report) box.append(el("div", {}, el("a", { href: run.report, class: "report", text: "the report" }), " · ", el("a", { href: run.json, class: "json", text: "its JSON" })));
     box.append(el("div", {}, "The same with th: ", el("code", { text: run.command })));
