@@ -271,7 +271,9 @@ class Table:
             if kind != HUMAN:
                 factory = plugins().bots[bot_name(kind)].factory
                 if not getattr(factory, "ready", lambda v, n: True)(game_variant, len(kinds)):
-                    raise TreehouseError(f"the {kind} bot is not ready for this game (run th solve first, or seat another bot)")
+                    offer = getattr(factory, "offer", None)  # what readies it, in the bot's own words (perfect: th solve)
+                    readies = offer(game_variant, len(kinds)) if offer is not None else None
+                    raise TreehouseError(f"the {kind} bot cannot sit at a table here: {readies or 'seat another bot'}")
         house_rules = [plugins().house_rule(name, game_variant.name) for name in effective.house_rules]
         if seed is None:
             seed = secrets.randbelow(2**31)
