@@ -314,3 +314,24 @@ def test_each_chunk_reports_the_sprts_llr_against_its_bounds(tmp_path, capsys):
     assert [t["pairs"] for t in tests] == [100, 200]
     assert tests[0]["decision"] is None and tests[0]["lower"] < tests[0]["llr"] < tests[0]["upper"]
     assert tests[1]["decision"] == "H1" and tests[1]["llr"] == result["sprt"]["llr"]
+
+
+def test_every_rule_sets_form_sent_back_as_it_is_checks_out_to_the_same_rules(plugins):
+    """Each value the form shows, sent back as the page sends it (its --set text), is valid and means the same."""
+    from treehouse.config import resolve
+    from treehouse.serve.lab import RunForm, check_form, form_of, rule_set_names
+
+    def as_text(value) -> str:  # as the page writes a value into its control
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+    names = rule_set_names(plugins)
+    assert {"classic", "fences", "fences-house-rules"} <= set(names)
+    for name in names:
+        form = form_of(plugins, name)
+        cls = plugins.variant(form["variant"])
+        assert [o["name"] for o in form["options"]] == list(cls.Rules.model_fields)
+        on = [rule["name"] for rule in form["house_rules"] if rule["on"]]
+        sent = RunForm(type="run", question="simulate", rule_set=form["rule_set"], a={o["name"]: as_text(o["value"]) for o in form["options"]} | {"house_rules": json.dumps(on)},
+                       seats=["random"] * form["players"]["usual"], games="10", seed="1")
+        plan = check_form(plugins, sent)
+        assert resolve(plugins, variant=name, overrides=plan.overrides).rules == resolve(plugins, variant=name).rules
