@@ -415,7 +415,9 @@ def test_the_lobbys_bots_take_turns_to_think(served, monkeypatch):
     for seed in range(3):
         made = client.post("/api/tables", json={"variant": "fences", "seats": ["search", "search", "greedy"], "seed": seed}, headers=ORIGIN)
         assert made.status_code == 201, made.text
-    time.sleep(1)
+    deadline = time.monotonic() + 30
+    while watched.turns <= 10 and time.monotonic() < deadline:  # as soon as the bots have taken some turns, not after a fixed time
+        time.sleep(0.02)
     assert watched.turns > 10 and watched.most == 1
     lobby = [t for t in hub.tables.values() if t.owner]
     assert any(not t.game.over for t in lobby)
