@@ -31,3 +31,28 @@ def test_a_shield_of_the_top_colour_is_named(fences):
 def test_a_move_that_changes_nothing_worth_saying_is_called_quiet(fences):
     position = complete(layout(c3="1", e5="2"), stacks="rgby,oygb", seat=1, step="stack")
     assert reason_for(fences, position, "stack", "move the stack north") == "a quiet move: no Fence's line at a Stack, no small and no room to step changes"
+
+
+def test_a_corner_has_two_squares_to_step_onto_not_the_outside_fences_beside_it(fences):
+    # a1 is a corner: step 3 goes north or east only.  W1 and S1 hold Fences of the Stack's top
+    # colour (harmless to step onto, were it a step), and count for nothing
+    from treehouse.variants.fences.reason import room
+
+    position = complete(layout(a1="1", e5="2", W1="Ly^", S1="My^"), stacks="rgby,oygb", seat=1, step="stack")
+    state = fences.parse_position(position)
+    assert room(state, 0, fences.hooks) == 2
+
+
+def test_a_quiet_move_says_what_it_keeps_against_the_next_best(fences):
+    from treehouse.variants.fences.reason import QUIET
+
+    position = complete(layout(c3="1", e5="2", c1="Mr*"), stacks="rgby,oygb", seat=1, step="stack")
+    state = fences.parse_position(position)
+    hooks = fences.hooks
+    step = next(step for step in hooks.treehouse_turn_steps(state) if step.name == "stack")
+    moves = {fences.describe_move(m): m for m in legal_moves(hooks, state, step, None)}
+    north, south = moves["move the stack north"], moves["move the stack south"]
+    # north keeps four squares to step onto; south (next to the Standing M(red) at c1, which would Damage) three
+    reason = fences.hint_reason(state, step, None, north, hooks, next_best=south)
+    assert reason == f"{QUIET}; it keeps 4 squares to step onto unharmed, where the next best leaves 3"
+    assert fences.hint_reason(state, step, None, north, hooks) == QUIET  # nothing to compare with

@@ -160,8 +160,10 @@ class Session(Screen):
         def label(move: Any, short: bool = False) -> str:
             return where.get(move, "?") if short else f"{where.get(move, '?')} ({words.get(move, '')})"
 
+        ranked = sorted((i for i in range(len(menu.moves)) if menu.moves[i] != hint.move), key=lambda i: -hint.values[i]) if hint.values else []
+        next_best = menu.moves[ranked[0]] if ranked else None  # the first of the hint's "Next best"
         try:
-            reason = variant.hint_reason(state, step, face, hint.move, game.hooks)
+            reason = variant.hint_reason(state, step, face, hint.move, game.hooks, next_best=next_best)
         except Exception:  # a plugin's reason failing must not end the game: the hint says less
             reason = ""
         return "\n".join(hint_lines(hint, menu.moves, label, variant.score_unit(), printable(reason or "")))

@@ -208,13 +208,16 @@ class Variant:
         saying why there is none (no exact table exists, or it is not made yet)."""
         raise TreehouseError(f"{self.name} has none (th solve makes one for the games it can solve)")
 
-    def hint_reason(self, state, step, face, move, hooks) -> str:
+    def hint_reason(self, state, step, face, move, hooks, next_best=None) -> str:
         """Why ``move`` is worth playing, in one short line for ``th play``'s
         hint (no full stop), worked out through the game's ``hooks`` (house
         rules included): Fences says what the move changes for the mover's
         Stack ("leaves the line of M(red) at a2", "keeps yellow on top, facing
         L(yellow) at c3"), classic how far each trio is from the House after
-        it.  Default ``""``: the hint gives no reason."""
+        it.  ``next_best``: the move the hint ranks second (``None`` when it
+        ranks none), for a reason that compares (Fences' "a quiet move" says
+        what it keeps or avoids against it).  Default ``""``: the hint gives
+        no reason."""
         return ""
 
     def picture_legend(self) -> str:

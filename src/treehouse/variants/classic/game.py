@@ -463,7 +463,7 @@ class Classic(Variant):
             ]
         )
 
-    def hint_reason(self, state, step, face, move, hooks):
+    def hint_reason(self, state, step, face, move, hooks, next_best=None):
         """How many actions the mover's trio is from the House after the move,
         against the nearest opponent's (the bots' measure, ``treehouse_evaluate``)."""
         if not isinstance(move, ClassicMove):

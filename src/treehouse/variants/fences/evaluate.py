@@ -15,8 +15,11 @@ answers the ``treehouse_evaluate`` hook with it.  What it values, per Stack
   cannot Damage it (colour immunity) and shields the line behind it, so it
   costs nothing and earns 0.5;
 * **room to move**: step 3 always moves the Stack, so each neighbouring
-  square it can step onto without Damage (an empty Inside square, or a Fence
-  of its top colour) earns 0.5, and a Stack with none loses 2 more.
+  square it can step onto without Damage (an empty Inside square, or an
+  Inside Fence of its top colour) earns 0.5, and a Stack with none loses 2
+  more.  An Outside square is never room: step 3 moves only toward Inside
+  squares, and where ``outside_attempts`` lets a Stack try, the attempt is
+  a Hit with no colour, which always Damages.
 
 The threats and the squares to step onto are judged as the Hits they would
 make (:func:`threatened_hits`), through the same ``treehouse_fences_hits``
@@ -122,7 +125,7 @@ def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: 
         else:
             value -= POINTING_AWAY
     room = sum(1 for n in AROUND[square] if n in INSIDE and board[n] is None)
-    room += sum(1 for hit in onto if harmless(hit))  # stepping onto it does no Damage
+    room += sum(1 for hit in onto if hit.source.square in INSIDE and harmless(hit))  # stepping onto it does no Damage
     value += ROOM * room
     if room == 0:
         value -= BOXED_IN

@@ -353,11 +353,12 @@ class Fences(Variant):
                 notes[move] = f"⚠ you lose {lost} small{'s' if lost != 1 else ''}" + (", and are out" if out else "")
         return notes
 
-    def hint_reason(self, state, step, face, move, hooks):
-        """What the move changes for the mover's Stack and the others' (variants/fences/reason.py)."""
+    def hint_reason(self, state, step, face, move, hooks, next_best=None):
+        """What the move changes for the mover's Stack and the others'; a quiet
+        move, what it keeps or avoids against ``next_best`` (variants/fences/reason.py)."""
         from treehouse.variants.fences.reason import hint_reason
 
-        return hint_reason(state, step, move, hooks)
+        return hint_reason(state, step, move, hooks, next_best)
 
     @hookimpl
     def treehouse_outcome(self, state, mover):

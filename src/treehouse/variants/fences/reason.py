@@ -7,12 +7,14 @@ player weighs them: an opponent put out or Damaged, the mover's own Damage
 leaves or stays in, shielded by its top colour, and the Fences it turns on
 an opponent.  The lines of sight are the bots' threats
 (:func:`~treehouse.variants.fences.evaluate.threatened_hits`), judged by the
-``treehouse_fences_hits`` hook as the evaluation judges them.
+``treehouse_fences_hits`` hook as the evaluation judges them.  A move that
+changes none of these is "a quiet move", and the line says what it keeps or
+avoids compared with the hint's next best move.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from treehouse.kernel.turn import Applied, play_move
 from treehouse.variants.fences.board import AROUND, INSIDE
@@ -48,10 +50,20 @@ def pointing_at(state: FencesPosition, seat: int, hooks: Any) -> dict[int, tuple
     return found
 
 
-def hint_reason(state: FencesPosition, step: Any, move: Any, hooks: Any) -> str:
-    """One line (no full stop) saying why ``move`` is worth playing, or ``""``."""
-    if not isinstance(move, FencesMove):
-        return ""
+class Outlook(NamedTuple):
+    """What a move does for the mover, as :func:`hint_reason` weighs it: its
+    reasons (good, then ``worse``), and the counts a quiet move is compared by."""
+
+    reasons: list
+    worse: list
+    lost: int  # smalls the mover loses
+    lines: frozenset  # the Fences whose line Damages the mover's Stack after it
+    room: int  # squares the mover's Stack can step onto unharmed after it
+    aimed: int  # Fences whose line Damages an opponent's Stack after it
+
+
+def outlook(state: FencesPosition, step: Any, move: FencesMove, hooks: Any) -> Outlook:
+    """``move`` played in the head through the game's hooks, and what it changes for the mover."""
     seat = state.to_move
     if step.setup:  # a setup step is applied, not resolved
         after = hooks.treehouse_apply_move(state, step, move)
@@ -76,7 +88,7 @@ def hint_reason(state: FencesPosition, step: Any, move: Any, hooks: Any) -> str:
         saved = next(e for e in own if e.saved)
         reasons.append(f"{saved.top} on top saves you from {saved.hit.source.describe()}")
     if not after.stacks[seat]:
-        return "; ".join(reasons[:MOST])
+        return Outlook(reasons, [], len(lost), frozenset(), 0, 0)
     before_lines, after_lines = pointing_at(state, seat, hooks), pointing_at(after, seat, hooks)
     top = after.stacks[seat][-1]
     kept_top = bool(state.stacks[seat]) and state.stacks[seat][-1] == top
@@ -91,22 +103,59 @@ def hint_reason(state: FencesPosition, step: Any, move: Any, hooks: Any) -> str:
         elif not harmless:
             stays = square in before_lines and not before_lines[square][1]
             worse.append(f"{'stays in' if stays else 'steps into'} the line of {source.describe()}")
+    aimed = 0
     for other in after.live():
         if other == seat:
             continue
         was = pointing_at(state, other, hooks)
         for square, (source, harmless) in sorted(pointing_at(after, other, hooks).items()):
+            aimed += not harmless
             if not harmless and (square not in was or was[square][1]):
                 reasons.append(f"aims {source.describe()} at Player {other + 1}'s Stack")
     room_before, room_after = room(state, seat, hooks), room(after, seat, hooks)
     if room_after == 0 and room_before:
         worse.append("leaves your Stack no square to step onto unharmed")
     elif room_after > room_before:
-        reasons.append(f"gives your Stack {room_after} square{'s' if room_after != 1 else ''} to step onto unharmed (had {room_before})")
-    found = [*reasons, *worse]
-    if not found:  # still an answer to "why": nothing it changes is worth more than another move's
+        reasons.append(f"gives your Stack {_squares(room_after)} to step onto unharmed (had {room_before})")
+    lines = frozenset(source.describe() for source, harmless in after_lines.values() if not harmless)
+    return Outlook(reasons, worse, len(lost), lines, room_after, aimed)
+
+
+def hint_reason(state: FencesPosition, step: Any, move: Any, hooks: Any, next_best: Any = None) -> str:
+    """One line (no full stop) saying why ``move`` is worth playing, or ``""``.
+    A move that changes nothing worth saying is "a quiet move"; with
+    ``next_best`` (the move the hint ranks second), the line says what it keeps
+    or avoids compared with that one."""
+    if not isinstance(move, FencesMove):
+        return ""
+    chosen = outlook(state, step, move, hooks)
+    found = [*chosen.reasons, *chosen.worse]
+    if found:
+        return "; ".join(found[:MOST])
+    if not isinstance(next_best, FencesMove):
         return QUIET
-    return "; ".join(found[:MOST])
+    return f"{QUIET}; {compared(chosen, outlook(state, step, next_best, hooks))}"
+
+
+def compared(chosen: Outlook, other: Outlook) -> str:
+    """What the chosen move keeps or avoids that ``other`` (the next best) gives up or meets."""
+    said = []
+    if other.lost > chosen.lost:
+        said.append(f"the next best costs you {_smalls(other.lost - chosen.lost)} more")
+    met = sorted(other.lines - chosen.lines)
+    if met:
+        said.append(f"it keeps you out of the line of {' and '.join(met)}, as the next best does not")
+    if chosen.room > other.room:
+        said.append(f"it keeps {_squares(chosen.room)} to step onto unharmed, where the next best leaves {other.room}")
+    if chosen.aimed > other.aimed:
+        said.append("it keeps more Fences aimed at the others than the next best")
+    if not said:  # nothing on the board now tells them apart: the search saw further
+        return "the next best is no worse now, but the search finds it weaker over the turns ahead"
+    return said[0]
+
+
+def _squares(count: int) -> str:
+    return f"{count} square{'s' if count != 1 else ''}"
 
 
 #: The reason of a move that changes no line, small or room to step.
@@ -115,7 +164,9 @@ QUIET = "a quiet move: no Fence's line at a Stack, no small and no room to step 
 
 def room(state: FencesPosition, seat: int, hooks: Any) -> int:
     """The squares next to ``seat``'s Stack it can step onto without Damage: empty
-    Inside ones, and Fences whose Hit would not Damage it (the bots' room to move)."""
+    Inside ones, and Inside Fences whose Hit would not Damage it (the bots' room to
+    move).  Never an Outside square: step 3 goes only Inside, and an attempt to
+    leave (``outside_attempts``) always Damages."""
     square = state.square_of(seat) if state.stacks[seat] else None
     if square is None:
         return 0
@@ -123,4 +174,4 @@ def room(state: FencesPosition, seat: int, hooks: Any) -> int:
     standing = hooks.treehouse_fences_hits(state, state, None, tuple(onto))
     harmful = {(h.seat, h.cause, h.source) for h in standing if not immune(h, state.stacks[seat][-1])}
     empty = sum(1 for n in AROUND[square] if n in INSIDE and state.board[n] is None)
-    return empty + sum(1 for hit in onto if (hit.seat, hit.cause, hit.source) not in harmful)
+    return empty + sum(1 for hit in onto if hit.source.square in INSIDE and (hit.seat, hit.cause, hit.source) not in harmful)

@@ -131,12 +131,11 @@ def _placed_value(board, square, top, smalls, rules):
     room = 0
     for d in range(1, 5):
         n = NEIGHBOUR[square, d]
-        if n < 0:
-            continue
+        if n < 0 or not INSIDE[n]:
+            continue  # Outside is never room: no step goes there, or the attempt always Damages
         cell = board[n]
         if cell == EMPTY:
-            if INSIDE[n]:
-                room += 1
+            room += 1
         elif _is_fence(cell) and _harmless(cell, top, rules):
             room += 1  # stepping onto it does no Damage
     value += ROOM * room
