@@ -189,3 +189,19 @@ def test_ctrl_c_where_a_command_has_nothing_to_report_is_one_line_and_exit_130(m
     result = runner.invoke(app, ["variants"])
     assert result.exit_code == 130
     assert result.output.strip() == "interrupted"
+
+
+@pytest.mark.parametrize(
+    "example, said",
+    [
+        (False, ["Next: fill in the hooks of src/treehouse_my_game/plugin.py (each stub says what it must do),", "th new-variant my-game --example --dir DIR"]),
+        (True, ["Next: pip install -e "]),
+    ],
+)
+def test_new_variant_says_what_comes_next_and_where_a_working_game_is(tmp_path, example, said):
+    # the stubs raise NotImplementedError until filled in: the Next line says so, and names --example
+    result = th("new-variant", "my-game", "--dir", str(tmp_path / "pkg"), *(["--example"] if example else []))
+    assert result.exit_code == 0, result.output
+    for words in said:
+        assert words in result.stdout, result.stdout
+    assert ("--example" in result.stdout) is not example

@@ -74,3 +74,28 @@ def test_a_perfect_seat_with_a_table_or_in_another_game_prepares_nothing(monkeyp
     prepare_bots(plugins.variant("fences")(), ["perfect", "random"])  # plays as search there
     prepare_bots(Classic(), ["perfect", "random", "random"])  # three players: no table exists
     assert capsys.readouterr().err == ""
+
+
+def test_yes_to_th_plays_offer_solves_with_the_bar_on_a_terminal(monkeypatch, tmp_path):
+    # the first th play --variant classic offers to solve; y starts it, and a terminal shows the bar from the first sweep
+    from io import StringIO
+
+    from rich.console import Console
+
+    from treehouse.cli import seats
+
+    monkeypatch.setenv("TREEHOUSE_CACHE_DIR", str(tmp_path))  # no table here: the offer is made
+    terminal = Console(file=StringIO(), force_terminal=True, width=80, no_color=True)
+    monkeypatch.setattr(solving, "err", terminal)
+    monkeypatch.setattr(seats, "err", terminal)
+    monkeypatch.setattr(seats.out, "input", lambda prompt="": "y")
+
+    def solve(rules, progress=None):
+        for sweep, change in ((1, 1e-1), (2, 1e-5), (3, 1e-11)):
+            progress(sweep, change)
+
+    monkeypatch.setattr("treehouse.variants.classic.solver.solve_classic", solve)
+    assert seats.offer_to_prepare(Classic(), 2, ask=True)
+    shown = terminal.file.getvalue()
+    assert "perfect: no solved table for these rules yet: solving it now" in shown
+    assert re.search(r"solving .*\d+% sweep \d, change [\d.e+-]+, .*elapsed, .*left", shown), shown

@@ -513,6 +513,11 @@ def test_replay_draws_one_steady_screen_per_step_with_the_takebacks_aside(termin
     assert all(len(line) <= 80 for line in lines)
     t.type("t")
     lines = t.wait_for("Taken back here: Setup · Player 1 (human): place the red small", settled="to go back to the board.")
+    while not any("Press Enter to go back to the board." in line for line in lines):  # wrapped at words, the list may take two screens
+        assert all(len(line) <= 80 for line in lines)
+        t.type("")
+        time.sleep(0.3)
+        lines = t.wait_for("", settled="to go back to the board.")
     t.type("")
     t.wait_for("Start · step 0 of", settled="replay>")
     t.type("")

@@ -374,3 +374,27 @@ def test_classic_without_a_table_says_what_th_solve_brings_and_asks_nothing_thro
     assert "Player 2 (search)" in said
     result = th("play", "-v", "classic", "--seat", "random", "--seat", "random", "--watch", "--seed", "5", "--delay", "0", "--record", tmp_path / "w.jsonl")
     assert "th solve makes it" not in result.stdout  # every seat given, nobody to hint: nothing to offer
+
+
+def test_the_header_names_the_others_at_the_table_and_a_draw_agrees_with_the_bag(tmp_path):
+    out = th("play", "-v", "fences", "--set", "start=chosen", "--seat", "human", "--seat", "random", "--seed", "5", "--delay", "0", "--record", tmp_path / "g.jsonl", input="q\n").stdout
+    assert "Setup · place · Player 1 (you) to move · against Player 2 (random)" in out
+    bag = re.search(r"in the bag: (\w+)", out).group(1)
+    drawn = re.search(r"Drew (\w+) \(the bag above still counts it until it is placed\)\.", out).group(1)
+    assert drawn[0] in bag  # the small drawn is in the bag the board shows, and the line says why
+
+
+def test_a_paged_text_wraps_at_words_not_at_the_terminal_edge(monkeypatch):
+    from io import StringIO
+
+    from rich.console import Console
+    from rich.text import Text
+
+    from treehouse.cli.screen import page_through
+
+    console = Console(file=StringIO(), width=30, height=10, soft_wrap=True, force_terminal=False)  # soft-wrapping, as th play's is
+    monkeypatch.setattr(console, "input", lambda prompt="": "")
+    log = "Turn 3 (fence) · Player 2 (search): move fence L(orange) at S2 to b1"
+    page_through(console, Text(log))
+    shown = [line.rstrip() for line in console.file.getvalue().splitlines() if line.strip() and "Press Enter" not in line]
+    assert shown == ["Turn 3 (fence) · Player 2", "(search): move fence L(orange)", "at S2 to b1"]

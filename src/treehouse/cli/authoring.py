@@ -31,4 +31,11 @@ def new_variant(
     out.print(f"Wrote the {name} variant to {target}/:", markup=False)
     for path in written:
         out.print(f"  {path.relative_to(target)}", markup=False)
-    out.print(f"Next: pip install -e {target}  then  th variants  and  th play --variant {name}", markup=False)
+    install = f"pip install -e {target}  then  th variants  and  th play --variant {name}"
+    if example:
+        out.print(f"Next: {install}", markup=False)
+        return
+    plugin = next((path for path in written if path.name == "plugin.py"), target)
+    # the stubs raise NotImplementedError until filled in: say so before th play meets one
+    out.print(f"Next: fill in the hooks of {plugin.relative_to(target) if plugin != target else 'the plugin'} (each stub says what it must do),", markup=False)
+    out.print(f"or start from a small working game: th new-variant {name} --example --dir DIR.  Then: {install}", markup=False)

@@ -47,7 +47,7 @@ def page_through(console: Any, renderable: Any) -> None:
     from rich.text import Text
 
     with console.capture() as captured:
-        console.print(renderable)
+        console.print(renderable, soft_wrap=False)  # wrapped at words to the width here (the console soft-wraps: the terminal would cut words)
     pages = text_pages(captured.get().rstrip("\n").split("\n"), console.height - 1)
     for number, page in enumerate(pages, start=1):
         console.clear()
@@ -84,7 +84,8 @@ class Screen:
     ``console``, ``screen`` (a steady screen, or a transcript), ``game``,
     ``faces`` (the step's rolls so far), ``recent`` (the story since the
     person's last decision), ``history`` and ``log`` (the game so far), the rules' ``rule_set``,
-    ``description`` and ``rows``, and its ``who(seat)``."""
+    ``description`` and ``rows``, and its ``who(seat)`` (the header names
+    who moves, and the others at the table where the width allows)."""
 
     _extra_roll_lines = 0  # the roll's words past one line, on the last screen drawn
 
@@ -99,7 +100,7 @@ class Screen:
         return drawing(self.game.hooks, self.game.state, self.console, self.width, compact=self.screen)
 
     def _roll_line(self, step: Any, face: str | None, menu: Menu) -> str:
-        return roll_line(self.game.hooks, self.faces, step, face, menu)
+        return roll_line(self.game.hooks, self.faces, step, face, menu, board_above=True)
 
     def _texts(self, menu: Menu) -> list[str]:
         return numbered([entry.words for entry in menu.entries])
@@ -167,7 +168,9 @@ class Screen:
 
     def _header(self, seat: int, step: Any) -> str:
         steps = "" if step.name == "act" else f" · {step.name}"
-        return f"{when(self.game.turn)}{steps} · {self.who(seat)} to move"
+        header = f"{when(self.game.turn)}{steps} · {self.who(seat)} to move"
+        against = f" · against {', '.join(self.who(s) for s in range(len(self.game.seats)) if s != seat)}"
+        return header + against if len(header + against) <= self.width - 4 else header  # a rule's title fits or is cut
 
     def _show_transcript(self, seat: int, step: Any, face: str | None, menu: Menu, message: str) -> None:
         console = self.console

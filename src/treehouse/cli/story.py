@@ -41,15 +41,20 @@ def step_line(game: Game, step: Any, who: str, faces: list[str], move: Any) -> s
     return f"{when(game.turn)}{steps} · {who}" + (f" {chance_verb(step)} {rolled}: {words}" if rolled else f": {words}")
 
 
-def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu) -> str:
+def roll_line(hooks: Any, faces: list[str], step: Any, face: str | None, menu: Menu, board_above: bool = False) -> str:
     """The roll of a decision and what its face lets the player do (``faces``: the step's rolls so far,
-    ending with ``face``), as the game's hooks say; ``th serve``'s pages say the same."""
+    ending with ``face``), as the game's hooks say; ``th serve``'s pages say the same.  ``board_above``:
+    the position is drawn just above the line (``th play``), so a setup draw says that its bag still
+    counts the small drawn (the position is the one before the move that places it)."""
     earlier = faces[:-1] if face is not None else faces
     line = f"Rolled {', '.join(earlier)} first (nothing to do, or declined), then rolled again. " if earlier else ""
     if face is not None:
         meaning = hooks.treehouse_describe_face(face) or ""
-        verb = "Drew" if getattr(step, "setup", False) else "Rolled"  # a setup step draws (Fences: a small from the bag)
-        line += f"{verb} {face}" + (f": {meaning}." if meaning else ".")
+        if getattr(step, "setup", False):  # a setup step draws (Fences: a small from the bag)
+            # the position above is the one before the move, so its bag still holds the small drawn
+            line += f"Drew {face}" + (" (the bag above still counts it until it is placed)" if board_above else "") + (f": {meaning}." if meaning else ".")
+        else:
+            line += f"Rolled {face}" + (f": {meaning}." if meaning else ".")
     else:
         line += f"No roll in this step ({step.name})."
     if menu.second_question or any(len(entry.moves) > 1 for entry in menu.entries):
