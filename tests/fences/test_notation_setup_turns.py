@@ -288,3 +288,12 @@ def test_tallies_count_reset_and_leave_the_notation_when_all_zero(fences):
     assert counted.reset_tally("my-rule", 1).tallies == (("a-rule", (1, 0)),)
     assert counted.reset_tally("my-rule").reset_tally("a-rule") == state and fences.format_position(state) == text
     assert state.counted("my-rule", 0).counted("my-rule", 0, -1) == state  # counting back to zero is no tally either
+
+
+def test_a_wild_move_with_one_order_is_said_without_an_empty_reorder(fences):
+    # one small, or smalls of one colour, can be stacked one way only: the words say the action alone
+    assert fences.describe_move(fences.parse_move("wild:r swap Mr@c2")) == "wild: swap the stack with M(red) at c2"
+    assert fences.describe_move(fences.parse_move("wild:rr dig")).startswith("wild: ")
+    assert "reorder" not in fences.describe_move(fences.parse_move("wild:rr dig"))
+    assert fences.describe_move(fences.parse_move("wild:ry dig")).startswith("wild: reorder the stack to yellow, red (top first), then ")
+    assert fences.format_move(fences.parse_move("wild:r swap Mr@c2")) == "wild:r swap Mr@c2"  # the notation keeps the order

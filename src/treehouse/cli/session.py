@@ -105,6 +105,7 @@ class Session(Screen):
         self.history: list[str] = []
         #: Tell the recorded part of the game into ``history`` as it is played back (a resumed game, not a takeback).
         self.tell_history = False
+        self.told_takebacks: set[int] = set()  # the record's takebacks already in the history
         #: the events of the last step played (the game-over line says how the last Stack fell)
         self.last_events: tuple = ()
         #: Where each person's decision stands in the record's events (for takeback).
@@ -223,10 +224,12 @@ class Session(Screen):
             self.console.print(self.recent[0], markup=False)
 
     def _tell_takebacks(self, game: Game) -> None:
-        """The takebacks the record keeps at this point of its recorded part, in the history."""
+        """The takebacks the record keeps at this point of its recorded part, in the history (each once:
+        a step with neither a roll nor a move leaves the point where it was for the next choice)."""
         at = len(game.record.events) if game.record is not None else 0
-        for cut, events in game.record.undone if game.record is not None else ():
-            if cut == at and events:
+        for number, (cut, events) in enumerate(game.record.undone if game.record is not None else ()):
+            if cut == at and events and number not in self.told_takebacks:
+                self.told_takebacks.add(number)
                 self.history.append(took_back_line(events))
 
     def forced(self, seat: int, move: Any) -> None:

@@ -86,7 +86,7 @@ TEMPLATES = {
     "draw": ("draw {colour}", "put the {colour} small drawn on top of the stack"),
     "fail": ("fail", "the action is impossible: the stack is hit and damaged"),
     "wild": ("wild:{order} {text}", "wild: reorder the stack to {order} (top first), then {text}"),
-    # a one-small Stack has one order: its words say the action alone (the notation keeps the order)
+    # a Stack of one small, or of one colour, has one order: its words say the action alone (the notation keeps the order)
     "wild one order": ("wild:{order} {text}", "wild: {text}"),
 }
 
@@ -152,7 +152,7 @@ def _spell(move: FencesMove, spelling: _Spelling) -> str:
     else:
         text = TEMPLATES["fail"][i] if spelling.unknown_as_fail else kind
     if move.order is not None:
-        text = TEMPLATES["wild" if len(move.order) > 1 else "wild one order"][i].format(order=spelling.order(move.order), text=text)
+        text = TEMPLATES["wild" if len(set(move.order)) > 1 else "wild one order"][i].format(order=spelling.order(move.order), text=text)
     return text
 
 
