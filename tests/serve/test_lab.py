@@ -335,3 +335,19 @@ def test_every_rule_sets_form_sent_back_as_it_is_checks_out_to_the_same_rules(pl
                        seats=["random"] * form["players"]["usual"], games="10", seed="1")
         plan = check_form(plugins, sent)
         assert resolve(plugins, variant=name, overrides=plan.overrides).rules == resolve(plugins, variant=name).rules
+
+
+def test_runs_on_a_dask_cluster_give_the_same_numbers(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    hub = Hub(tmp_path, delay=0)
+    lab = Lab(tmp_path / "lab", jobs=1, cluster="local")
+    with TestClient(build_app(hub, ["testserver"], lab)) as client:
+        with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+            ws.send_json({"type": "hello", "key": lab.key})
+            ws.send_json(SMALL)
+            done = until_run(ws, lambda run: run["status"] not in ("queued", "playing"))
+    assert done["status"] == "finished", done
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, shlex.split(done["command"].split(" > ")[0])[1:])  # the command names no cluster: where a game is played changes nothing
+    assert timeless(json.loads(result.stdout)) == timeless(json.loads((lab.folder / f"{done['id']}.json").read_text()))
+    assert lab.summary()["where"] == "on the Dask cluster local"

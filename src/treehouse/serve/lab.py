@@ -373,16 +373,17 @@ def _sprt_said(result: dict[str, Any]) -> dict[str, Any] | None:
     return {key: test[key] for key in ("question", "asks", "llr", "lower", "upper", "pairs", "decision", "verdict")}
 
 
-def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int) -> dict[str, Any]:
+def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int, cluster: str | None = None) -> dict[str, Any]:
     """Play ``plan`` by the command's own code, writing its ``--json`` and ``--report``
-    files; progress goes to standard output, one JSON line at a time."""
+    files, in ``jobs`` worker processes or on a Dask ``cluster`` (``--cluster``'s
+    address, or ``local``); progress goes to standard output, one JSON line at a time."""
     from treehouse.cli.common import looks_ahead, plugins, warned
     from treehouse.cli.compare import compare_result, prepare_compare
     from treehouse.cli.playtest import RunOptions, chunk_pool, play_batch, save_outputs, seats_and_batch, simulate_result
     from treehouse.config import resolve
     from treehouse.playtest import html
 
-    run = RunOptions(games=plan.games, seat=list(plan.seats), seed=plan.seed, jobs=jobs, as_json=True, report=report_path, force=True)
+    run = RunOptions(games=plan.games, seat=list(plan.seats), seed=plan.seed, jobs=jobs, cluster=cluster, as_json=True, report=report_path, force=True)
     if plan.question == "compare":
         comparison = prepare_compare(plan.rule_set, None, list(plan.overrides), list(plan.overrides_b), sprt_arguments() if plan.sprt else None, run)
         batch = comparison.batch
@@ -427,7 +428,7 @@ def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int) -> dict[
 
 
 def main(argv: list[str]) -> int:
-    """``python -m treehouse.serve.lab RUN.run.json JOBS``: play one run (the lab starts this process)."""
+    """``python -m treehouse.serve.lab RUN.run.json JOBS [CLUSTER]``: play one run (the lab starts this process)."""
     _die_with_parent()
     try:
         os.nice(RUN_NICENESS)
@@ -435,10 +436,11 @@ def main(argv: list[str]) -> int:
         pass
     path = Path(argv[0])
     jobs = int(argv[1])
+    cluster = argv[2] if len(argv) > 2 and argv[2] else None
     run_id = path.name.removesuffix(RUN_SUFFIX)
     try:
         plan = Plan.from_json(json.loads(read_text(path, ConfigError, "lab run"))["plan"])
-        result = run_plan(plan, path.with_name(f"{run_id}.json"), path.with_name(f"{run_id}.html"), jobs)
+        result = run_plan(plan, path.with_name(f"{run_id}.json"), path.with_name(f"{run_id}.html"), jobs, cluster)
     except TreehouseError as error:
         _say({"error": clip(str(error), 300)})
         return 2
@@ -492,9 +494,11 @@ class Run:
 class Lab:
     """The lab of one server: its key, its runs (kept in ``folder``) and the one that plays."""
 
-    def __init__(self, folder: Path, jobs: int = 1) -> None:
+    def __init__(self, folder: Path, jobs: int = 1, cluster: str | None = None) -> None:
         self.folder = folder
         self.jobs = jobs
+        #: a Dask scheduler's address (or ``local``) to play the runs on, as ``th compare --cluster``; ``None``: here
+        self.cluster = cluster
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -601,7 +605,8 @@ class Lab:
 
     def summary(self) -> dict[str, Any]:
         runs = sorted(self.runs.values(), key=lambda run: run.id, reverse=True)
-        return {"type": "lab", "runs": [run.summary() for run in runs], "queue": QUEUE, "jobs": self.jobs}
+        where = f"on the Dask cluster {self.cluster}" if self.cluster else f"on this machine, in {self.jobs} worker process{'es' if self.jobs > 1 else ''}"
+        return {"type": "lab", "runs": [run.summary() for run in runs], "queue": QUEUE, "where": where}
 
     def _changed(self) -> None:
         for listener in list(self.listeners):
@@ -621,7 +626,7 @@ class Lab:
                 # its standard error goes to a file, read at the end: a pipe nobody reads while it plays could fill and stop it
                 errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
                 run.process = subprocess.Popen(
-                    [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs)],
+                    [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs), self.cluster or ""],
                     stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True,
                 )
             self._changed()

@@ -150,7 +150,7 @@ function number(value) { return typeof value === "number" ? value.toFixed(3) : "
 function showRuns(data) {
   const list = $("runs");
   list.replaceChildren();
-  if (!data.runs.length) list.append(el("p", { class: "note", text: `No runs yet. One plays at a time, ${data.queue} may wait.` }));
+  list.append(el("p", { class: "note", text: `${data.runs.length ? "" : "No runs yet. "}One plays at a time, ${data.where}; ${data.queue} may wait.` }));
   for (const run of data.runs) {
     const plan = run.plan, box = el("div", { class: "run", "data-run": run.id, "data-status": run.status, "data-done": run.done });
     const what = plan.question === "compare" ? `compare ${plan.rule_set} A/B (B: ${plan.overrides_b.join(", ")})${plan.sprt ? " with an SPRT" : ""}` : `simulate ${plan.rule_set}`;
