@@ -454,7 +454,8 @@ def main(argv: list[str]) -> int:
 
 
 def _now() -> str:
-    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S UTC")
+    """When, to the microsecond, so that runs started in one second are listed in the order they came."""
+    return datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f UTC")
 
 
 @dataclass(eq=False)
@@ -604,7 +605,7 @@ class Lab:
             _end(process)
 
     def summary(self) -> dict[str, Any]:
-        runs = sorted(self.runs.values(), key=lambda run: run.id, reverse=True)
+        runs = sorted(self.runs.values(), key=lambda run: (run.created, run.id), reverse=True)  # the newest first
         where = f"on the Dask cluster {self.cluster}" if self.cluster else f"on this machine, in {self.jobs} worker process{'es' if self.jobs > 1 else ''}"
         return {"type": "lab", "runs": [run.summary() for run in runs], "queue": QUEUE, "where": where}
 
