@@ -42,13 +42,20 @@ def receive(ws, kind: str) -> dict:
             return message
 
 
-def until_run(ws, condition, run_id: str | None = None) -> dict:
+def until_run(ws, lab, condition, run_id: str | None = None, seconds: float = 60) -> dict:
     """Read the lab's states until run ``run_id`` (default: the newest) meets ``condition``; that run.
-    (Each change of a run sends a state, so the one that meets it comes.)"""
+    The lab is asked first, with a deadline (a page's socket has none): once it is so, the state saying so is on its way."""
+    def run_in(runs):
+        return (runs[0] if runs else None) if run_id is None else next((r for r in runs if r["id"] == run_id), None)
+
+    deadline = time.monotonic() + seconds
+    while not ((run := run_in(lab.summary()["runs"])) and condition(run)):
+        assert time.monotonic() < deadline, f"the run never got there: {run}"
+        time.sleep(0.05)
     while True:
         message = ws.receive_json()
         if message["type"] == "lab" and message["runs"]:
-            run = message["runs"][0] if run_id is None else next((r for r in message["runs"] if r["id"] == run_id), None)
+            run = run_in(message["runs"])
             if run is not None and condition(run):
                 return run
 
@@ -184,7 +191,7 @@ def test_a_compare_gives_th_compares_numbers_files_and_command(lab, tmp_path, mo
         ws.send_json({"type": "hello", "key": lab.key})
         ws.send_json(SMALL)
         queued = receive(ws, "queued")
-        done = until_run(ws, lambda run: run["status"] not in ("queued", "playing"))
+        done = until_run(ws, lab, lambda run: run["status"] not in ("queued", "playing"))
     assert done["status"] == "finished", done
     run_id = queued["run"]
     ours = json.loads((lab.folder / f"{run_id}.json").read_text())
@@ -279,7 +286,7 @@ def test_a_playing_run_leaves_a_persons_move_quick(tmp_path):
         with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
             ws.send_json({"type": "hello", "key": lab.key})
             ws.send_json({**SMALL, "seats": ["search", "search"], "games": "5000"})
-            until_run(ws, lambda run: run["status"] == "playing" and run["done"] > 0)
+            until_run(ws, lab, lambda run: run["status"] == "playing" and run["done"] > 0)
             times = honest_move_times(client, table, 10)
             run = next(iter(lab.runs.values()))
             assert run.status == "playing" and run.process is not None  # it played meanwhile
@@ -296,7 +303,7 @@ def test_an_sprt_compare_stops_where_th_compare_does(lab, tmp_path, monkeypatch)
         assert "--sprt" not in receive(ws, "queued")["command"]
         ws.send_json(form)
         queued = receive(ws, "queued")
-        done = until_run(ws, lambda run: run["status"] not in ("queued", "playing"), queued["run"])
+        done = until_run(ws, lab, lambda run: run["status"] not in ("queued", "playing"), queued["run"])
     assert done["status"] == "finished" and done["done"] == 200  # decided after two chunks of the 1000
     assert done["sprt"]["decision"] == "H1" and done["sprt"]["llr"] >= done["sprt"]["upper"] and "H1 accepted" in done["sprt"]["verdict"]
     words = shlex.split(done["command"].split(" > ")[0])
@@ -347,7 +354,7 @@ def test_runs_on_a_dask_cluster_give_the_same_numbers(tmp_path, monkeypatch):
         with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
             ws.send_json({"type": "hello", "key": lab.key})
             ws.send_json(SMALL)
-            done = until_run(ws, lambda run: run["status"] not in ("queued", "playing"))
+            done = until_run(ws, lab, lambda run: run["status"] not in ("queued", "playing"))
     assert done["status"] == "finished", done
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, shlex.split(done["command"].split(" > ")[0])[1:])  # the command names no cluster: where a game is played changes nothing
