@@ -6,7 +6,7 @@ import dataclasses
 import re
 import textwrap
 import time
-from typing import Annotated, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.table import Table
@@ -47,10 +47,20 @@ def point_folder(point: dict[str, str]) -> str:
     return re.sub(r"[^\w.=,+-]", "_", ",".join(f"{key.removeprefix('rules.')}={value}" for key, value in point.items()))
 
 
-def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
+@dataclasses.dataclass
+class SweepPlan:
+    """A sweep ready to play: its points, each point's rules and batch (the same seeds at every point), and the seats."""
+
+    points: list[dict[str, str]]
+    resolved: list[Any]
+    batches: list[Any]
+    kinds: tuple[str, ...]
+
+
+def prepare_sweep(variant, config, overrides, params, run: RunOptions) -> SweepPlan:
+    """Check everything ``th sweep`` was given and resolve every point, before any game (one line for any mistake)."""
     check_counts(run.games, run.jobs)
     check_outputs(run, [config])
-    games, seed = run.games, run.seed
     points = grid(params)
     resolved = [resolve(plugins(), variant=variant, config=config, overrides=[*overrides, *point_overrides(p)]) for p in points]
     if resolved:
@@ -62,39 +72,37 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         records = run.records / point_folder(point) if run.records is not None else None
         kinds, batch = seats_and_batch(run, [effective], (spec,), records)
         batches.append(batch)
-    began = time.perf_counter()
-    rows = []
-    stopped: Interrupted | None = None
-    with chunk_pool(run) as pool, progress_bar(games * len(points), "sweep") as progress:
-        for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
-            try:
-                total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
-            except Interrupted as interruption:
-                stopped, total = interruption, interruption.partial
-            if total is not None:
-                data = simulate_result(effective, batch, total.sides[0], 0.0)
-                rows.append({"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "entrants", "length", "metrics", "variant_statistics", "lengths")}})
-                if stopped is not None:
-                    rows[-1]["partial"] = True
-            if stopped is not None:
-                break
-    if not rows:
-        err.print(f"{why_stopped(stopped) if stopped is not None else 'interrupted'} before any game finished", markup=False)
-        raise typer.Exit(stopped.exit_code if stopped is not None else 2)
-    seconds = time.perf_counter() - began
-    result = {
-        "variant": resolved[0].variant_class.name,
-        "rule_set": resolved[0].name,
+    return SweepPlan(points, resolved, batches, kinds)
+
+
+def sweep_row(point: dict[str, str], effective, batch, total, partial: bool = False) -> dict[str, Any]:
+    """One point's row of the result, from its games so far."""
+    data = simulate_result(effective, batch, total.sides[0], 0.0)
+    row = {"values": point, **{k: data[k] for k in ("games", "turns_total", "wins", "draws", "timeouts", "ties", "seats", "entrants", "length", "metrics", "variant_statistics", "lengths")}}
+    if partial:
+        row["partial"] = True
+    return row
+
+
+def sweep_result(plan: SweepPlan, rows: list[dict[str, Any]], games: int, seed, seconds: float) -> dict[str, Any]:
+    """``th sweep``'s result (its ``--json``) from the points' rows."""
+    return {
+        "variant": plan.resolved[0].variant_class.name,
+        "rule_set": plan.resolved[0].name,
         "seed": seed,
         "games": games,
-        "seat_kinds": list(kinds),
-        "seats_rotated": batches[0].rotate,
-        "seat_metrics_measure_bots": not batches[0].rotate and len(set(kinds)) > 1,
+        "seat_kinds": list(plan.kinds),
+        "seats_rotated": plan.batches[0].rotate,
+        "seat_metrics_measure_bots": not plan.batches[0].rotate and len(set(plan.kinds)) > 1,
         "points": rows,
         "chart_metrics": list(CHART_METRICS),
         "seconds": round(seconds, 3),
     }
-    keys = list(points[0])
+
+
+def sweep_csv(plan: SweepPlan, rows: list[dict[str, Any]]) -> tuple[list[str], list[list[Any]]]:
+    """``--csv``'s header and rows: one row per point."""
+    keys, kinds = list(plan.points[0]), plan.kinds
     header = [*keys, "games", *(f"seat{s + 1}_win_rate" for s in range(len(kinds))), "p1_low", "p1_high", "draws", "timeouts", "mean_length", "median_length", "p90_length"]
     header += [f"{m}{suffix}" for m in CHART_METRICS for suffix in ("", "_low", "_high")]
     bots = [e["bot"] for e in rows[0]["entrants"]]
@@ -108,8 +116,34 @@ def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
         for entrant in r["entrants"]:
             line += [entrant["score"], entrant["low"], entrant["high"]]
         table_rows.append(line)
+    return header, table_rows
+
+
+def _sweep(variant, config, overrides, params, run: RunOptions) -> None:
+    plan = prepare_sweep(variant, config, overrides, params, run)
+    points, resolved, batches, kinds = plan.points, plan.resolved, plan.batches, plan.kinds
+    games, seed = run.games, run.seed
+    began = time.perf_counter()
+    rows = []
+    stopped: Interrupted | None = None
+    with chunk_pool(run) as pool, progress_bar(games * len(points), "sweep") as progress:
+        for i, (point, effective, batch) in enumerate(zip(points, resolved, batches)):
+            try:
+                total = play(batch, games, run.jobs, plugins=plugins(), progress=lambda done, i=i: progress(i * games + done), pool=pool)
+            except Interrupted as interruption:
+                stopped, total = interruption, interruption.partial
+            if total is not None:
+                rows.append(sweep_row(point, effective, batch, total, stopped is not None))
+            if stopped is not None:
+                break
+    if not rows:
+        err.print(f"{why_stopped(stopped) if stopped is not None else 'interrupted'} before any game finished", markup=False)
+        raise typer.Exit(stopped.exit_code if stopped is not None else 2)
+    seconds = time.perf_counter() - began
+    result = sweep_result(plan, rows, games, seed, seconds)
+    keys = list(points[0])
     played = sum(r["games"] for r in rows)
-    save_outputs(run, result, stopped, lambda: (header, table_rows), html.sweep_report)
+    save_outputs(run, result, stopped, lambda: sweep_csv(plan, rows), html.sweep_report)
     if run.as_json:
         emit_json(result)
         end_interrupted(stopped, played, games * len(points))
