@@ -133,6 +133,13 @@ BAD_FIELDS = [
     ({"seed": "-1"}, "seed", "a whole number from 0"),
     ({"rule_set": "chess"}, "rule_set", "unknown variant 'chess'"),
     ({"a": {"stack_height_3p": "3", "stack_height_2p": "6"}}, "a.stack_height_2p", "less than or equal to 5"),
+    ({"question": "sweep"}, "sweep", "choose the option to sweep"),
+    ({"question": "sweep", "sweep": [{"option": "turn_limit", "values": "10, x"}]}, "sweep.0", "rules.turn_limit: Input should be a valid integer (got 'x')"),
+    ({"question": "sweep", "sweep": [{"option": "turn_limit", "values": "10,,20"}]}, "sweep.0", "none empty (e.g. 10, 20, 30), not '10,,20'"),
+    ({"question": "sweep", "sweep": [{"option": "colour", "values": "red"}]}, "sweep.0", "unknown fences rule option 'colour'"),
+    ({"question": "sweep", "sweep": [{"option": "turn_limit", "values": "1"}, {"option": "turn_limit", "values": "2"}]}, "sweep", "given twice"),
+    ({"question": "sweep", "a": {"sets": "rainbow-xeno"}, "sweep": [{"option": "stack_height_2p", "values": "5, 4"}]}, None, None),  # 10 smalls: both fit
+    ({"question": "sweep", "sweep": [{"option": "stack_height_2p", "values": "5"}, {"option": "sets", "values": "two-rainbow"}], "a": {"stack_height_4p": "2"}}, None, None),
     ({"question": "simulate", "a": {"stack_height_4p": "2", "sets": "rainbow-xeno"}, "b": {"line_hits": "nonsense"}}, None, None),  # B is not read by a simulate
 ]
 
@@ -143,7 +150,7 @@ def test_a_malformed_field_gets_its_message_and_nothing_runs(lab, change, field,
     with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
         ws.send_json({"type": "hello", "key": lab.key})
         ws.send_json({**SMALL, **change})
-        if field is None:  # the control row: this one is fine and is queued
+        if field is None:  # the control rows: these are fine and are queued
             assert receive(ws, "queued")["run"]
             ws.send_json({"type": "cancel", "run": next(iter(lab.runs))})
             return
@@ -360,3 +367,23 @@ def test_runs_on_a_dask_cluster_give_the_same_numbers(tmp_path, monkeypatch):
     result = CliRunner().invoke(app, shlex.split(done["command"].split(" > ")[0])[1:])  # the command names no cluster: where a game is played changes nothing
     assert timeless(json.loads(result.stdout)) == timeless(json.loads((lab.folder / f"{done['id']}.json").read_text()))
     assert lab.summary()["where"] == "on the Dask cluster local"
+
+
+def test_a_sweep_gives_th_sweeps_numbers_a_point_at_a_time(lab, tmp_path, monkeypatch):
+    client, lab = lab
+    form = {**SMALL, "question": "sweep", "a": {"stack_height_2p": "2"}, "sweep": [{"option": "turn_limit", "values": "10, 40"}], "games": "30"}
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json(form)
+        queued = receive(ws, "queued")
+        done = until_run(ws, lab, lambda run: run["status"] not in ("queued", "playing"))
+    assert done["status"] == "finished" and done["done"] == done["total"] == 60
+    assert [row["name"] for row in done["estimate"]] == [f"turn_limit={t}: {what}" for t in (10, 40) for what in ("win rate seat 1", "score random", "score greedy")]
+    words = shlex.split(queued["command"].split(" > ")[0])
+    assert words[:4] == ["th", "sweep", "--variant", "fences"] and words[words.index("--param") + 1] == "rules.turn_limit=10,40"
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, words[1:])
+    assert result.exit_code == 0, result.output
+    ours = json.loads((lab.folder / f"{done['id']}.json").read_text())
+    assert timeless(json.loads(result.stdout)) == timeless(ours) and len(ours["points"]) == 2
+    assert client.get(f"/lab/r/{done['id']}.html").text.count("<svg") > 0

@@ -85,6 +85,13 @@ class FormRequest(_Strict):
     rule_set: Key
 
 
+class SweepAxis(_Strict):
+    """One option a sweep walks, and its values as ``--param``'s text (``v1, v2, v3``)."""
+
+    option: Key
+    values: Text
+
+
 class RunForm(_Strict):
     """A run as the form gives it: every value as the text a ``--set`` would carry.
 
@@ -93,7 +100,7 @@ class RunForm(_Strict):
     list, as in YAML)."""
 
     type: Literal["run"]
-    question: Literal["simulate", "compare"]
+    question: Literal["simulate", "compare", "sweep"]
     rule_set: Key
     a: dict[Key, Text] = Field(default_factory=dict, max_length=64)
     b: dict[Key, Text] = Field(default_factory=dict, max_length=64)
@@ -102,6 +109,8 @@ class RunForm(_Strict):
     seed: Annotated[str, Field(max_length=30)]
     #: with compare: stop as soon as th compare's SPRT decides (``--sprt auto``)
     sprt: bool = False
+    #: with sweep: the one or two options it walks (``--param``)
+    sweep: list[SweepAxis] = Field(default_factory=list, max_length=2)
 
 
 class CancelRun(_Strict):
@@ -225,6 +234,17 @@ class Plan:
     seed: int
     #: stop as soon as the SPRT decides (``th compare --sprt auto``, its other options as the command's defaults)
     sprt: bool = False
+    #: a sweep's ``--param`` texts (``rules.KEY=v1,v2``)
+    params: tuple[str, ...] = ()
+
+    @property
+    def total(self) -> int:
+        """The games of the whole run: a sweep plays ``games`` at each point."""
+        if self.question != "sweep":
+            return self.games
+        from treehouse.playtest.sweep import grid
+
+        return self.games * len(grid(list(self.params)))
 
     def command(self, run_id: str) -> str:
         """The ``th`` command that plays this run and writes the same files (``RUN.html``; its JSON on standard output)."""
@@ -234,6 +254,8 @@ class Plan:
             words += ["--set", text]
         for text in self.overrides_b:
             words += ["--set-b", text]
+        for text in self.params:
+            words += ["--param", text]
         for seat in self.seats:
             words += ["--seat", seat]
         if self.sprt:
@@ -295,6 +317,10 @@ def check_form(plugins: Any, form: RunForm) -> Plan:
             raise ValueError
     except ValueError:
         mistakes["seed"] = f"seed: a whole number from 0 to {2**63 - 1}, not {clip(form.seed, 30)!r}"
+    params: tuple[str, ...] = ()
+    if form.question == "sweep":
+        params, axis_mistakes = _sweep_params(plugins, form)
+        mistakes.update(axis_mistakes)
     if form.question == "compare" and not overrides_b and "b" not in mistakes:
         mistakes["b"] = "B is A with the changes in its column: change at least one value of B (th compare's --set-b)"
     if mistakes:
@@ -309,6 +335,14 @@ def check_form(plugins: Any, form: RunForm) -> Plan:
             resolve(plugins, variant=form.rule_set, overrides=[*overrides, *overrides_b])
         except TreehouseError as error:
             raise FormMistakes({"b": _said(error)}) from None
+    if params:
+        from treehouse.playtest.sweep import grid, overrides as point_overrides
+
+        for point in grid(list(params)):  # every point with A's changes, as th sweep resolves them
+            try:
+                resolve(plugins, variant=form.rule_set, overrides=[*overrides, *point_overrides(point)])
+            except TreehouseError as error:
+                raise FormMistakes({"sweep": f"at {point_text(point)}: {_said(error)}"}) from None
     try:
         kinds, _batch = seats_and_batch(RunOptions(games=games, seat=seats, seed=seed), [effective])
     except TreehouseError as error:
@@ -321,7 +355,41 @@ def check_form(plugins: Any, form: RunForm) -> Plan:
             sprt_question("auto", kinds)
         except TreehouseError as error:
             raise FormMistakes({"sprt": _said(error)}) from None
-    return Plan(form.question, form.rule_set, overrides, overrides_b, tuple(seats), games, seed, sprt)
+    return Plan(form.question, form.rule_set, overrides, overrides_b, tuple(seats), games, seed, sprt, params)
+
+
+def point_text(point: dict[str, str]) -> str:
+    """A sweep's point in words: ``line_hits=new, turn_limit=30``."""
+    return ", ".join(f"{key.removeprefix('rules.')}={value}" for key, value in point.items())
+
+
+def _sweep_params(plugins: Any, form: RunForm) -> tuple[tuple[str, ...], dict[str, str]]:
+    """A sweep's axes as ``--param`` texts, each checked as th sweep reads it (every value as ``--set``)."""
+    from treehouse.config import resolve
+    from treehouse.playtest.sweep import grid, parse_param
+
+    if not form.sweep:
+        return (), {"sweep": "choose the option to sweep and its values (one or two options)"}
+    params, mistakes = [], {}
+    for index, axis in enumerate(form.sweep):
+        try:
+            key, values = parse_param(f"rules.{axis.option}={axis.values}")
+        except TreehouseError:
+            mistakes[f"sweep.{index}"] = f"values: one or more, separated by commas, none empty (e.g. 10, 20, 30), not {clip(axis.values, 40)!r}"
+            continue
+        try:
+            for value in values:
+                resolve(plugins, variant=form.rule_set, overrides=[f"{key}={value}"])
+        except TreehouseError as error:
+            mistakes[f"sweep.{index}"] = _said(error)
+            continue
+        params.append(f"{key}={','.join(values)}")
+    if not mistakes:
+        try:
+            grid(params)
+        except TreehouseError as error:
+            mistakes["sweep"] = _said(error)
+    return tuple(params), mistakes
 
 
 def sprt_arguments() -> tuple[str, float, float, float, float]:
@@ -360,6 +428,14 @@ def _estimate_rows(result: dict[str, Any], question: str) -> list[dict[str, Any]
     """The figures a run shows as it goes: each bot's paired difference B - A (compare) or score (simulate), with its interval."""
     if question == "compare":
         return [{"name": r["name"], "value": r["diff"], "low": r["low"], "high": r["high"], "significant": r["significant"]} for r in result["differences"] if r["part"] == "entrants"]
+    if question == "sweep":  # each point's seat 1 and bots
+        rows = []
+        for point in result["points"]:
+            where = point_text(point["values"])
+            seat = point["seats"][0]
+            rows.append({"name": f"{where}: win rate seat 1", "value": seat["rate"], "low": seat["low"], "high": seat["high"]})
+            rows += [{"name": f"{where}: score {e['bot']}", "value": e["score"], "low": e["low"], "high": e["high"]} for e in point["entrants"]]
+        return rows
     rows = [{"name": f"score {e['bot']}", "value": e["score"], "low": e["low"], "high": e["high"]} for e in result["entrants"]]
     rows += [{"name": f"win rate seat {s['seat']}", "value": s["rate"], "low": s["low"], "high": s["high"]} for s in result["seats"]]
     return rows
@@ -380,10 +456,33 @@ def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int, cluster:
     from treehouse.cli.common import looks_ahead, plugins, warned
     from treehouse.cli.compare import compare_result, prepare_compare
     from treehouse.cli.playtest import RunOptions, chunk_pool, play_batch, save_outputs, seats_and_batch, simulate_result
+    from treehouse.cli.sweep import prepare_sweep, sweep_csv, sweep_result, sweep_row
     from treehouse.config import resolve
     from treehouse.playtest import html
 
     run = RunOptions(games=plan.games, seat=list(plan.seats), seed=plan.seed, jobs=jobs, cluster=cluster, as_json=True, report=report_path, force=True)
+    began = time.perf_counter()
+    said = [0.0]
+
+    def progress(done: int) -> None:
+        now = time.monotonic()
+        if now - said[0] >= PROGRESS_SECONDS or done >= plan.total:
+            said[0] = now
+            _say({"done": done})
+
+    if plan.question == "sweep":  # th sweep's loop: one batch per point, the same seeds at each
+        sweep = prepare_sweep(plan.rule_set, None, list(plan.overrides), list(plan.params), run)
+        rows: list[dict[str, Any]] = []
+        with chunk_pool(run) as pool:
+            for index, (point, effective, batch) in enumerate(zip(sweep.points, sweep.resolved, sweep.batches)):
+                total, stopped = play_batch(batch, plan.games, run, lambda done, index=index: progress(index * plan.games + done), pool)
+                rows.append(sweep_row(point, effective, batch, total))
+                so_far = sweep_result(sweep, rows, plan.games, plan.seed, time.perf_counter() - began)
+                _say({"done": (index + 1) * plan.games, "estimate": _estimate_rows(so_far, plan.question)})
+        result = sweep_result(sweep, rows, plan.games, plan.seed, time.perf_counter() - began)
+        save_outputs(run, result, None, lambda: sweep_csv(sweep, rows), html.sweep_report)
+        write_text_atomically(json_path, json.dumps(result), ConfigError)
+        return result
     if plan.question == "compare":
         comparison = prepare_compare(plan.rule_set, None, list(plan.overrides), list(plan.overrides_b), sprt_arguments() if plan.sprt else None, run)
         batch = comparison.batch
@@ -404,14 +503,6 @@ def run_plan(plan: Plan, json_path: Path, report_path: Path, jobs: int, cluster:
             return False
 
         report = html.simulate_report
-    began = time.perf_counter()
-    said = [0.0]
-
-    def progress(done: int) -> None:
-        now = time.monotonic()
-        if now - said[0] >= PROGRESS_SECONDS or done >= plan.games:
-            said[0] = now
-            _say({"done": done})
 
     def stop(total) -> bool:  # after each chunk: the CLI's own stop (its SPRT), and the figures so far
         answer = decided(total)
@@ -444,7 +535,7 @@ def main(argv: list[str]) -> int:
     except TreehouseError as error:
         _say({"error": clip(str(error), 300)})
         return 2
-    _say({"finished": True, "games": result["games"]})
+    _say({"finished": True})
     return 0
 
 
@@ -487,8 +578,8 @@ class Run:
         eta = None
         if self.status == PLAYING and self.started is not None and self.done:
             elapsed = time.monotonic() - self.started
-            eta = round(elapsed / self.done * (self.plan.games - self.done), 1)
-        data.update(eta=eta, report=f"/lab/r/{self.id}.html" if self.status == FINISHED else None, json=f"/lab/r/{self.id}.json" if self.status == FINISHED else None)
+            eta = round(elapsed / self.done * (self.plan.total - self.done), 1)
+        data.update(total=self.plan.total, eta=eta, report=f"/lab/r/{self.id}.html" if self.status == FINISHED else None, json=f"/lab/r/{self.id}.json" if self.status == FINISHED else None)
         return data
 
 
@@ -547,7 +638,7 @@ class Lab:
                 continue
             if run.status not in FINAL:  # the server stopped while it waited or played
                 run.status = UNFINISHED
-                run.message = f"unfinished: the server stopped after {run.done} of {run.plan.games} games; run it again (the same command gives the same games)"
+                run.message = f"unfinished: the server stopped after {run.done} of {run.plan.total} games; run it again (the same command gives the same games)"
                 self._save(run)
             self.runs[run.id] = run
 
@@ -584,7 +675,7 @@ class Lab:
                 raise TreehouseError("that run is not waiting or playing: there is nothing to cancel")
             if run.status == WAITING:
                 self.waiting.remove(run)
-            run.status, run.message = CANCELLED, f"cancelled after {run.done} of {run.plan.games} games"
+            run.status, run.message = CANCELLED, f"cancelled after {run.done} of {run.plan.total} games"
             process = run.process
             self._save(run)
         if process is not None:
@@ -659,11 +750,11 @@ class Lab:
             if run.status == PLAYING and not self.stopped:
                 run.seconds = round(time.monotonic() - (run.started or time.monotonic()), 1)
                 if code == 0:
-                    run.status, run.done = FINISHED, run.plan.games
+                    run.status, run.done = FINISHED, run.plan.total
                     try:
                         result = json.loads(read_text(self.folder / f"{run.id}.json", ConfigError, "result"))
                         run.estimate, run.sprt = _estimate_rows(result, run.plan.question), _sprt_said(result)
-                        run.done = result["games"]
+                        run.done = sum(point["games"] for point in result["points"]) if "points" in result else result["games"]
                     except (TreehouseError, ValueError, KeyError) as error:
                         run.status, run.message = FAILED, f"its result could not be read: {clip(str(error))}"
                 else:

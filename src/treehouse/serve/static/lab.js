@@ -51,6 +51,9 @@ function showForm(data) {
       el("div", { class: "mistake", "data-for": `${column}.${option.name}` })));
     body.append(el("tr", { "data-option": option.name }, name, ...cells));
   }
+  for (const [index, select] of [$("sweep-option-0"), $("sweep-option-1")].entries()) {
+    select.replaceChildren(...(index ? [el("option", { value: "", text: "(no second option)" })] : []), ...data.options.map((o) => el("option", { value: o.name, text: o.name })));
+  }
   const rules = $("house_rules");
   rules.replaceChildren();
   if (!data.house_rules.length) rules.append(el("p", { class: "note", text: "No house rule fits this variant." }));
@@ -112,7 +115,9 @@ function collect() {
   if (JSON.stringify(rulesA) !== JSON.stringify(original)) a.house_rules = JSON.stringify(rulesA);
   if (compare && JSON.stringify(rulesB) !== JSON.stringify(rulesA)) b.house_rules = JSON.stringify(rulesB);
   return { type: "run", question: question(), rule_set: form.rule_set, a, b, seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
-    games: $("games").value.trim(), seed: $("seed").value.trim(), sprt: compare && $("sprt").checked };
+    games: $("games").value.trim(), seed: $("seed").value.trim(), sprt: compare && $("sprt").checked,
+    sweep: question() !== "sweep" ? [] : [0, 1].filter((i) => $(`sweep-option-${i}`).value && (i === 0 || $(`sweep-values-${i}`).value.trim()))
+      .map((i) => ({ option: $(`sweep-option-${i}`).value, values: $(`sweep-values-${i}`).value.trim() })) };
 }
 
 function markChanges() {
@@ -153,12 +158,14 @@ function showRuns(data) {
   list.append(el("p", { class: "note", text: `${data.runs.length ? "" : "No runs yet. "}One plays at a time, ${data.where}; ${data.queue} may wait.` }));
   for (const run of data.runs) {
     const plan = run.plan, box = el("div", { class: "run", "data-run": run.id, "data-status": run.status, "data-done": run.done });
-    const what = plan.question === "compare" ? `compare ${plan.rule_set} A/B (B: ${plan.overrides_b.join(", ")})${plan.sprt ? " with an SPRT" : ""}` : `simulate ${plan.rule_set}`;
-    box.append(el("h3", { text: `${run.status}: ${what}, ${plan.seats.join(" vs ")}, ${plan.games} games, seed ${plan.seed}` }));
+    const what = plan.question === "compare" ? `compare ${plan.rule_set} A/B (B: ${plan.overrides_b.join(", ")})${plan.sprt ? " with an SPRT" : ""}`
+      : plan.question === "sweep" ? `sweep ${plan.rule_set} over ${plan.params.map((p) => p.replace(/^rules\./, "")).join(" and ")}` : `simulate ${plan.rule_set}`;
+    const games = plan.question === "sweep" ? `${plan.games} games a point` : `${plan.games} games`;
+    box.append(el("h3", { text: `${run.status}: ${what}, ${plan.seats.join(" vs ")}, ${games}, seed ${plan.seed}` }));
     if (plan.overrides.length) box.append(el("div", { class: "note", text: `A (and B): ${plan.overrides.join(", ")}` }));
     if (run.status === "playing" || run.status === "queued") {
       const eta = run.eta === null ? "" : ` · about ${Math.ceil(run.eta)} s to go`;
-      box.append(el("div", {}, el("progress", { max: plan.games, value: run.done }), " ", el("span", { class: "progress", text: `${run.done} of ${plan.games} games${eta}` })));
+      box.append(el("div", {}, el("progress", { max: run.total, value: run.done }), " ", el("span", { class: "progress", text: `${run.done} of ${run.total} games${eta}` })));
       const cancel = el("button", { type: "button", class: "cancel", text: "Cancel" });
       cancel.onclick = () => send({ type: "cancel", run: run.id });
       box.append(cancel);
@@ -199,7 +206,7 @@ function connect() {
         for (const name of data.rule_sets) select.append(el("option", { value: name, text: name }));
         select.value = data.rule_sets.includes("fences") ? "fences" : data.rule_sets[0];
       }
-      send({ type: "form", rule_set: select.value });
+      if (!form) send({ type: "form", rule_set: select.value });  // once: a reconnection keeps what was typed
     } else if (data.type === "form") {
       showForm(data);
       document.body.dataset.ready = "yes";
@@ -218,7 +225,10 @@ function connect() {
   };
 }
 
-document.querySelectorAll("input[name=question]").forEach((radio) => radio.addEventListener("change", () => document.body.classList.toggle("compare", question() === "compare")));
+document.querySelectorAll("input[name=question]").forEach((radio) => radio.addEventListener("change", () => {
+  document.body.classList.toggle("compare", question() === "compare");
+  document.body.classList.toggle("sweep", question() === "sweep");
+}));
 $("rule_set").addEventListener("change", () => { $("seats").replaceChildren(); send({ type: "form", rule_set: $("rule_set").value }); });
 $("add_seat").addEventListener("click", () => addSeat(form.bots[form.bots.length - 1].name));
 $("lab").addEventListener("input", (event) => {
