@@ -1,6 +1,7 @@
 """The playtest lab in headless Chromium (the system's, through Playwright), on a real ``th serve``
 process: change one Fences rule for B, compare greedy and search, watch the progress arrive, and
-read each bot's paired difference, which must be ``th compare --json``'s for the same seed.
+read each bot's paired difference, which must be ``th compare --json``'s for the same seed; then
+a sweep of two values of one option, its mistake said beside it, its points arriving.
 
 50 games, not the issue's 200: on the 2-core test machine, loaded, 100 games of greedy against
 search took about 30 s in the lab's niced process and 10 s more for ``th compare`` to check them.
@@ -80,6 +81,25 @@ def test_change_a_fences_rule_compare_greedy_and_search_and_read_th_compares_num
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(shots / "lab-result.png"))
             report = run.locator("a.report").get_attribute("href")
+
+            # a sweep of two values of one option, with B's column out of sight: each point's figures arrive with it
+            page.check("input[name=question][value=sweep]")
+            assert not page.locator('[data-field="b.line_hits"]').is_visible()
+            page.select_option("#sweep-option-0", "turn_limit")
+            page.fill("#sweep-values-0", "10, none")
+            page.select_option('[data-field="seats.1"]', "random")
+            page.fill("#games", "20")
+            page.click("#run")
+            wait_until(lambda: "Input should be a valid integer (got 'none')" in page.locator('.mistake[data-for="sweep.0"]').inner_text(), 20, "the sweep's line")
+            page.fill("#sweep-values-0", "10, 40")
+            page.click("#run")
+            wait_until(lambda: page.locator(".run").count() == 2, 20, "the sweep to be queued")
+            sweep = page.locator(".run").first
+            wait_until(lambda: sweep.get_attribute("data-status") == "finished", 60, "the sweep")
+            assert [row.get_attribute("data-name") for row in sweep.locator("tr[data-name]").all()] == [
+                f"turn_limit={t}: {what}" for t in (10, 40) for what in ("win rate seat 1", "score greedy", "score random")]
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shots / "lab-sweep.png"))
             page.goto(f"http://127.0.0.1:{port}{report}")
             assert "<svg" in page.content()
             browser.close()
