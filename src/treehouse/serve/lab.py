@@ -11,11 +11,13 @@ mistake gets its own line next to its field, the same line the command gives.
 
 A run is the command line's own: :func:`run_plan` plays it in a process of
 its own (``python -m treehouse.serve.lab RUN``), niced, with its games capped
-at ``jobs`` worker processes, through ``th simulate``'s and ``th compare``'s
-code (:func:`treehouse.cli.compare.prepare_compare`, ``play_batch``,
-``compare_result``, ``simulate_result``); so the same seed gives the same
-numbers as ``th compare --json``.  It reports each game and, after each chunk
-of games, the estimates so far with their intervals.  One run plays at a time,
+at ``jobs`` worker processes (or on a Dask cluster), through ``th simulate``'s,
+``th compare``'s and ``th sweep``'s code (:func:`treehouse.cli.compare.prepare_compare`,
+``compare_result``, :func:`treehouse.cli.sweep.prepare_sweep`, ``sweep_row``,
+``play_batch``, ``simulate_result``); so the same seed gives the same numbers as
+the command's ``--json``.  It reports each game and, after each chunk of games
+(a sweep: each point), the estimates so far with their intervals (and an SPRT's
+log-likelihood ratio).  One run plays at a time,
 at most :data:`QUEUE` wait; a run can be cancelled.  Its results are the
 command's files, ``DIR/lab/RUN.json`` (``--json``) and ``DIR/lab/RUN.html``
 (``--report``), beside ``RUN.run.json`` (the form, the command that
