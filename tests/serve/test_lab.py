@@ -387,3 +387,19 @@ def test_a_sweep_gives_th_sweeps_numbers_a_point_at_a_time(lab, tmp_path, monkey
     ours = json.loads((lab.folder / f"{done['id']}.json").read_text())
     assert timeless(json.loads(result.stdout)) == timeless(ours) and len(ours["points"]) == 2
     assert client.get(f"/lab/r/{done['id']}.html").text.count("<svg") > 0
+
+
+def test_a_damaged_run_file_is_skipped_in_one_line_and_a_damaged_key_is_named(tmp_path, capsys):
+    from treehouse.errors import ConfigError
+
+    folder = tmp_path / "lab"
+    Lab(folder)
+    (folder / "20261206-000000-broken.run.json").write_text("{not json")
+    (folder / "20261206-000001-partial.run.json").write_text(json.dumps({"id": "x"}))
+    lab = Lab(folder)
+    assert lab.runs == {}
+    warnings = capsys.readouterr().err.splitlines()
+    assert len(warnings) == 2 and all(line.startswith("warning: the lab skips 20261206-00000") for line in warnings), warnings
+    (folder / "lab.key.json").write_text("[]")
+    with pytest.raises(ConfigError, match="not a lab key file; remove it and a new key is made"):
+        Lab(folder)
