@@ -1,7 +1,8 @@
 """The playtest lab in headless Chromium (the system's, through Playwright), on a real ``th serve``
 process: change one Fences rule for B, compare greedy and search, watch the progress arrive, and
 read each bot's paired difference, which must be ``th compare --json``'s for the same seed; then
-a sweep of two values of one option, its mistake said beside it, its points arriving.
+a sweep of two values of one option, its mistake said beside it, its points arriving; then a long
+run killed with the server (``kill -9``), the page reconnecting to find it marked unfinished.
 
 50 games, not the issue's 200: on the 2-core test machine, loaded, 100 games of greedy against
 search took about 30 s in the lab's niced process and 10 s more for ``th compare`` to check them.
@@ -100,6 +101,19 @@ def test_change_a_fences_rule_compare_greedy_and_search_and_read_th_compares_num
                 f"turn_limit={t}: {what}" for t in (10, 40) for what in ("win rate seat 1", "score greedy", "score random")]
             page.evaluate("window.scrollTo(0, 0)")
             page.screenshot(path=str(shots / "lab-sweep.png"))
+
+            # kill -9 mid-run: the page reconnects to the server started again and finds it marked, the others there
+            page.fill("#sweep-values-0", "10, 20, 30, 40, 50")
+            page.fill("#games", "2000")
+            page.click("#run")
+            wait_until(lambda: page.locator(".run").count() == 3 and int(page.locator(".run").first.get_attribute("data-done")) > 0, 30, "the long run to play")
+            server.kill()
+            wait_until(lambda: page.evaluate("document.body.dataset.connected") == "no", 20, "the page to see the server go")
+            server = Server(port, tmp_path / "tables")
+            wait_until(lambda: page.evaluate("document.body.dataset.connected") == "yes", 30, "the page to reconnect")
+            wait_until(lambda: page.locator(".run").first.get_attribute("data-status") == "unfinished", 20, "the unfinished run marked")
+            assert [run.get_attribute("data-status") for run in page.locator(".run").all()] == ["unfinished", "finished", "finished"]
+            assert "unfinished: the server stopped after" in page.locator(".run").first.inner_text()
             page.goto(f"http://127.0.0.1:{port}{report}")
             assert "<svg" in page.content()
             browser.close()
