@@ -403,3 +403,32 @@ def test_a_damaged_run_file_is_skipped_in_one_line_and_a_damaged_key_is_named(tm
     (folder / "lab.key.json").write_text("[]")
     with pytest.raises(ConfigError, match="not a lab key file; remove it and a new key is made"):
         Lab(folder)
+
+
+def test_a_run_whose_process_cannot_start_fails_and_the_lab_goes_on(tmp_path, monkeypatch):
+    import subprocess
+
+    import treehouse.serve.lab as lab_module
+    from treehouse.serve.lab import Plan
+
+    real = subprocess.Popen
+    refusals = [OSError(11, "Resource temporarily unavailable")]
+
+    def popen(*args, **kwargs):  # the first run gets no process, as on a machine out of them
+        if refusals:
+            raise refusals.pop()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lab_module.subprocess, "Popen", popen)
+    lab = Lab(tmp_path / "lab")
+    lab.start()
+    try:
+        plan = Plan("simulate", "fences", (), (), ("random", "random"), 10, 1)
+        first, second = lab.submit(plan), lab.submit(plan)
+        deadline = time.monotonic() + 30
+        while second.status in ("queued", "playing") and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        lab.stop()
+    assert first.status == "failed" and first.message == "could not start: [Errno 11] Resource temporarily unavailable"
+    assert second.status == "finished"

@@ -39,6 +39,7 @@ import tempfile
 import threading
 import time
 from collections import deque
+from contextlib import suppress
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -716,16 +717,23 @@ class Lab:
                     return
                 run = self.waiting.popleft()
                 run.status, run.started = PLAYING, time.monotonic()
-                self._save(run)
-                # its standard error goes to a file, read at the end: a pipe nobody reads while it plays could fill and stop it
-                errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
-                run.process = subprocess.Popen(
-                    [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs), self.cluster or ""],
-                    stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True,
-                )
+                try:
+                    self._save(run)
+                    # its standard error goes to a file, read at the end: a pipe nobody reads while it plays could fill and stop it
+                    errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+                    run.process = subprocess.Popen(
+                        [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs), self.cluster or ""],
+                        stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True,
+                    )
+                except (TreehouseError, OSError) as error:  # a full disk, no process to be had: this run fails, the lab goes on
+                    run.status, run.message = FAILED, f"could not start: {clip(str(error))}"
+                    with suppress(TreehouseError):
+                        self._save(run)
+                    run = None
             self._changed()
-            with errors:
-                self._follow(run, errors)
+            if run is not None:
+                with errors:
+                    self._follow(run, errors)
 
     def _follow(self, run: Run, stderr: Any) -> None:
         """Read the run's reports until its process ends, then mark it."""
