@@ -49,15 +49,18 @@ def test_change_a_fences_rule_compare_greedy_and_search_and_read_th_compares_num
             page.select_option('[data-field="seats.0"]', "greedy")
             page.select_option('[data-field="seats.1"]', "search")
             page.fill("#seed", str(SEED))
-            page.fill("#games", "lots")  # a malformed field: its line beside it, nothing runs
+            page.locator(".bot-options").nth(1).fill("depth=deep")
+            page.fill("#games", "lots")  # malformed fields: each line beside its field, nothing runs
             page.fill('[data-field="a.turn_limit"]', "-3")
             page.click("#run")
             wait_until(lambda: "not 'lots'" in page.locator('.mistake[data-for="games"]').inner_text(), 20, "the games field's line")
             assert "greater than or equal to 0" in page.locator('.mistake[data-for="a.turn_limit"]').inner_text()
+            assert "depth" in page.locator('.mistake[data-for="seats.1"]').inner_text()
             assert page.locator(".run").count() == 0
             assert "changed" in page.locator('[data-field="b.line_hits"]').get_attribute("class")
             page.screenshot(path=str(shots / "lab-mistakes.png"))
             page.fill('[data-field="a.turn_limit"]', "0")
+            page.locator(".bot-options").nth(1).fill("")
             page.fill("#games", str(GAMES))
             page.click("#run")
             wait_until(lambda: page.locator(".run").count() == 1, 20, "the run to be queued")

@@ -85,7 +85,8 @@ function addSeat(bot) {
   choose.value = form.bots.some((b) => b.name === bot) ? bot : form.bots[0].name;
   const remove = el("button", { type: "button", text: "remove" });
   remove.onclick = () => { if (seats.children.length > 1) { seats.lastChild.remove(); } };
-  seats.append(el("div", { class: "seat" }, `Seat ${index + 1} `, choose, " ", index ? remove : "", el("span", { class: "mistake", "data-for": `seats.${index}` })));
+  const options = el("input", { class: "bot-options", size: 16, placeholder: "options, e.g. depth=2", "aria-label": `seat ${index + 1}'s bot options` });
+  seats.append(el("div", { class: "seat" }, `Seat ${index + 1} `, choose, " ", options, " ", index ? remove : "", el("span", { class: "mistake", "data-for": `seats.${index}` })));
 }
 
 function houseRules(column) {
@@ -114,7 +115,11 @@ function collect() {
   const rulesA = houseRules("a"), rulesB = houseRules("b");
   if (JSON.stringify(rulesA) !== JSON.stringify(original)) a.house_rules = JSON.stringify(rulesA);
   if (compare && JSON.stringify(rulesB) !== JSON.stringify(rulesA)) b.house_rules = JSON.stringify(rulesB);
-  return { type: "run", question: question(), rule_set: form.rule_set, a, b, seats: [...document.querySelectorAll("#seats select")].map((s) => s.value),
+  return { type: "run", question: question(), rule_set: form.rule_set, a, b, seats: [...document.querySelectorAll("#seats .seat")].map((seat) => {
+    // a bot with options is written as th's --seat has it: search(depth=2)
+    const bot = seat.querySelector("select").value, options = seat.querySelector(".bot-options").value.trim();
+    return options ? `${bot}(${options})` : bot;
+  }),
     games: $("games").value.trim(), seed: $("seed").value.trim(), sprt: compare && $("sprt").checked,
     sweep: question() !== "sweep" ? [] : [0, 1].filter((i) => $(`sweep-option-${i}`).value && (i === 0 || $(`sweep-values-${i}`).value.trim()))
       .map((i) => ({ option: $(`sweep-option-${i}`).value, values: $(`sweep-values-${i}`).value.trim() })) };
