@@ -120,3 +120,26 @@ def test_kill_9_mid_run_then_restart_finds_the_finished_runs_and_marks_the_unfin
         assert os.stat(records / "lab" / "lab.key.json").st_mode & 0o777 == 0o600
     finally:
         server.stop()
+
+
+def test_ctrl_c_mid_run_says_the_labs_runs_are_left_unfinished(tmp_path):
+    import signal
+
+    records = tmp_path / "tables"
+    port = free_port()
+    server = Server(port, records)
+    try:
+        _link, key = lab_link(server)
+        with LabSocket(port, key) as lab:
+            long = lab.send(LONG)["run"]
+            lab.send(SHORT)
+            lab.until(long, lambda r: r["status"] == "playing" and r["done"] > 0)
+            server.process.send_signal(signal.SIGINT)
+            assert server.process.wait(timeout=10) == 130
+        line = server.wait_for(r"^Stopped by SIGINT: .*").group(0)
+        assert line == f"Stopped by SIGINT: no unfinished table to save; the records are in {records}. The lab's 2 runs not finished are marked unfinished (run them again)."
+        assert not processes_running(records / "lab" / f"{long}.run.json")
+        statuses = sorted(json.loads(path.read_text())["status"] for path in (records / "lab").glob("*.run.json"))
+        assert statuses == ["playing", "queued"]  # as they were: the next start marks them unfinished
+    finally:
+        server.stop()

@@ -114,13 +114,14 @@ def serve(
         listener.close()
         lab.stop()
         hub.stop()  # done already by the app's shutdown, unless a second Ctrl-C skipped it
-    _say_stopped(stopped_by, hub, folder)
+    _say_stopped(stopped_by, hub, folder, lab.left_unfinished())
     if stopped_by is not None:
         raise typer.Exit(128 + int(stopped_by))  # the shell's convention: 130 for Ctrl-C, as th play's
 
 
-def _say_stopped(stopped_by: int | None, hub, folder: Path) -> None:
-    """One line: what stopped the server and what is saved (every table is saved at its last step as it plays)."""
+def _say_stopped(stopped_by: int | None, hub, folder: Path, lab_runs: int = 0) -> None:
+    """One line: what stopped the server and what is saved (every table is saved at its last step as it plays),
+    and the lab's runs it left unfinished, if any."""
     why = f"Stopped by {signal.Signals(stopped_by).name}" if stopped_by is not None else "Stopped"
     unfinished = hub.unfinished()
     if unfinished:
@@ -128,6 +129,8 @@ def _say_stopped(stopped_by: int | None, hub, folder: Path) -> None:
         line = f"{why}: {count} saved at {'its' if len(unfinished) == 1 else 'their'} last step in {folder}; th serve --records {folder} resumes {'it' if len(unfinished) == 1 else 'them'}."
     else:
         line = f"{why}: no unfinished table to save; the records are in {folder}."
+    if lab_runs:
+        line += f" The lab's {lab_runs} run{'s' if lab_runs != 1 else ''} not finished {'are' if lab_runs != 1 else 'is'} marked unfinished (run {'them' if lab_runs != 1 else 'it'} again)."
     try:
         typer.echo(line)
     except OSError:  # SIGHUP: the terminal may be gone

@@ -690,13 +690,18 @@ class Lab:
         self.worker.start()
 
     def stop(self) -> None:
-        """End the run playing (it stays marked as playing on disk, so a restart says it is unfinished)."""
+        """End the run playing (it stays marked as playing on disk, so a restart says it is unfinished); again: nothing."""
         with self.lock:
             self.stopped = True
             self.wake.notify_all()
             playing = [run.process for run in self.runs.values() if run.status == PLAYING and run.process is not None]
         for process in playing:
             _end(process)
+
+    def left_unfinished(self) -> int:
+        """The runs this stop leaves unfinished (playing or waiting): a restart marks them so."""
+        with self.lock:
+            return sum(run.status in (WAITING, PLAYING) for run in self.runs.values())
 
     def summary(self) -> dict[str, Any]:
         runs = sorted(self.runs.values(), key=lambda run: (run.created, run.id), reverse=True)  # the newest first
