@@ -6,6 +6,7 @@ the same numbers as ``th compare --json``, and cancelling.  The real server thro
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import time
 
@@ -432,3 +433,24 @@ def test_a_run_whose_process_cannot_start_fails_and_the_lab_goes_on(tmp_path, mo
         lab.stop()
     assert first.status == "failed" and first.message == "could not start: [Errno 11] Resource temporarily unavailable"
     assert second.status == "finished"
+
+
+def test_a_file_named_like_a_rule_set_where_the_server_runs_is_not_read(lab, tmp_path, monkeypatch):
+    client, lab = lab
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "fences").write_text("variant: classic\n")  # th compare fences would read this file here
+    with client.websocket_connect("/lab/ws", headers=ORIGIN) as ws:
+        ws.send_json({"type": "hello", "key": lab.key})
+        ws.send_json({**SMALL, "games": "10"})
+        done = until_run(ws, lab, lambda run: run["status"] not in ("queued", "playing"))
+    assert done["status"] == "finished", done
+    assert json.loads((lab.folder / f"{done['id']}.json").read_text())["a"]["variant"] == "fences"
+
+
+def test_a_plugin_folder_given_relative_is_found_by_the_runs_process(tmp_path, monkeypatch):
+    from treehouse.plugins import PLUGINS_DIR_ENV
+    from treehouse.serve.lab import _run_environment
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(PLUGINS_DIR_ENV, f"plugins{os.pathsep}/abs/other")
+    assert _run_environment()[PLUGINS_DIR_ENV] == f"{tmp_path / 'plugins'}{os.pathsep}/abs/other"

@@ -590,7 +590,7 @@ class Lab:
     """The lab of one server: its key, its runs (kept in ``folder``) and the one that plays."""
 
     def __init__(self, folder: Path, jobs: int = 1, cluster: str | None = None) -> None:
-        self.folder = folder
+        self.folder = folder.resolve()
         self.jobs = jobs
         #: a Dask scheduler's address (or ``local``) to play the runs on, as ``th compare --cluster``; ``None``: here
         self.cluster = cluster
@@ -726,9 +726,10 @@ class Lab:
                     self._save(run)
                     # its standard error goes to a file, read at the end: a pipe nobody reads while it plays could fill and stop it
                     errors = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")
+                    # in the lab's folder: a file in the server's folder named like a rule set ("fences") is not read as one
                     run.process = subprocess.Popen(
                         [sys.executable, "-m", "treehouse.serve.lab", str(self.folder / f"{run.id}{RUN_SUFFIX}"), str(self.jobs), self.cluster or ""],
-                        stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True,
+                        stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL, text=True, cwd=self.folder, env=_run_environment(),
                     )
                 except (TreehouseError, OSError) as error:  # a full disk, no process to be had: this run fails, the lab goes on
                     run.status, run.message = FAILED, f"could not start: {clip(str(error))}"
@@ -890,6 +891,17 @@ async def _send_latest(client: LabClient) -> None:
                 await client.socket.send_json(client.latest)
     except (WebSocketDisconnect, RuntimeError):
         return
+
+
+def _run_environment() -> dict[str, str]:
+    """The server's environment for a run's process, its plugin folders made absolute (the run plays in the lab's folder)."""
+    from treehouse.plugins import PLUGINS_DIR_ENV
+
+    env = dict(os.environ)
+    folders = [part for part in env.get(PLUGINS_DIR_ENV, "").split(os.pathsep) if part.strip()]
+    if folders:
+        env[PLUGINS_DIR_ENV] = os.pathsep.join(str(Path(folder).resolve()) for folder in folders)
+    return env
 
 
 def _end(process: subprocess.Popen) -> None:
