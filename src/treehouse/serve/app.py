@@ -9,7 +9,10 @@ Routes:
 * ``GET /t/{table}`` a table's page; a seat's link adds ``#seat=TOKEN``;
 * ``WS /ws/{table}`` the page's live connection: the page says ``hello``
   with its token (or none, to watch), then gets a ``state`` message at every
-  step and sends ``move``, ``hint`` or ``takeback``.
+  step and sends ``move``, ``hint`` or ``takeback``;
+* ``GET /lab``, ``WS /lab/ws``, ``GET /lab/r/{RUN.json|RUN.html}`` the playtest lab
+  (:mod:`treehouse.serve.lab`): its page, its connection (``hello`` with the lab's key
+  first) and its finished runs' files.
 
 What a client sends is checked before anything happens: the ``Host`` header
 must name this server (no DNS-rebinding page reaches it), a WebSocket's and a
