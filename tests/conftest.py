@@ -48,6 +48,19 @@ def private_cache(tmp_path_factory):
         os.environ["TREEHOUSE_CACHE_DIR"] = previous
 
 
+@pytest.fixture(autouse=True)
+def environment_restored():
+    """No test leaves the environment changed for the next: a command run in
+    this process (Typer's runner) may set variables its worker processes
+    read (``th --plugins-dir`` sets ``TREEHOUSE_PLUGINS_DIR``), and a later
+    test's ``th`` process would load those plugins too."""
+    saved = dict(os.environ)
+    yield
+    if os.environ != saved:
+        os.environ.clear()
+        os.environ.update(saved)
+
+
 @pytest.fixture(scope="session")
 def plugins():
     return load_plugins()

@@ -45,7 +45,7 @@ def serve(
     lobby_max_depth: Annotated[int, typer.Option("--lobby-max-depth", min=0, max=40, help="The deepest a bot at a table started from the lobby may search (its depth option).")] = 3,
     lobby_max_seconds: Annotated[float, typer.Option("--lobby-max-seconds", min=0.1, max=3600, help="The longest a bot at a table started from the lobby may think per move (its seconds option; set to this when not given).")] = 2.0,
     lab_jobs: Annotated[Optional[int], typer.Option("--lab-jobs", min=1, max=64, help="Worker processes of the playtest lab's runs (default: one fewer than the CPUs, at least one), so the tables keep a CPU.", show_default=False)] = None,
-    lab_cluster: Annotated[Optional[str], typer.Option("--lab-cluster", metavar="ADDRESS", help="Play the playtest lab's runs on this Dask cluster (a scheduler address, or 'local'), as th compare --cluster.")] = None,
+    lab_cluster: Annotated[Optional[str], typer.Option("--lab-cluster", metavar="ADDRESS", help="Play the playtest lab's runs on this Dask cluster (a scheduler address, or 'local'), as th compare plays on one (docs/cluster.md).")] = None,
 ) -> None:
     """Serve tables in the browser: people play from their own screens, with bots in the other seats.
 
