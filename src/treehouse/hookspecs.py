@@ -291,8 +291,12 @@ def treehouse_resolve(state, before, step, move, effect):
         ``impossible`` attribute is true says the rolled action could not be
         done (the playtest counts it in the face's impossible share); one
         whose ``eliminated`` attribute is a seat (0-based) says that player
-        went out (``th play``'s game-over line says how).  The
-        kernel's default returns ``state`` unchanged.  First result.
+        went out (``th play``'s game-over line says how).  A position
+        with another seat to move ends the turn there: the engine plays
+        none of the turn's remaining steps and does not call
+        :func:`treehouse_end_turn` (Fences: a seat that goes out in its own
+        step plays no more steps; :func:`~treehouse.kernel.turn.turn_cut_short`).
+        The kernel's default returns ``state`` unchanged.  First result.
     """
 
 
@@ -314,7 +318,8 @@ def treehouse_outcome(state, mover):
 def treehouse_end_turn(state):
     """Hand the turn to the next seat.
 
-    Called after the last step of a turn that did not end the game.
+    Called after the last step of a turn that did not end the game (not
+    after a step whose :func:`treehouse_resolve` already handed the move on).
 
     :param state: the position after the turn.
     :returns: the same position with the next seat to move.  First result.

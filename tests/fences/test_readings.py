@@ -6,7 +6,7 @@ the engine takes), so it tests whichever tier answers them.
 
 from __future__ import annotations
 
-from treehouse.kernel.engine import PASS, play_move
+from treehouse.kernel.engine import PASS, play_move, turn_cut_short
 from treehouse.variants.fences.board import BY_NAME
 from treehouse.variants.fences.game import STEPS
 from treehouse.variants.fences.hits import Cause, HitReport
@@ -111,19 +111,33 @@ def test_the_step_advance_goes_fence_act_stack_then_the_next_turn(pos, fences):
 
 
 def test_a_seat_that_goes_out_in_its_own_step_plays_no_more_steps(pos, fences_class):
-    """Issue 47: under ``line_hits: every_check`` a seat emptied in step 1 used to
-    get a step-2 pass that was a check, and its every-line Hits knocked another
-    seat out.  The seed checks "at the end of each Step" a player plays; a
-    player who is out plays none: the pass makes no check."""
+    """Issue 47: a seat emptied in step 1 used to get a step-2 roll and pass,
+    a check that under ``line_hits: every_check`` could knock another seat
+    out.  The seed checks "at the end of each Step" a player plays; a player
+    who is out plays none: its turn ends at the check that emptied it."""
     every = fences_class({"line_hits": "every_check"})
-    # seat 2 went out at check 13 (its step 1); Lb> on b4 now points at seat 1 on d4
-    state = pos(layout(b4="Lb>", d4="1", e5="3"), stacks="y,x13,ro", destroyed="gb,rob,y", seat=2, step="act", turn=4)
-    after, events = play_move(every, state, ACT, PASS)
-    assert events == () and after.stacks == state.stacks and after.step_name == "stack"
-    # the same line at a step seat 3 plays does Hit seat 1 (every check), so the pass was the only difference
-    live = pos(layout(b4="Lb>", d4="1", e5="3"), stacks="y,x13,ro", destroyed="gb,rob,y", seat=3, step="act", turn=4)
-    _after, events = play_move(every, live, ACT, every.parse_move("dig"))
-    assert (0, Cause.POINTED_AT, "yellow") in causes(events)
+    # seat 2's Stack (one orange small on c4) is pointed at by Lb> on b4 once it steps there... here: a Fence
+    # move in step 1 that points Lg< at seat 2's last small (e5's Fence swung onto d4's line)
+    state = pos(layout(b4="Lb>", c4="2", d4="1", e5="3"), stacks="y,o,ro", destroyed="gb,rb,y", seat=2, step="fence", turn=4)
+    out = [(move, play_move(every, state, FENCE, move)) for move in every.treehouse_legal_moves(state, FENCE, None)]
+    gone = [(move, after) for move, (after, _events) in out if not after.stacks[1]]
+    assert gone, "some step-1 move empties seat 2"
+    for _move, after in gone:
+        assert after.to_move == 2 and after.step_name == "fence" and after.turn == 5  # seat 3's turn, from its step 1
+        assert turn_cut_short(state, after)
+    kept = [after for _move, (after, _events) in out if after.stacks[1]]
+    assert all(after.to_move == 1 and after.step_name == "act" for after in kept)  # a seat still in plays on
+
+
+def test_a_turn_cut_short_counts_complete_for_the_turn_limit(pos, fences_class):
+    """The turn that ends when its seat goes out is complete: at ``turn_limit``
+    the game ends at that check, on both tiers (the core's look agrees)."""
+    limited = fences_class({"turn_limit": 5})
+    state = pos(layout(b4="Lb>", c4="2", d4="1", e5="3"), stacks="y,o,ro", destroyed="gb,rb,y", seat=2, step="fence", turn=4)
+    for move in limited.treehouse_legal_moves(state, FENCE, None):
+        after, _events = play_move(limited, state, FENCE, move)
+        ended = limited.treehouse_outcome(after, 1)
+        assert (ended is not None) == (not after.stacks[1]), limited.format_move(move)
 
 
 def test_issue_47_game_23_seat_1_is_not_knocked_out_by_a_phantom_pass(plugins, tmp_path):
@@ -145,5 +159,7 @@ def test_issue_47_game_23_seat_1_is_not_knocked_out_by_a_phantom_pass(plugins, t
     assert turn_5[:2] == [("move", 5, 1, "fence", "move Mb@c5 N3"), ("resolved", 5, 1, "fence", (
         "Player 2 loses orange (L(blue) at b4 points at it)", "Player 2 is out: the last small went (L(blue) at b4 points at it)",
     ))]  # fmt: skip
-    assert turn_5[2:] == [("roll", 5, 1, "act", "AIM"), ("move", 5, 1, "act", "pass")]  # the pass: no check, nothing happened
+    assert all(e[3] == "fence" for e in turn_5)  # no roll and no pass after it: its turn ended there
+    following = events[events.index(turn_5[-1]) + 1]
+    assert following[1:4] == (6, 2, "fence")  # and the next seat still in, player 3, plays its turn from step 1
     assert not any("Player 1 is out" in line for e in events if e[0] == "resolved" and e[1] == 5 for line in e[4])

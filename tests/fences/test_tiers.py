@@ -221,6 +221,19 @@ def test_a_stack_moving_onto_a_stack_looks_the_same_through_both_tiers(plugins, 
     assert on_core.outcomes[north].winners == (() if mover_hit_on_stack else (0,))
 
 
+@pytest.mark.parametrize("turn_limit", [0, 5])
+@pytest.mark.parametrize("line_hits", ["new", "every_check"])
+def test_a_seat_going_out_in_its_own_step_looks_the_same_through_both_tiers(plugins, pos, turn_limit, line_hits):
+    """Issue 47: a seat emptied in its step 1 plays no more steps; its turn,
+    complete, meets the ``turn_limit`` at that check on the core as in the reference."""
+    from treehouse.variants.fences.game import STEPS
+    from treehouse.variants.fences.scenario import layout
+
+    variant = fences(plugins, turn_limit=turn_limit, line_hits=line_hits)
+    state = pos(layout(b4="Lb>", c4="2", d4="1", e5="3"), stacks="y,o,ro", destroyed="gb,rb,y", seat=2, step="fence", turn=4)
+    assert compare(variant, state, STEPS[0]) > 0
+
+
 @pytest.mark.parametrize("uniform_dig", ["noop", "hit", "reroll"])
 def test_a_wild_dig_that_gives_back_the_stack_is_left_out_by_both_tiers(plugins, uniform_dig):
     """Issue 47, item 3: a Stack ``ry`` and a WILD: ``wild:yr dig`` (back to ``ry``) is in neither

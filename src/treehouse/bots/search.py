@@ -57,6 +57,7 @@ from typing import Any, Sequence
 
 from treehouse.bots.options import BotOptionError
 from treehouse.bots.lookahead import LOSS, REROLL, WIN, Model, pick, require_game
+from treehouse.kernel.turn import turn_cut_short
 
 
 #: The bounds of the options (docs/bots.md): a search without a budget is
@@ -209,6 +210,8 @@ class SearchBot:
             return self._chance(state, step, rest, depth - 1) if depth > 1 else self.model.evaluate(state, self._me)
         self._tick()
         after, outcome = self.model.play(state, step, move)
+        if outcome is None and turn_cut_short(state, after):  # the variant ended the turn: the next one's steps follow
+            rest = tuple(self.model.hooks.treehouse_turn_steps(after))
         return self._after(after, outcome, rest, depth - 1, alpha)
 
     def _after(self, state: Any, outcome: Any, rest: tuple, depth: int, alpha: float = -math.inf) -> float:

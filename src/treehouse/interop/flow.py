@@ -38,7 +38,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple, Sequence
 
 from treehouse.errors import PluginError, TreehouseError
-from treehouse.kernel.engine import REROLL, Applied, Outcome, Step, play_move
+from treehouse.kernel.engine import REROLL, Applied, Outcome, Step, play_move, turn_cut_short
 from treehouse.kernel.variant import Variant
 from treehouse.plugins import game_hooks
 
@@ -235,6 +235,8 @@ class GameFlow:
         outcome = self._call(hooks.treehouse_outcome, after, node.mover)
         if outcome is not None:
             return Node(TERMINAL, after, mover=node.mover, turn=node.turn, decisions=decisions, outcome=outcome)
+        if turn_cut_short(before, after):  # the variant ended the turn here: the next begins as it stands
+            return self._capped(self._turn_over(after, node.mover, node.turn, decisions))
         return self._capped(self._enter_step(after, node.steps[1:], node.mover, node.turn, decisions))
 
     def _capped(self, node: Node) -> Node:
@@ -262,10 +264,7 @@ class GameFlow:
         hooks = self.hooks
         while True:
             if not steps:
-                position = self._call(hooks.treehouse_end_turn, position)
-                if self.turn_cap is not None and turn >= self.turn_cap:
-                    return Node(TERMINAL, position, mover=mover, turn=turn, decisions=decisions, outcome=Outcome((), "turn cap"))
-                return self._begin_turn(position, turn, decisions)
+                return self._turn_over(self._call(hooks.treehouse_end_turn, position), mover, turn, decisions)
             step = steps[0]
             if step.rolls:
                 return Node(CHANCE, position, steps, None, (), mover, turn, decisions)
@@ -273,6 +272,13 @@ class GameFlow:
             if moves:
                 return Node(DECISION, position, steps, None, tuple(moves), mover, turn, decisions)
             steps = steps[1:]  # a step without a roll and nothing to do is skipped
+
+    def _turn_over(self, position: Any, mover: int, turn: int, decisions: int) -> Node:
+        """Turn ``turn`` is over, the next seat to move in ``position``: the
+        turn cap's end, or the next turn's first node."""
+        if self.turn_cap is not None and turn >= self.turn_cap:
+            return Node(TERMINAL, position, mover=mover, turn=turn, decisions=decisions, outcome=Outcome((), "turn cap"))
+        return self._begin_turn(position, turn, decisions)
 
     def at_decision(self, position: Any, step: Step, face: Any, moves: Sequence[Any], turn: int = 1) -> Node:
         """The decision node of a seat asked to choose in a running game: the

@@ -44,7 +44,6 @@ except ImportError as error:  # pragma: no cover - the message is the point
     raise ImportError("PettingZoo is not installed: pip install 'treehouse[pettingzoo]'") from error
 
 from treehouse.errors import TreehouseError
-from treehouse.kernel.turn import PASS
 from treehouse.interop.actions import Actions, observer
 from treehouse.interop.drawing import RENDER_MODES, check_render_mode, draw
 from treehouse.interop.episode import EpisodePickle
@@ -121,16 +120,11 @@ class TreehouseEnv(AECEnv, EpisodePickle):
 
     def _advance(self, node: Node) -> Node:
         """Draw every chance node until a decision or the end (chance lives inside
-        step); a seat that is out passes the rest of its turn, as the engine
-        plays it (its agent has left, so it is never asked)."""
+        step).  A seat that is out is never asked: its turn ended when it went out."""
         flow = self.flow
-        while True:
-            if node.kind == CHANCE:
-                node = flow.roll(node, flow.draw(node, self._rng))
-            elif node.kind == DECISION and node.moves == (PASS,) and node.mover in flow.variant.seats_out(node.position):
-                node = flow.play(node, PASS)
-            else:
-                return node
+        while node.kind == CHANCE:
+            node = flow.roll(node, flow.draw(node, self._rng))
+        return node
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         self._rng = random.Random(seed if seed is not None else random.SystemRandom().getrandbits(64))

@@ -12,7 +12,8 @@ turn (most games have one; Fences has three) it
 6. hands the step and its events to the observer and the record;
 7. checks the outcome,
 
-and then hands the turn on.  Every one of those steps is a hook
+and then hands the turn on (a step after which another seat is to move
+ends the turn early: :func:`~treehouse.kernel.turn.turn_cut_short`).  Every one of those steps is a hook
 (:mod:`treehouse.hookspecs`), so a variant or a house rule can change it; the
 engine itself knows no game.
 """
@@ -42,12 +43,13 @@ from treehouse.kernel.turn import (  # noqa: F401  (re-exported: the engine is w
     look_moves,
     parse_move,
     play_move,
+    turn_cut_short,
 )
 from treehouse.kernel.variant import Variant
 
 __all__ = [
     "Applied", "Control", "Game", "GameObserver", "KernelDefaults", "MAX_ROLLS_PER_STEP", "ONE_ROLLED_STEP", "Outcome", "PASS", "REROLL",
-    "Resolved", "Step", "describe_event", "format_move", "parse_move", "play_move",
+    "Resolved", "Step", "describe_event", "format_move", "parse_move", "play_move", "turn_cut_short",
 ]
 
 #: Rolls in a row that may give nothing to do before the engine calls the variant broken.
@@ -201,7 +203,10 @@ class Game:
                     outcome = outcome_of(after, mover)
                     if outcome is not None:
                         return self._finish(outcome)
-                self.state = state = end_turn(state)
+                    if after.to_move != mover:  # the variant ended the turn here (turn_cut_short)
+                        break
+                else:
+                    self.state = state = end_turn(state)
             except TreehouseError:
                 raise
             except Exception as error:  # a plugin's bug: name the plugin in one line, chain the traceback

@@ -110,6 +110,16 @@ def play_move(hooks: Any, state: Any, step: Step, move: Any) -> tuple[Any, tuple
     return after, ()
 
 
+def turn_cut_short(before: Any, after: Any) -> bool:
+    """Did the step from ``before`` to ``after`` end its turn before the
+    turn's last step?  A variant ends a turn early by handing the move on in
+    ``treehouse_resolve`` (Fences: a seat that goes out plays no more
+    steps); the turn's remaining steps are then not played, and
+    ``treehouse_end_turn`` is not called.  Everything that walks a turn (the
+    engine, the bots' model, the interop adapters) asks this."""
+    return after.to_move != before.to_move
+
+
 def format_move(variant: Any, move: Any) -> str:
     """A move's notation; control choices are written as their names."""
     return move.value if isinstance(move, Control) else variant.hooks.treehouse_format_move(move)

@@ -244,7 +244,7 @@ class Fences(Variant):
         seat = state.to_move
         name = step.name
         if not state.stacks[seat] and name != "place":
-            return (PASS,) if step.rolls else ()  # a player out mid-turn passes the rest of it
+            return (PASS,) if step.rolls else ()  # only in a typed position: in play, a seat's turn ends when it goes out
         if name == "fence":
             return fence_moves(state, seat)
         if name == "act":
@@ -272,11 +272,11 @@ class Fences(Variant):
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
-            if not before.stacks[before.to_move]:
-                # a seat that went out earlier in its turn plays no more steps: its
-                # passed step is no step of the game, and no check follows it
-                return state
         after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check_number(before, step))
+        if after.phase and not after.stacks[after.to_move] and len(after.live()) > 1:
+            # "at the end of each Step" is a step of a player in the game: a seat
+            # that goes out in its own step plays no more steps (turn_cut_short)
+            after = end_turn(after)
         return Resolved(after, events) if events else after
 
     def check_hits(self, state, before, step, effect) -> tuple:

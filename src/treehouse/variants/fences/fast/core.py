@@ -228,8 +228,6 @@ def look(position, moves, rows, seat, rules):
         if board[s] == mover + 1:
             square = s
     check = 3 * turn + step_index + 1
-    next_turn = turn + 1 if step_index == 2 else turn
-    next_phase = 0 if step_index == 2 else step_index + 1
     ended = 0
 
     for m in range(count):
@@ -428,7 +426,8 @@ def look(position, moves, rows, seat, rules):
                 for p in range(players):
                     if outs[p] == last:
                         mask |= 1 << p
-        elif limit > 0 and next_turn >= limit and next_phase == 0:
+        elif limit > 0 and turn + 1 >= limit and (step_index == 2 or hts[mover] == 0):
+            # the turn complete (its last step, or its seat out: rules.advance, end_turn)
             code = O_TURN_LIMIT
             if rules[R_LIMIT_DRAW] == 0:
                 most = 0
