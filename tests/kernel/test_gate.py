@@ -129,6 +129,23 @@ def test_a_playtest_whose_bots_look_ahead_under_a_plain_wrapper_says_so_once(loa
     assert result.stderr.count("cannot take in") == lines, result.stderr
 
 
+@pytest.mark.parametrize("seats, lines", [('["greedy", "random"]', 1), ('["random", "random"]', 0)])
+def test_th_tune_whose_bots_look_ahead_under_a_plain_wrapper_says_so_once(loaded, monkeypatch, tmp_path, seats, lines):
+    from treehouse.cli.app import app
+
+    monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
+    compiled.reset_for_tests()
+    use_plugins(monkeypatch, loaded)
+    (tmp_path / "plain.yaml").write_text("extends: fences\nhouse_rules: [smalls-plain]\n")
+    (tmp_path / "tune.yaml").write_text(
+        f"rule_set: plain.yaml\nseats: {seats}\noptions:\n  line_hits: [new, every_check]\n"
+        "targets:\n  mean_turns: [15, 30]\ngames: {first: 1, factor: 2, rungs: 1}\nchunk: 1\n"
+    )
+    result = CliRunner().invoke(app, ["tune", str(tmp_path / "tune.yaml"), "--out", str(tmp_path / "out"), "--budget-games", "2", "--jobs", "1"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.count("cannot take in") == lines, result.stderr
+
+
 def test_commands_that_play_no_game_say_nothing_of_the_core(loaded, monkeypatch):
     from treehouse.cli.app import app
 

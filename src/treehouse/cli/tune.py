@@ -18,7 +18,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from treehouse.cli.common import err, out, plugins, run_guarded, shown, shown_path
+from treehouse.cli.common import err, looks_ahead, out, plugins, run_guarded, shown, shown_path, warned
 from treehouse.cli.playtest import (
     MAX_GAMES, ClusterOption, JobsOption, RunOptions, SeedOption, TlsCaOption, TlsCertOption, TlsKeyOption, WorkerTimeoutOption, check_counts, chunk_pool,
 )
@@ -101,6 +101,7 @@ def _tune(spec_path, out_dir, budget_games, budget_seconds, seed, jobs, where: R
     if not 1 <= best <= 100:
         raise ConfigError(f"--best must be from 1 to 100, not {best}")
     spec = tuning.load_spec(spec_path, plugins())
+    warned(spec.rules, looks_ahead([*spec.seats, *(spec.skill or ())]))  # the trials vary options, not house rules: said once
     _check_out(out_dir, best, overwrite)
 
     with chunk_pool(where) as pool, progress_bar(budget_games) as progress:
