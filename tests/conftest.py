@@ -71,11 +71,11 @@ def rules_tier(request, monkeypatch):
     """The rules tier a test runs on (docs/rules/tiers.md): the compiled core,
     or the reference rules alone (``TREEHOUSE_COMPILED=0``).  The Fences and
     classic rules tests use it for every test, so each runs on both; the
-    differential tests (test_tiers.py) compare the two in one run instead."""
+    differential tests (test_tiers.py, test_compiled_search.py) compare the two in one run instead."""
     from treehouse.kernel.fast import compiled
 
     if request.param == "reference":
-        if request.module.__name__.endswith("test_tiers"):
+        if request.module.__name__.endswith(("test_tiers", "test_compiled_search")):
             pytest.skip("compares both tiers in one run")
         monkeypatch.setenv(compiled.COMPILED_ENV, "0")
     else:

@@ -79,7 +79,7 @@ def bits(looks) -> list[str]:
 def compare(variant, state, step) -> int:
     """Both tiers on every legal move of every face at ``state``, for every seat:
     the looks at listed moves (``treehouse_look_moves``), the core's own legal
-    moves (its rows equal the reference's moves encoded, in their order), and
+    moves (its codes equal the reference's moves encoded, in their order), and
     the looks at all of a node's moves at once (``treehouse_look_all_moves``)."""
     hooks = variant.hooks
     faces = [face for face, _p in variant.die.outcomes()] if step.rolls else [None]
@@ -104,8 +104,8 @@ def compare(variant, state, step) -> int:
         for index, face in enumerate(faces):
             moves = [m for m in listed[face] if not isinstance(m, Control)]
             if seat == 0 and not by_hooks:
-                rows = looks.legal_rows(variant.rules, state, step, face)
-                assert rows.tolist() == [looks.MOVES._encode(m) for m in moves], f"{where} face {face}: the core's legal moves"
+                codes = looks.legal_codes(variant.rules, state, step, face)
+                assert codes == [looks.code(m) for m in moves], f"{where} face {face}: the core's legal moves"
             if not by_hooks:
                 assert bits(at_once[index]) == bits(look_moves(hooks, state, step, moves, seat)) if moves else not at_once[index].values
             if not moves:
@@ -147,11 +147,11 @@ def test_lead_tracking_alone_does_not_load_the_core(plugins):
 
 
 def test_games_in_threads_each_get_their_own_answers(plugins, monkeypatch, at_once):
-    """th serve plays tables in threads, and one table of encoded moves serves
+    """th serve plays tables in threads, and one table of move codes serves
     every game of a process: two threads looking at different moves at once,
-    with the table emptied again and again, never see each other's rows."""
-    monkeypatch.setattr(looks.MoveTable, "LIMIT", 64)  # emptied at almost every look: no move stays known
-    monkeypatch.setattr(looks, "MOVES", looks.MoveTable())
+    with the table emptied again and again, never see each other's answers."""
+    monkeypatch.setattr(looks.MoveCodes, "LIMIT", 64)  # emptied at almost every look: no move stays known
+    monkeypatch.setattr(looks, "MOVES", looks.MoveCodes())
     variant = fences(plugins)
     asked = []
     for state, step in recorded(variant, (GreedyBot, RandomBot), 3, 40):

@@ -110,14 +110,18 @@ class Model:
         compiled search (:mod:`treehouse.kernel.fast.compiled_search`, bound to the
         variant's kernels: ``CompiledGame.search``), and the moves it played
         in its head; ``None`` where the variant offers no compiled game
-        (``treehouse_compiled_game``), the die is not the kernel's, or it
-        has a face the game does not know (then the Python search answers)."""
-        if not self._compiles or self._die is None:
+        (``treehouse_compiled_game``), or the die has a face the game does
+        not know (then the Python search answers).  The die is this step's
+        chance node: a variant offers its game compiled only while every
+        rolled step has the same (Fences answers ``treehouse_chance`` for its
+        setup's draws alone, which are never searched)."""
+        if not self._compiles:
             return None
         game = self.hooks.treehouse_compiled_game(state, step)
         if game is None:
             return None
-        faces = [game.faces.get(face, -1) for face, _p in self._die]
+        die = self._die if self._die is not None else self.chance(state, step)
+        faces = [game.faces.get(face, -1) for face, _p in die]
         if -1 in faces:
             return None
         import numpy as np  # only once a variant's compiled core is in use
@@ -126,7 +130,7 @@ class Model:
         found = game.search(
             game.tables,
             np.array(faces, dtype=np.int64),
-            np.array([p for _face, p in self._die], dtype=np.float64),
+            np.array([p for _face, p in die], dtype=np.float64),
             game.position(state, step),
             np.array([game.code(move) for move in moves], dtype=np.int64),
             depth,

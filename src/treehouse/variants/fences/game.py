@@ -441,6 +441,11 @@ class Fences(Variant):
     #: The hooks a look at many moves stands for: while Fences alone answers
     #: them, its compiled core answers the look (docs/rules/tiers.md).
     LOOK_HOOKS = ("treehouse_apply_move", "treehouse_resolve", "treehouse_outcome", "treehouse_evaluate", "treehouse_fences_hits")
+    #: The compiled search plays whole turns in its head: every hook of a turn.
+    GAME_HOOKS = (
+        "treehouse_legal_moves", *LOOK_HOOKS, "treehouse_chance", "treehouse_end_turn", "treehouse_turn_steps",
+        "treehouse_look_moves", "treehouse_look_all_moves",
+    )
     #: The hooks without which the compiled core answers no look (kernel/fast/gate.py).
     FAST_HOOKS = LOOK_HOOKS
     #: The forms of house rule the core takes in: Hits judged by their source
@@ -529,3 +534,21 @@ class Fences(Variant):
         if judged is None:
             return None
         return looks.look_all_moves(self.rules, judged, state, step, faces, seat)
+
+    @hookimpl
+    def treehouse_compiled_game(self, state, step):
+        """The game as the compiled search plays it (looks.compiled_game), while
+        Fences alone answers every hook of a turn, or a house rule answers
+        one in a form the core takes in (``core_verdicts``: a
+        JudgedBySource rule's verdicts go into the tables); else ``None``.
+        Not for a seat that is out (it only passes: the hooks answer)."""
+        from treehouse.kernel.fast import compiled
+
+        if step.setup or compiled.waiting("fences") or not compiled.enabled() or not state.stacks[state.to_move]:
+            return None
+        judged = self.core_verdicts(*self.GAME_HOOKS)
+        if judged is None:
+            return None
+        from treehouse.variants.fences.fast import looks
+
+        return looks.compiled_game(self.rules, judged, state)

@@ -1,14 +1,27 @@
 """The compiled core of Fences: its rules as numba kernels over integer arrays.
 
 The second tier of Fences' rules (docs/rules/tiers.md).  The reference rules
-(actions.py, hits.py, evaluate.py, game.py) are the specification; this
-module says the same thing again over compact integers so that one kernel
-call looks at every move of a position (``treehouse_look_moves``): it
-performs each move, runs the check (attempt Hits, line Hits, one Hit per
-piece, colour immunity, simultaneous Damage, going out), advances the step,
-decides the outcome and evaluates the position, exactly as the hooks do one
-move at a time.  tests/fences/test_tiers.py proves the two tiers equal,
-value for value.
+(rules.py, hits.py, evaluate.py, game.py) are the specification; this
+module says the same thing again over compact integers.  One move is played
+once, by :func:`_performed`: the move performed, the check (attempt Hits,
+line Hits, one Hit per piece, colour immunity, simultaneous Damage, going
+out) and the outcome, exactly as the hooks do.  On it stand:
+
+* the compiled game the search asks for (:mod:`treehouse.kernel.fast.compiled_game`):
+  ``status``, ``legal``, ``play``, ``advance`` and ``evaluate``, bound to the
+  generic search (:mod:`treehouse.kernel.fast.compiled_search`) in ``search``
+  (with ``search_node``), so a whole decision is one call;
+* ``look`` (many moves of one position, ``treehouse_look_moves``) and
+  ``look_faces`` (every legal move of every face, ``treehouse_look_all_moves``);
+* ``evaluate_seats`` (the playtest's lead tracking).
+
+A move is one int64 code (the docstring of core_layout.py says the bits);
+``play`` leaves the step where it was played and ``advance`` moves on: to
+the turn's next step, or, after its last or once the mover is out (a seat
+that goes out in its own step plays no more: kernel/turn.py
+``turn_cut_short``), to the next seat still in (rules.advance, end_turn).
+tests/fences/test_tiers.py and test_compiled_search.py prove the two tiers
+equal, value for value.
 
 Only :mod:`treehouse.variants.fences.fast.looks` imports this module, and only
 once :func:`treehouse.kernel.fast.compiled.enabled` said numba is there.
@@ -23,25 +36,32 @@ from __future__ import annotations
 import numpy as np
 
 from treehouse.kernel.fast.compiled import njit_cached
+from treehouse.kernel.fast.compiled_game import GOES_ON, PASS
+from treehouse.kernel.fast.compiled_search import node, root
 from treehouse.variants.fences.fast.core_layout import (  # the kernels read them as constants
-    EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, M_KIND, M_SQUARE,
-    M_ARG, M_AIM, MAX_HEIGHT, M_ORDER, MOVE_WIDTH, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
+    EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, C_SQUARE, C_ARG, C_AIM,
+    C_ORDER, AIM_TURN_BITS, ORDER_BASE, MAX_HEIGHT, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
     R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK, R_VERDICT,
     V_DROPPED, V_IGNORES_COLOUR, UNIFORM_NOOP, UNIFORM_REROLL, F_TIP, F_SWAP, F_HOP, F_DIG, F_WILD, O_NONE,
     O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
     RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
-    P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK, SEAT_WIDTH,
+    P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK, SEAT_WIDTH, DESTROYED_BITS,
 )
 
-#: The kernels Python calls (looks.py), with the one signature each is called
-#: with: compiled ahead of time, where they can be, into an extension module
-#: (kernel/fast/ahead.py).  Arrays are C-contiguous: positions, rules and rows int64,
-#: the move table int16.
+#: The kernels Python calls (looks.py; ``CompiledGame.search``; the tests
+#: compare ``legal``, ``play`` and ``advance`` with the reference rules), with
+#: the one signature each is called with: compiled ahead of time, where they
+#: can be, into an extension module (kernel/fast/ahead.py).  Arrays are
+#: C-contiguous int64 (the search's probabilities float64); ``tables`` is
+#: the rule flags (``looks.rule_flags``).
 AHEAD_OF_TIME = {
-    "look": "Tuple((f8[::1], i8[::1], i8[::1], i8))(i8[::1], i2[:, ::1], i8[::1], i8, i8[::1])",
-    "look_faces": "Tuple((f8[::1], i8[::1], i8[::1], i8[::1]))(i8[::1], i8[::1], i8, i8[::1])",
+    "look": "Tuple((f8[::1], i8[::1], i8[::1], i8))(i8[::1], i8[::1], i8, i8[::1])",
+    "look_faces": "Tuple((f8[::1], i8[::1], i8[::1], i8[::1]))(i8[::1], i8[::1], i8[::1], i8, i8)",
     "evaluate_seats": "f8[::1](i8[::1], i8[::1])",
-    "legal": "i2[:, ::1](i8[::1], i8, i8[::1])",
+    "legal": "i8(i8[::1], i8[::1], i8, i8[::1])",
+    "play": "i8(i8[::1], i8[::1], i8, i8[::1])",
+    "advance": "none(i8[::1], i8[::1], i8[::1])",
+    "search": "f8[::1](i8[::1], i8[::1], f8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8[::1])",
 }
 
 @njit_cached
@@ -178,276 +198,310 @@ def _attempt(cells, top, seat, square, target, hits, count, bounced, mover_hit_o
 
 
 
+
 @njit_cached
-def look(position, moves, rows, seat, rules):
-    """The moves ``moves[rows]`` played by the seat to move from ``position``,
-    then judged for ``seat``: ``(values, outcomes, winners)`` per move,
-    ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat; and how
-    many moves end the game."""
+def _workspace(players):
+    """The arrays one move is played in (:func:`_performed`), made once a look:
+    the cells, the heights, the mover's Stack, the out-checks, the Hits found
+    and kept, who bounced, how many smalls each loses and who fell, the lines
+    before and after, and each Stack's top."""
+    return (
+        np.empty(49, dtype=np.int64),
+        np.empty(players, dtype=np.int64),
+        np.empty(MAX_HEIGHT, dtype=np.int64),
+        np.empty(players, dtype=np.int64),
+        np.zeros((24, 8), dtype=np.int64),
+        np.zeros((24, 8), dtype=np.int64),
+        np.zeros(players, dtype=np.bool_),
+        np.zeros(players, dtype=np.int64),
+        np.zeros(players, dtype=np.bool_),
+        np.zeros((16, 4), dtype=np.int64),
+        np.zeros((16, 4), dtype=np.int64),
+        np.empty(players, dtype=np.int64),
+    )
+
+
+@njit_cached
+def _square(position, seat):
+    """Where ``seat``'s Stack stands (-1: nowhere)."""
+    for s in range(49):
+        if position[P_BOARD + s] == seat + 1:
+            return s
+    return -1
+
+
+@njit_cached
+def _performed(rules, position, code, square, before_count, work):
+    """The move ``code`` played by the seat to move from ``position``
+    (rules.perform, the check of rules.check_hits with the house rules'
+    verdicts, rules.resolve_damage) and the outcome (rules.outcome, the step
+    advanced as the reference does): ``(O_* code, winners as a bit per
+    seat)``.  The position after is left in ``work`` (:func:`_workspace`):
+    the cells, the heights, the mover's Stack, the out-checks, and how many
+    smalls each seat lost.  ``square`` is the mover's, ``before_count`` the
+    lines of ``position`` found in ``work``'s lines before."""
+    cells, hts, own, outs, hits, kept, bounced, taken, fell, before, after, _tops = work
     turn = position[P_TURN]
     step_index = position[P_STEP]
     mover = position[P_MOVER]
     players = position[P_PLAYERS]
-    board = position[P_BOARD : P_BOARD + 49]
-    heights = np.empty(players, dtype=np.int64)
-    out = np.empty(players, dtype=np.int64)
-    stacks = np.zeros((players, MAX_HEIGHT), dtype=np.int64)
-    for p in range(players):
-        base = P_SEATS + p * SEAT_WIDTH
-        heights[p] = position[base + SEAT_HEIGHT]
-        out[p] = position[base + SEAT_OUT]
-        for i in range(MAX_HEIGHT):
-            stacks[p, i] = position[base + SEAT_STACK + i]
-    count = rows.shape[0]
-    values = np.zeros(count, dtype=np.float64)
-    outcomes = np.zeros(count, dtype=np.int64)
-    winners = np.zeros(count, dtype=np.int64)
     every_check = rules[R_EVERY_CHECK] != 0
     per_piece = rules[R_ONE_PER_PIECE] != 0
     swap_ignores = rules[R_SWAP_IGNORES_COLOUR]
     swap_moved = rules[R_SWAP_OUTSIDE_MOVED] != 0
     mover_hit_on_stack = rules[R_MOVER_HIT_ON_STACK] != 0
     limit = rules[R_TURN_LIMIT]
-
-    # the lines of the board before: the same for every move
-    before = np.zeros((16, 4), dtype=np.int64)
-    before_count = _lines(board, before)
-    square = -1
-    cells = np.empty(49, dtype=np.int64)
-    hts = np.empty(players, dtype=np.int64)
-    own = np.empty(MAX_HEIGHT, dtype=np.int64)
-    after = np.zeros((16, 4), dtype=np.int64)
-    hits = np.zeros((24, 8), dtype=np.int64)
-    kept = np.zeros((24, 8), dtype=np.int64)
-    bounced = np.zeros(players, dtype=np.bool_)
-    taken = np.zeros(players, dtype=np.int64)
-    fell = np.zeros(players, dtype=np.bool_)
-    outs = np.empty(players, dtype=np.int64)
-    tops = np.empty(players, dtype=np.int64)
-    for s in range(49):
-        if board[s] == mover + 1:
-            square = s
     check = 3 * turn + step_index + 1
-    ended = 0
+    for s in range(49):
+        cells[s] = position[P_BOARD + s]
+    for p in range(players):
+        base = P_SEATS + p * SEAT_WIDTH
+        hts[p] = position[base + SEAT_HEIGHT]
+        outs[p] = position[base + SEAT_OUT]
+        bounced[p] = False
+        taken[p] = 0
+        fell[p] = False
+    height = hts[mover]
+    base = P_SEATS + mover * SEAT_WIDTH + SEAT_STACK
+    for i in range(height):
+        own[i] = position[base + i]
+    kind = code & 15
+    f = (code >> C_SQUARE & 63) - 1
+    arg = (code >> C_ARG & 63) - 1
+    order = code >> C_ORDER
+    i = 0
+    while order > 0:  # WILD: the reorder first
+        own[i] = order % ORDER_BASE - 1
+        order //= ORDER_BASE
+        i += 1
+    top = own[height - 1] if height > 0 else -1
+    nhits = 0
+    changed = True  # the board changed (else no line is new)
 
-    for m in range(count):
-        r = rows[m]
-        for s in range(49):
-            cells[s] = board[s]
-        for p in range(players):
-            hts[p] = heights[p]
-            bounced[p] = False
-            taken[p] = 0
-            fell[p] = False
-            outs[p] = out[p]
-        height = heights[mover]
-        for i in range(height):
-            own[i] = stacks[mover, i]
-        kind = moves[r, M_KIND]
-        f = moves[r, M_SQUARE]
-        arg = moves[r, M_ARG]
-        order = moves[r, M_ORDER]
-        if order > 0:  # WILD: the reorder first
-            for i in range(order):
-                own[i] = moves[r, M_ORDER + 1 + i]
-        top = own[height - 1] if height > 0 else -1
-        nhits = 0
-        changed = True  # the board changed (else no line is new)
-
-        if kind == K_MOVE:
-            cells[arg] = cells[f]
-            cells[f] = EMPTY
-        elif kind == K_TIP:
-            piece = _turned(cells[f], arg)
-            end = f
-            for k in range(RAY_LENGTH[f, arg]):
-                n = RAY[f, arg, k]
-                if INSIDE[n] and cells[n] == EMPTY:
-                    end = n
-                else:
-                    break
-            cells[f] = EMPTY
-            cells[end] = piece
-        elif kind == K_SWAP:
-            if not INSIDE[f]:
-                fence = cells[f]
-                # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
-                # already on it Hit too, in addition to this Hit, never merged with it
-                nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
-                if swap_moved:
-                    bounced[mover] = True
-                changed = False
+    if kind == K_MOVE:
+        cells[arg] = cells[f]
+        cells[f] = EMPTY
+    elif kind == K_TIP:
+        piece = _turned(cells[f], arg)
+        end = f
+        for k in range(RAY_LENGTH[f, arg]):
+            n = RAY[f, arg, k]
+            if INSIDE[n] and cells[n] == EMPTY:
+                end = n
             else:
-                cells[square] = cells[f]
-                cells[f] = mover + 1
-        elif kind == K_HOP:
-            d = 0
-            for e in range(1, 5):
-                if NEIGHBOUR[square, e] == f:
-                    d = e
-            target = NEIGHBOUR[f, d]
-            if _direction(cells[f]) == UP:
-                cells[f] = _turned(cells[f], d)  # a Standing Fence falls to point at the target square
-            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
-            if result >= 0:
-                nhits = result
-            else:
-                cells[square] = EMPTY
-                cells[target] = mover + 1
-        elif kind == K_HOPFENCE:
-            d = 0
-            for e in range(1, 5):
-                if NEIGHBOUR[square, e] == f:
-                    d = e
-            far = NEIGHBOUR[square, _opposite(d)]
-            cells[far] = cells[f]
-            cells[f] = EMPTY
-        elif kind == K_AIM:
-            for i in range(moves[r, M_AIM]):
-                at = moves[r, M_AIM + 1 + 2 * i]
-                cells[at] = _turned(board[at], moves[r, M_AIM + 2 + 2 * i])
-        elif kind == K_STEP:
-            target = NEIGHBOUR[square, arg]
-            result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
-            if result >= 0:
-                nhits = result
-                changed = False
-            else:
-                cells[square] = EMPTY
-                cells[target] = mover + 1
-        elif kind == K_DIG:
+                break
+        cells[f] = EMPTY
+        cells[end] = piece
+    elif kind == K_SWAP:
+        if not INSIDE[f]:
+            fence = cells[f]
+            # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
+            # already on it Hit too, in addition to this Hit, never merged with it
+            nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
+            if swap_moved:
+                bounced[mover] = True
             changed = False
-            if arg < 0:
-                last = own[height - 1]
-                for i in range(height - 1, 0, -1):
-                    own[i] = own[i - 1]
-                own[0] = last
-            else:
-                for i in range(height, 0, -1):
-                    own[i] = own[i - 1]
-                own[0] = arg
-                height += 1
-                hts[mover] = height
-        else:  # fail: the rolled action is impossible
+        else:
+            cells[square] = cells[f]
+            cells[f] = mover + 1
+    elif kind == K_HOP:
+        d = 0
+        for e in range(1, 5):
+            if NEIGHBOUR[square, e] == f:
+                d = e
+        target = NEIGHBOUR[f, d]
+        if _direction(cells[f]) == UP:
+            cells[f] = _turned(cells[f], d)  # a Standing Fence falls to point at the target square
+        result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
+        if result >= 0:
+            nhits = result
+        else:
+            cells[square] = EMPTY
+            cells[target] = mover + 1
+    elif kind == K_HOPFENCE:
+        d = 0
+        for e in range(1, 5):
+            if NEIGHBOUR[square, e] == f:
+                d = e
+        far = NEIGHBOUR[square, _opposite(d)]
+        cells[far] = cells[f]
+        cells[f] = EMPTY
+    elif kind == K_AIM:
+        for i in range(4):
+            turn_code = code >> (C_AIM + AIM_TURN_BITS * i) & 511
+            if turn_code == 0:
+                break
+            at = (turn_code & 63) - 1
+            cells[at] = _turned(cells[at], turn_code >> 6)
+    elif kind == K_STEP:
+        target = NEIGHBOUR[square, arg]
+        result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
+        if result >= 0:
+            nhits = result
             changed = False
-            nhits = _add_hit(hits, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
+        else:
+            cells[square] = EMPTY
+            cells[target] = mover + 1
+    elif kind == K_DIG:
+        changed = False
+        if arg < 0:
+            last = own[height - 1]
+            for i in range(height - 1, 0, -1):
+                own[i] = own[i - 1]
+            own[0] = last
+        else:
+            for i in range(height, 0, -1):
+                own[i] = own[i - 1]
+            own[0] = arg
+            height += 1
+            hts[mover] = height
+    else:  # fail: the rolled action is impossible
+        changed = False
+        nhits = _add_hit(hits, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
 
-        # -- the check: line Hits (rules.line_hits) --
-        attempts = nhits
-        if every_check or changed or bounced[mover]:  # else no line is new, and none bounced
-            after_count = _lines(cells, after)
-            for i in range(after_count):
-                lseat = after[i, 3]
-                fresh = True
-                if not every_check:
-                    for j in range(before_count):
-                        if (
-                            before[j, 0] == after[i, 0]
-                            and before[j, 1] == after[i, 1]
-                            and before[j, 2] == after[i, 2]
-                            and before[j, 3] == lseat
-                        ):
-                            fresh = False
-                            break
-                if fresh or bounced[lseat]:
-                    fence = after[i, 1]
-                    nhits = _add_hit(hits, nhits, lseat, S_FENCE, _colour(fence), _size(fence), after[i, 0], -1, 0)
-
-        # -- one Hit per piece (rules.one_per_piece): only an attempt can repeat a piece --
-        nkept = 0
-        for i in range(nhits):
-            if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
-                repeated = False
-                for j in range(nkept):
+    # -- the check: line Hits (rules.line_hits) --
+    attempts = nhits
+    if every_check or changed or bounced[mover]:  # else no line is new, and none bounced
+        after_count = _lines(cells, after)
+        for i in range(after_count):
+            lseat = after[i, 3]
+            fresh = True
+            if not every_check:
+                for j in range(before_count):
                     if (
-                        kept[j, 7] == 0
-                        and kept[j, 0] == hits[i, 0]
-                        and kept[j, 1] == hits[i, 1]
-                        and kept[j, 2] == hits[i, 2]
-                        and kept[j, 3] == hits[i, 3]
-                        and kept[j, 4] == hits[i, 4]
-                        and kept[j, 5] == hits[i, 5]
+                        before[j, 0] == after[i, 0]
+                        and before[j, 1] == after[i, 1]
+                        and before[j, 2] == after[i, 2]
+                        and before[j, 3] == lseat
                     ):
-                        repeated = True
+                        fresh = False
                         break
-                if repeated:
-                    continue
-            verdict = rules[R_VERDICT + 1 + hits[i, 3]]  # the house rules' say (treehouse_fences_hits)
-            if verdict == V_DROPPED:
-                continue
-            for c in range(8):
-                kept[nkept, c] = hits[i, c]
-            if verdict == V_IGNORES_COLOUR:
-                kept[nkept, 6] = 1
-            nkept += 1
+            if fresh or bounced[lseat]:
+                fence = after[i, 1]
+                nhits = _add_hit(hits, nhits, lseat, S_FENCE, _colour(fence), _size(fence), after[i, 0], -1, 0)
 
-        # -- Damage, simultaneously (rules.resolve_damage) --
-        for i in range(nkept):
-            hit_seat = kept[i, 0]
-            h = hts[hit_seat]
-            if h == 0:
+    # -- one Hit per piece (rules.one_per_piece): only an attempt can repeat a piece --
+    nkept = 0
+    for i in range(nhits):
+        if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
+            repeated = False
+            for j in range(nkept):
+                if (
+                    kept[j, 7] == 0
+                    and kept[j, 0] == hits[i, 0]
+                    and kept[j, 1] == hits[i, 1]
+                    and kept[j, 2] == hits[i, 2]
+                    and kept[j, 3] == hits[i, 3]
+                    and kept[j, 4] == hits[i, 4]
+                    and kept[j, 5] == hits[i, 5]
+                ):
+                    repeated = True
+                    break
+            if repeated:
                 continue
-            stack_top = own[h - 1] if hit_seat == mover else stacks[hit_seat, h - 1]
-            if kept[i, 1] != S_NONE and kept[i, 6] == 0 and stack_top == kept[i, 2]:
-                continue  # colour immunity
-            n = taken[hit_seat]
-            if n >= h:
-                continue  # nothing left to lose
-            taken[hit_seat] = n + 1
-            if n + 1 == h:
-                fell[hit_seat] = True
-        for p in range(players):
-            hts[p] -= taken[p]
-            if fell[p]:
-                for s in range(49):
-                    if cells[s] == p + 1:
-                        cells[s] = EMPTY
-                outs[p] = check
+        verdict = rules[R_VERDICT + 1 + hits[i, 3]]  # the house rules' say (treehouse_fences_hits)
+        if verdict == V_DROPPED:
+            continue
+        for c in range(8):
+            kept[nkept, c] = hits[i, c]
+        if verdict == V_IGNORES_COLOUR:
+            kept[nkept, 6] = 1
+        nkept += 1
 
-        # -- the outcome (Fences.treehouse_outcome) --
-        live = 0
+    # -- Damage, simultaneously (rules.resolve_damage) --
+    for i in range(nkept):
+        hit_seat = kept[i, 0]
+        h = hts[hit_seat]
+        if h == 0:
+            continue
+        stack_top = own[h - 1] if hit_seat == mover else position[P_SEATS + hit_seat * SEAT_WIDTH + SEAT_STACK + h - 1]
+        if kept[i, 1] != S_NONE and kept[i, 6] == 0 and stack_top == kept[i, 2]:
+            continue  # colour immunity
+        n = taken[hit_seat]
+        if n >= h:
+            continue  # nothing left to lose
+        taken[hit_seat] = n + 1
+        if n + 1 == h:
+            fell[hit_seat] = True
+    for p in range(players):
+        hts[p] -= taken[p]
+        if fell[p]:
+            for s in range(49):
+                if cells[s] == p + 1:
+                    cells[s] = EMPTY
+            outs[p] = check
+
+    # -- the outcome (Fences.treehouse_outcome) --
+    live = 0
+    for p in range(players):
+        if hts[p] > 0:
+            live += 1
+    ended = O_NONE
+    mask = 0
+    if live == 1:
+        ended = O_LAST_STANDING
         for p in range(players):
             if hts[p] > 0:
-                live += 1
-        code = O_NONE
-        mask = 0
-        if live == 1:
-            code = O_LAST_STANDING
+                mask |= 1 << p
+    elif live == 0:
+        ended = O_ALL_OUT
+        if rules[R_ALL_OUT_TIE] != 0:
+            last = outs[0]
             for p in range(players):
-                if hts[p] > 0:
+                if outs[p] > last:
+                    last = outs[p]
+            for p in range(players):
+                if outs[p] == last:
                     mask |= 1 << p
-        elif live == 0:
-            code = O_ALL_OUT
-            if rules[R_ALL_OUT_TIE] != 0:
-                last = outs[0]
-                for p in range(players):
-                    if outs[p] > last:
-                        last = outs[p]
-                for p in range(players):
-                    if outs[p] == last:
-                        mask |= 1 << p
-        elif limit > 0 and turn + 1 >= limit and (step_index == 2 or hts[mover] == 0):
-            # the turn complete (its last step, or its seat out: rules.advance, end_turn)
-            code = O_TURN_LIMIT
-            if rules[R_LIMIT_DRAW] == 0:
-                most = 0
-                for p in range(players):
-                    if hts[p] > most:
-                        most = hts[p]
-                for p in range(players):
-                    if hts[p] > 0 and hts[p] == most:
-                        mask |= 1 << p
-        if code != O_NONE:
-            ended += 1
-            outcomes[m] = code
-            winners[m] = mask
-            continue
+    elif limit > 0 and turn + 1 >= limit and (step_index == 2 or hts[mover] == 0):
+        # the turn complete (its last step, or its seat out: rules.advance, end_turn)
+        ended = O_TURN_LIMIT
+        if rules[R_LIMIT_DRAW] == 0:
+            most = 0
+            for p in range(players):
+                if hts[p] > most:
+                    most = hts[p]
+            for p in range(players):
+                if hts[p] > 0 and hts[p] == most:
+                    mask |= 1 << p
+    return ended, mask
 
-        # -- the evaluation (evaluate.evaluate), for seat --
-        for p in range(players):
-            h = hts[p]
-            tops[p] = -1 if h == 0 else own[h - 1] if p == mover else stacks[p, h - 1]
-        values[m] = _evaluation(cells, hts, tops, players, seat, rules)
+
+@njit_cached
+def _evaluated(rules, position, work, seat):
+    """The evaluation for ``seat`` of the position a move led to (left in ``work`` by :func:`_performed`)."""
+    cells, hts, own, tops = work[0], work[1], work[2], work[11]
+    mover = position[P_MOVER]
+    players = position[P_PLAYERS]
+    for p in range(players):
+        h = hts[p]
+        tops[p] = -1 if h == 0 else own[h - 1] if p == mover else position[P_SEATS + p * SEAT_WIDTH + SEAT_STACK + h - 1]
+    return _evaluation(cells, hts, tops, players, seat, rules)
+
+
+@njit_cached
+def look(tables, position, seat, codes):
+    """The moves ``codes`` played by the seat to move from ``position``,
+    then judged for ``seat``: ``(values, outcomes, winners)`` per move,
+    ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat; and how
+    many moves end the game.  New arrays each call: one core serves every
+    game of a process, and ``th serve`` plays tables in threads."""
+    count = codes.shape[0]
+    values = np.zeros(count, dtype=np.float64)
+    outcomes = np.zeros(count, dtype=np.int64)
+    winners = np.zeros(count, dtype=np.int64)
+    work = _workspace(position[P_PLAYERS])
+    square = _square(position, position[P_MOVER])
+    before_count = _lines(position[P_BOARD : P_BOARD + 49], work[9])  # the same for every move
+    ended = 0
+    for m in range(count):
+        outcome, mask = _performed(tables, position, codes[m], square, before_count, work)
+        if outcome != O_NONE:
+            ended += 1
+            outcomes[m] = outcome
+            winners[m] = mask
+        else:
+            values[m] = _evaluated(tables, position, work, seat)
     return values, outcomes, winners, ended
 
 
@@ -495,18 +549,29 @@ def evaluate_seats(position, rules):
     return values
 
 
+@njit_cached
+def evaluate(tables, position, seat):
+    """treehouse_evaluate of a position in play for ``seat`` (evaluate.evaluate)."""
+    players = position[P_PLAYERS]
+    heights = np.empty(players, dtype=np.int64)
+    tops = np.full(players, -1, dtype=np.int64)
+    for p in range(players):
+        base = P_SEATS + p * SEAT_WIDTH
+        heights[p] = position[base + SEAT_HEIGHT]
+        if heights[p] > 0:
+            tops[p] = position[base + SEAT_STACK + heights[p] - 1]
+    return _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat, tables)
+
+
 # -- the legal moves (rules.py's fence_moves, action_moves, stack_moves) -------
-# Each writes move rows (the layout above, as looks.encode_action and
-# encode_order write them) into ``out`` from row ``n`` and returns the new
-# count, in exactly the reference rules' order: a search's cut-offs depend on it.
+# Each writes move codes (core_layout's docstring; looks.code writes the
+# same) into ``codes`` from ``n`` and returns the new count, in exactly the
+# reference rules' order: the search's ties and its width depend on it.
 
 
 @njit_cached
-def _row(out, n, kind, square, arg):
-    out[n, M_KIND] = kind
-    out[n, M_SQUARE] = square
-    out[n, M_ARG] = arg
-    return n + 1
+def _code(kind, square, arg):
+    return kind | (square + 1) << C_SQUARE | (arg + 1) << C_ARG
 
 
 @njit_cached
@@ -515,10 +580,10 @@ def _same_line(a, b):
 
 
 @njit_cached
-def _fence_moves(board, square, out):
+def _fence_moves(board, square, codes):
     """Step 1 (rules.fence_moves): the moves near the Stack if any, else all."""
     n = 0
-    near = np.zeros(out.shape[0], dtype=np.bool_)
+    near = np.zeros(4 * 49, dtype=np.bool_)
     for f in range(49):
         cell = board[f]
         if not _is_fence(cell):
@@ -532,51 +597,56 @@ def _fence_moves(board, square, out):
             for e in range(1, 5):
                 if NEIGHBOUR[square, e] == t or NEIGHBOUR[square, e] == f:
                     near[n] = True
-            n = _row(out, n, K_MOVE, f, t)
+            codes[n] = _code(K_MOVE, f, t)
+            n += 1
     kept = 0
     for i in range(n):
         if near[i]:
-            _copy_row(out, i, out, kept)
+            codes[kept] = codes[i]
             kept += 1
     return kept if kept > 0 else n
 
 
 @njit_cached
-def _tips(board, square, out, n):
+def _tips(board, square, codes, n):
     for f in range(49):
         cell = board[f]
         if _is_fence(cell) and _direction(cell) == UP and _same_line(f, square):
             for d in range(1, 5):
                 t = NEIGHBOUR[f, d]
                 if t >= 0 and INSIDE[t]:
-                    n = _row(out, n, K_TIP, f, d)
+                    codes[n] = _code(K_TIP, f, d)
+                    n += 1
     return n
 
 
 @njit_cached
-def _swaps(board, square, out, n):
+def _swaps(board, square, codes, n):
     for f in range(49):
         if _is_fence(board[f]) and _same_line(f, square):
-            n = _row(out, n, K_SWAP, f, -1)
+            codes[n] = _code(K_SWAP, f, -1)
+            n += 1
     return n
 
 
 @njit_cached
-def _hops(board, square, out, n):
+def _hops(board, square, codes, n):
     for d in range(1, 5):
         f = NEIGHBOUR[square, d]
         if f < 0 or not _is_fence(board[f]):
             continue
         if INSIDE[f]:
-            n = _row(out, n, K_HOP, f, -1)
+            codes[n] = _code(K_HOP, f, -1)
+            n += 1
         far = NEIGHBOUR[square, _opposite(d)]
         if far >= 0 and board[far] == EMPTY:
-            n = _row(out, n, K_HOPFENCE, f, -1)
+            codes[n] = _code(K_HOPFENCE, f, -1)
+            n += 1
     return n
 
 
 @njit_cached
-def _aims(board, square, out, n):
+def _aims(board, square, codes, n):
     """AIM: every non-empty set of the Fences around the Stack, each turned
     anew; the choices in square order, the last varying fastest (itertools.product)."""
     around = np.empty(4, dtype=np.int64)
@@ -617,14 +687,14 @@ def _aims(board, square, out, n):
             i -= 1
         if i < 0:
             return n
+        code = K_AIM
         turns = 0
         for j in range(k):
             if digits[j] > 0:
-                out[n, M_AIM + 1 + 2 * turns] = fences[j]
-                out[n, M_AIM + 2 + 2 * turns] = options[j, digits[j]]
+                code |= (fences[j] + 1 | options[j, digits[j]] << 6) << (C_AIM + AIM_TURN_BITS * turns)
                 turns += 1
-        out[n, M_AIM] = turns
-        n = _row(out, n, K_AIM, -1, -1)
+        codes[n] = code
+        n += 1
 
 
 @njit_cached
@@ -636,15 +706,17 @@ def _uniform(order, height):
 
 
 @njit_cached
-def _digs(order, height, destroyed, uniform_dig, out, n):
+def _digs(order, height, destroyed, uniform_dig, codes, n):
     """DIG (rules.dig_moves): the top small to the bottom; under a lone small,
     each destroyed colour put back (the colours in their order)."""
     if height >= 2 and (uniform_dig == UNIFORM_NOOP or not _uniform(order, height)):
-        n = _row(out, n, K_DIG, -1, -1)
+        codes[n] = _code(K_DIG, -1, -1)
+        n += 1
     if height == 1:
         for c in range(10):
-            if destroyed >> c & 1:
-                n = _row(out, n, K_DIG, -1, c)
+            if destroyed >> DESTROYED_BITS * c & (1 << DESTROYED_BITS) - 1:
+                codes[n] = _code(K_DIG, -1, c)
+                n += 1
     return n
 
 
@@ -694,55 +766,50 @@ def _orders(stack, height):
 
 
 @njit_cached
-def _copy_row(source, i, out, n):
-    for c in range(MOVE_WIDTH):
-        out[n, c] = source[i, c]
+def _order_code(order, height):
+    """A WILD reorder's bits of a move's code: its colours plus 1, base ORDER_BASE, the bottom lowest."""
+    value = 0
+    for i in range(height - 1, -1, -1):
+        value = value * ORDER_BASE + order[i] + 1
+    return value << C_ORDER
 
 
 @njit_cached
-def _set_order(out, row, order, height):
-    out[row, M_ORDER] = height
-    for i in range(height):
-        out[row, M_ORDER + 1 + i] = order[i]
-
-
-@njit_cached
-def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
+def _action_moves(board, square, stack, height, destroyed, face, uniform_dig, codes):
     """Step 2 (rules.action_moves): the moves a rolled face offers; one FAIL
     (one per reorder under WILD) when the action is impossible; none when the
     face is rolled again (a uniform Dig under ``reroll``)."""
     if face != F_WILD:
-        out = np.zeros((640, MOVE_WIDTH), dtype=np.int16)
         if face == F_TIP:
-            n = _tips(board, square, out, 0)
+            n = _tips(board, square, codes, 0)
         elif face == F_SWAP:
-            n = _swaps(board, square, out, 0)
+            n = _swaps(board, square, codes, 0)
         elif face == F_HOP:
-            n = _hops(board, square, out, 0)
+            n = _hops(board, square, codes, 0)
         elif face == F_DIG:
-            n = _digs(stack, height, destroyed, uniform_dig, out, 0)
+            n = _digs(stack, height, destroyed, uniform_dig, codes, 0)
         else:
-            n = _aims(board, square, out, 0)
+            n = _aims(board, square, codes, 0)
         if n == 0:
             if face == F_DIG and uniform_dig == UNIFORM_REROLL and height >= 2:
-                return out[:0]
-            n = _row(out, 0, K_FAIL, -1, -1)
-        return out[:n]
-    unordered = np.zeros((1024, MOVE_WIDTH), dtype=np.int16)
+                return 0
+            codes[0] = _code(K_FAIL, -1, -1)
+            n = 1
+        return n
+    unordered = np.empty(1024, dtype=np.int64)
     count = _tips(board, square, unordered, 0)
     count = _swaps(board, square, unordered, count)
     count = _hops(board, square, unordered, count)
     count = _aims(board, square, unordered, count)
     orders = _orders(stack, height)
-    out = np.zeros((orders.shape[0] * (count + 11), MOVE_WIDTH), dtype=np.int16)
-    digs = np.zeros((11, MOVE_WIDTH), dtype=np.int16)
+    digs = np.empty(11, dtype=np.int64)
     all_one_colour = _uniform(stack, height)
     n = 0
     for o in range(orders.shape[0]):
         order = orders[o]
+        reorder = _order_code(order, height)
         for m in range(count):
-            _copy_row(unordered, m, out, n)
-            _set_order(out, n, order, height)
+            codes[n] = unordered[m] | reorder
             n += 1
         # a reorder then a Dig that gives back the Stack as it stood is not offered, unless it is the one Dig there is
         restores_stack = True
@@ -750,64 +817,142 @@ def _action_moves(board, square, stack, height, destroyed, face, uniform_dig):
             if order[(i + height - 1) % height] != stack[i]:  # the Dig's Stack: order rotated
                 restores_stack = False
         for i in range(_digs(order, height, destroyed, uniform_dig, digs, 0)):
-            if digs[i, M_ARG] >= 0 or not restores_stack or all_one_colour:
-                _copy_row(digs, i, out, n)
-                _set_order(out, n, order, height)
+            if (digs[i] >> C_ARG & 63) > 0 or not restores_stack or all_one_colour:  # a colour put back, or a Dig that changes the Stack
+                codes[n] = digs[i] | reorder
                 n += 1
     if n == 0:
         for o in range(orders.shape[0]):
-            n = _row(out, n, K_FAIL, -1, -1)
-            _set_order(out, n - 1, orders[o], height)
-    return out[:n]
+            codes[n] = _code(K_FAIL, -1, -1) | _order_code(orders[o], height)
+            n += 1
+    return n
 
 
 @njit_cached
-def legal(position, face, rules):
-    """The legal moves of the position's step as move rows, in the reference
-    rules' order (the seat to move has a Stack; the step is not a setup step)."""
+def legal(tables, position, face, codes):
+    """treehouse_legal_moves of the step the position is at, for ``face``
+    (read only at the act step), as codes written into ``codes`` in the
+    reference rules' order; how many.  A seat that is out passes at the act
+    step and has nothing to do at the others."""
     mover = position[P_MOVER]
-    board = position[P_BOARD : P_BOARD + 49]
-    square = -1
-    for s in range(49):
-        if board[s] == mover + 1:
-            square = s
-    step = position[P_STEP]
-    if step == 0:
-        out = np.zeros((128, MOVE_WIDTH), dtype=np.int16)
-        return out[: _fence_moves(board, square, out)]
-    if step == 2:
-        out = np.zeros((4, MOVE_WIDTH), dtype=np.int16)
-        n = 0
-        for d in range(1, 5):
-            if rules[R_OUTSIDE_ATTEMPTS] != 0 or INSIDE[NEIGHBOUR[square, d]]:
-                n = _row(out, n, K_STEP, -1, d)
-        return out[:n]
     base = P_SEATS + mover * SEAT_WIDTH
     height = position[base + SEAT_HEIGHT]
-    stack = position[base + SEAT_STACK : base + SEAT_STACK + MAX_HEIGHT].copy()
-    return _action_moves(board, square, stack, height, position[base + SEAT_DESTROYED], face, rules[R_UNIFORM_DIG])
+    step = position[P_STEP]
+    if height == 0:
+        if step == 1:
+            codes[0] = PASS
+            return 1
+        return 0
+    board = position[P_BOARD : P_BOARD + 49]
+    square = _square(position, mover)
+    if step == 0:
+        return _fence_moves(board, square, codes)
+    if step == 2:
+        n = 0
+        for d in range(1, 5):
+            if tables[R_OUTSIDE_ATTEMPTS] != 0 or INSIDE[NEIGHBOUR[square, d]]:
+                codes[n] = _code(K_STEP, -1, d)
+                n += 1
+        return n
+    stack = position[base + SEAT_STACK : base + SEAT_STACK + MAX_HEIGHT]
+    return _action_moves(board, square, stack, height, position[base + SEAT_DESTROYED], face, tables[R_UNIFORM_DIG], codes)
 
 
 @njit_cached
-def look_faces(position, faces, seat, rules):
+def status(tables, position):
+    """The seat to move, times 2, plus 1 at the act step (the one that rolls)."""
+    return position[P_MOVER] * 2 + (1 if position[P_STEP] == 1 else 0)
+
+
+@njit_cached
+def play(tables, position, code, after):
+    """The move ``code`` played at the position's step (treehouse_apply_move
+    and treehouse_resolve): the position after it written into ``after``,
+    its step, turn and seat to move as they were (:func:`advance` moves
+    on); the winners as a bit per seat, or GOES_ON (treehouse_outcome)."""
+    work = _workspace(position[P_PLAYERS])
+    mover = position[P_MOVER]
+    before_count = _lines(position[P_BOARD : P_BOARD + 49], work[9])
+    ended, mask = _performed(tables, position, code, _square(position, mover), before_count, work)
+    cells, hts, own, outs, taken = work[0], work[1], work[2], work[3], work[7]
+    for i in range(position.shape[0]):
+        after[i] = position[i]
+    for s in range(49):
+        after[P_BOARD + s] = cells[s]
+    restored = (code >> C_ARG & 63) - 1 if code & 15 == K_DIG else -1
+    for p in range(position[P_PLAYERS]):
+        base = P_SEATS + p * SEAT_WIDTH
+        h = hts[p]
+        destroyed = position[base + SEAT_DESTROYED]
+        if p == mover and restored >= 0:
+            destroyed -= 1 << DESTROYED_BITS * restored
+        for i in range(h + taken[p]):  # the Stack before the Damage: the lost smalls are its top ones
+            small = own[i] if p == mover else position[base + SEAT_STACK + i]
+            if i >= h:
+                destroyed += 1 << DESTROYED_BITS * small
+            after[base + SEAT_STACK + i] = small if i < h else 0
+        after[base + SEAT_HEIGHT] = h
+        after[base + SEAT_OUT] = outs[p]
+        after[base + SEAT_DESTROYED] = destroyed
+    return GOES_ON if ended == O_NONE else mask
+
+
+@njit_cached
+def advance(tables, position, after):
+    """The position at the next step written into ``after``: the turn's next
+    step (rules.advance); after its last, or once its seat is out, the next
+    seat still in, from step ``fence``, the turn counted (rules.end_turn)."""
+    for i in range(position.shape[0]):
+        after[i] = position[i]
+    mover = position[P_MOVER]
+    step = position[P_STEP]
+    if step < 2 and position[P_SEATS + mover * SEAT_WIDTH + SEAT_HEIGHT] > 0:
+        after[P_STEP] = step + 1
+        return
+    players = position[P_PLAYERS]
+    for offset in range(1, players + 1):
+        seat = mover + offset  # wrapped by a comparison: numba's % keeps Python's sign rule, at a division's cost
+        if seat >= players:
+            seat -= players
+        if position[P_SEATS + seat * SEAT_WIDTH + SEAT_HEIGHT] > 0:
+            after[P_MOVER] = seat
+            break
+    after[P_STEP] = 0
+    after[P_TURN] = position[P_TURN] + 1
+
+
+@njit_cached
+def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
+    """The compiled search's node over these kernels (:func:`search`; its recursion comes back here)."""
+    return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+
+
+@njit_cached
+def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
+    """The compiled search over these kernels (``CompiledGame.search``), calling them directly."""
+    return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+
+
+@njit_cached
+def look_faces(tables, position, faces, seat, choices):
     """For each face of ``faces``, every legal move of the position's step
-    (:func:`legal`) looked at for ``seat`` (:func:`look`), in one call:
-    the looks of all faces one after another, and how many moves each face has."""
+    (:func:`legal`, at most ``choices``) looked at for ``seat``
+    (:func:`look`), in one call: the looks of all faces one after another,
+    and how many moves each face has."""
     counts = np.zeros(faces.shape[0], dtype=np.int64)
     values = np.zeros(256, dtype=np.float64)
     outcomes = np.zeros(256, dtype=np.int64)
     winners = np.zeros(256, dtype=np.int64)
+    codes = np.empty(choices, dtype=np.int64)
     start = 0
     for i in range(faces.shape[0]):
-        table = legal(position, faces[i], rules)
-        count = table.shape[0]
+        count = legal(tables, position, faces[i], codes)
         counts[i] = count
         if start + count > values.shape[0]:  # room for this face's looks
             size = 2 * (start + count)
             values = _grown(values, size, start)
             outcomes = _grown(outcomes, size, start)
             winners = _grown(winners, size, start)
-        face_values, face_outcomes, face_winners, _ended = look(position, table, np.arange(count), seat, rules)
+        face_values, face_outcomes, face_winners, _ended = look(tables, position, seat, codes[:count])
         for m in range(count):
             values[start + m] = face_values[m]
             outcomes[start + m] = face_outcomes[m]

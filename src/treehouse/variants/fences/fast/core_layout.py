@@ -13,11 +13,17 @@ The encoding (:mod:`~treehouse.variants.fences.fast.looks` builds it):
   colour the index in ``ALL_COLOURS``; direction ``UP N E S W`` = 0..4);
 * **Stacks**: ``stacks[seat, i]`` colours bottom to top, ``heights[seat]``;
   ``out[seat]`` the check the seat went out at (0: in);
-* a **move**: a row of ``MOVE_WIDTH`` ints: its action, ``ACTION_WIDTH``
-  ints (its kind ``K_*``, the square it names, its argument: a square, a
-  direction, a colour or -1; then an Aim's turns: their count, then square
-  and direction each), and its WILD reorder, ``ORDER_WIDTH`` ints (its
-  length, 0 for none, then the colours bottom to top).
+* a **move** is one int64 code (``looks.code`` writes it, the core's
+  ``_decode`` reads it), whatever the step: its kind ``K_*`` in the low 4
+  bits (``C_KIND_BITS``); then, from bit ``C_SQUARE``, 6 bits of the square
+  it names plus 1 and, from bit ``C_ARG``, 6 bits of its argument plus 1 (a
+  square, a direction, a colour, or -1 for none); an Aim instead has, from
+  bit ``C_AIM``, up to four turns of ``AIM_TURN_BITS`` each (the Fence's
+  square plus 1, then its new direction shifted by 6; 0: no more turns);
+  and from bit ``C_ORDER`` a WILD reorder, its colours bottom to top as
+  base-``ORDER_BASE`` digits of the colour plus 1, the bottom lowest (0: no
+  reorder).  At most 61 bits, so every move's code is ``>= 0`` (the
+  declines are negative: kernel/fast/compiled_game.py).
 """
 
 from __future__ import annotations
@@ -32,14 +38,11 @@ EMPTY = 0
 FENCE = 8
 UP, NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3, 4
 K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP = range(9)
-#: An action row's layout: then the count of an Aim's turns and (square, direction) pairs.
-M_KIND, M_SQUARE, M_ARG, M_AIM = 0, 1, 2, 3
-ACTION_WIDTH = M_AIM + 1 + 2 * 4
 MAX_HEIGHT = 6
-#: An order row: its length (0: no reorder), then the colours bottom to top.
-ORDER_WIDTH = 1 + MAX_HEIGHT
-M_ORDER = ACTION_WIDTH
-MOVE_WIDTH = ACTION_WIDTH + ORDER_WIDTH
+#: A move's code (the module's docstring): where its fields start, in bits.
+C_KIND_BITS, C_SQUARE, C_ARG, C_AIM, C_ORDER = 4, 4, 10, 4, 40
+AIM_TURN_BITS = 9
+ORDER_BASE = 11
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
 R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK = 7, 8, 9
@@ -94,10 +97,12 @@ for _s in range(49):
 
 #: The position's layout in one int array (``looks.encode_position``): the
 #: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
-#: count, the 49 cells, then per seat its height, its out-check, the colours
-#: of its destroyed smalls (a bit per colour) and its Stack (``MAX_HEIGHT``
+#: count, the 49 cells, then per seat its height, its out-check, its destroyed
+#: smalls (how many of each colour, ``DESTROYED_BITS`` bits a colour, by its
+#: index in ``ALL_COLOURS``) and its Stack (``MAX_HEIGHT``
 #: colours, bottom to top).
 P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
 P_SEATS = P_BOARD + 49
 SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK = 0, 1, 2, 3
 SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
+DESTROYED_BITS = 3

@@ -11,14 +11,16 @@ can be, so a process that finds them built never loads numba at all.
 
 from __future__ import annotations
 
-import threading
+from math import factorial
 from pathlib import Path
 
 import numpy as np
 
 from treehouse.kernel.fast import compiled
-from treehouse.kernel.pieces import Direction
-from treehouse.kernel.turn import Looks, Outcome
+from treehouse.kernel.fast.compiled_game import PASS, REROLL, CompiledGame
+from treehouse.kernel.pieces import Direction, Pyramid
+from treehouse.kernel.turn import PASS as PASS_CHOICE
+from treehouse.kernel.turn import Control, Looks, Outcome
 from treehouse.variants.fences.fast import core_layout
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
@@ -46,7 +48,7 @@ COMPILE_SECONDS = 30
 UNIFORM_CODE = {"noop": core_layout.UNIFORM_NOOP, "hit": core_layout.UNIFORM_HIT, "reroll": core_layout.UNIFORM_REROLL}
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
 FACE_CODE = {"TIP": core_layout.F_TIP, "SWAP": core_layout.F_SWAP, "HOP": core_layout.F_HOP, "DIG": core_layout.F_DIG, "AIM": core_layout.F_AIM, "WILD": core_layout.F_WILD}
-_PAD = [0] * core_layout.ACTION_WIDTH
+_PAD = [0] * core_layout.MAX_HEIGHT
 
 
 #: The verdicts on Hits when no house rule judges them: every Hit stands.
@@ -73,106 +75,74 @@ def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     return flags
 
 
-def encode_action(move) -> list[int]:
-    """A move's action (its kind, piece, square and argument: ``move[:4]``)
-    as a kernel row (core's layout).  A KeyError or an AttributeError for
-    a move the core does not know (a house rule's): the caller then leaves
-    the look to the hooks."""
-    kind, _piece, square, arg = move
-    code = KIND_CODE[kind]
+def _argument(kind: str, arg) -> int:
+    """A move's argument as its code holds it: a square, a direction, a colour, or -1."""
     if kind == "move":
-        row = [code, square, arg]
-    elif kind == "tip" or kind == "step":
-        row = [code, -1 if square is None else square, DIRECTION_CODE[arg]]
-    elif kind == "dig":
-        row = [code, -1, -1 if arg is None else COLOUR_CODE[arg]]
-    else:
-        row = [code, -1 if square is None else square, -1]
+        return arg
+    if kind == "tip" or kind == "step":
+        return DIRECTION_CODE[arg]
+    if kind == "dig" and arg is not None:
+        return COLOUR_CODE[arg]
+    return -1
+
+
+def code(move) -> int:
+    """A move as the kernels read it: one int64 (core_layout's docstring says
+    the bits); the declines as the compiled game's PASS and REROLL.  A
+    KeyError, an AttributeError or a TypeError for a move the core does not
+    know (a house rule's, a setup step's): the caller then leaves it to the hooks."""
+    if isinstance(move, Control):
+        return PASS if move is PASS_CHOICE else REROLL
+    kind = move.kind
+    value = KIND_CODE[kind]
     if kind == "aim":
-        row.append(len(arg))
-        for _p, at, d in arg:
-            row.append(at)
-            row.append(DIRECTION_CODE[d])
-    return row + _PAD[: core_layout.ACTION_WIDTH - len(row)]
+        for i, (_piece, at, d) in enumerate(move.arg):
+            value |= (at + 1 | DIRECTION_CODE[d] << 6) << (core_layout.C_AIM + core_layout.AIM_TURN_BITS * i)
+    else:
+        square = move.square
+        value |= (-1 if square is None else square) + 1 << core_layout.C_SQUARE | _argument(kind, move.arg) + 1 << core_layout.C_ARG
+    if move.order is not None:
+        order = 0
+        for colour in reversed(move.order):
+            order = order * core_layout.ORDER_BASE + COLOUR_CODE[colour] + 1
+        value |= order << core_layout.C_ORDER
+    return value
 
 
-def encode_order(order) -> list[int]:
-    """A WILD reorder (``None``: none) as a kernel row."""
-    if order is None:
-        return [0] * core_layout.ORDER_WIDTH
-    return [len(order), *(COLOUR_CODE[c] for c in order), *_PAD[: core_layout.MAX_HEIGHT - len(order)]]
-
-
-class MoveTable:
-    """Every move met so far, encoded once, by value: a move's row in
-    :attr:`table` (its action and its reorder, each encoded once too).  An
-    encoding is a pure function of the move, so a row can never go stale;
-    the table is emptied when full, which only bounds its memory.  The bots
-    look at the same moves again and again (a WILD offers each action under
-    every reorder), and finding a row costs a fraction of encoding it.
-
-    One table serves every game of a process, and ``th serve`` plays tables
-    in threads: :meth:`rows_of` finds rows under a lock and hands back the
-    table they are rows of.  Rows are only ever added after the last one, and
-    a table emptied or grown is a new array, so that pair stays right while
-    other threads add moves."""
+class MoveCodes:
+    """Every move met so far, by value, and its code: a code is a pure
+    function of the move, so an entry can never go stale; the table is
+    emptied when full, which only bounds its memory.  The bots look at the
+    same moves again and again (a WILD offers each action under every
+    reorder), and finding a code costs a fraction of making it.  One table
+    serves every game of a process (``th serve`` plays tables in threads:
+    a dict's lookups and stores are atomic, and a value is the same whoever
+    stores it)."""
 
     LIMIT = 1 << 15
 
     def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self.clear()
+        self.codes: dict = {}
 
-    def clear(self) -> None:
-        self.rows: dict = {}
-        self.actions: dict = {}
-        self.orders: dict = {}
-        self.table = np.zeros((1024, core_layout.MOVE_WIDTH), dtype=np.int16)
-
-    def rows_of(self, moves) -> tuple[np.ndarray, np.ndarray]:
-        """The table and the rows of ``moves`` in it (encoded first where new)."""
-        with self._lock:
-            return self._rows_of(moves)
-
-    def _rows_of(self, moves) -> tuple[np.ndarray, np.ndarray]:
-        rows = self.rows
+    def of(self, moves) -> np.ndarray:
+        """The codes of ``moves``, as an int64 array."""
+        codes = self.codes
         try:
-            return self.table, np.fromiter(map(rows.get, moves), np.int64, len(moves))  # every move known: no Python loop
-        except TypeError:  # a None: a move not met yet
+            return np.fromiter(map(codes.__getitem__, moves), np.int64, len(moves))  # every move known: no Python loop
+        except KeyError:  # a move not met yet
             pass
-        if len(rows) + len(moves) > self.LIMIT:
-            self.clear()
-            rows = self.rows
-        start = len(rows)
-        new = []
+        if len(codes) + len(moves) > self.LIMIT:
+            codes = self.codes = {}
         found = []
         for move in moves:
-            index = rows.get(move)
-            if index is None:
-                index = rows[move] = start + len(new)
-                new.append(self._encode(move))
-            found.append(index)
-        end = start + len(new)
-        if end > len(self.table):
-            grown = np.zeros((max(2 * len(self.table), end), core_layout.MOVE_WIDTH), dtype=np.int16)
-            grown[:start] = self.table[:start]
-            self.table = grown
-        self.table[start:end] = new
-        return self.table, np.array(found, dtype=np.int64)
-
-    def _encode(self, move) -> list[int]:
-        """A move's row: its action's and its reorder's, each encoded once."""
-        action, order = move[:4], move[4]
-        head = self.actions.get(action)
-        if head is None:
-            head = self.actions[action] = encode_action(action)
-        tail = self.orders.get(order)
-        if tail is None:
-            tail = self.orders[order] = encode_order(order)
-        return head + tail
+            known = codes.get(move)
+            if known is None:
+                known = codes[move] = code(move)
+            found.append(known)
+        return np.array(found, dtype=np.int64)
 
 
-MOVES = MoveTable()
+MOVES = MoveCodes()
 
 
 def encode_position(state) -> np.ndarray:
@@ -183,9 +153,9 @@ def encode_position(state) -> np.ndarray:
     for stack, out, destroyed in zip(state.stacks, state.out, state.destroyed):
         flat.append(len(stack))
         flat.append(out)
-        flat.append(sum(1 << code for code in set(map(COLOUR_CODE.__getitem__, destroyed))))
+        flat.append(sum(1 << core_layout.DESTROYED_BITS * COLOUR_CODE[colour] for colour in destroyed))  # how many of each colour
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
-        flat.extend(_PAD[: core_layout.MAX_HEIGHT - len(stack)])
+        flat.extend(_PAD[len(stack) :])
     return np.array(flat, dtype=np.int64)
 
 
@@ -205,28 +175,45 @@ def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
 
 
 def _warm(core) -> None:
-    """Every kernel once on a small input (compiles it just in time, or loads it from numba's cache)."""
+    """Every kernel Python calls once on a small input (compiles it just in time, or loads it from numba's cache)."""
     position = np.zeros(core_layout.P_SEATS + 2 * core_layout.SEAT_WIDTH, dtype=np.int64)
     position[core_layout.P_STEP], position[core_layout.P_PLAYERS] = 2, 2
     position[core_layout.P_BOARD + 8], position[core_layout.P_BOARD + 40] = 1, 2
     position[core_layout.P_SEATS] = position[core_layout.P_SEATS + core_layout.SEAT_WIDTH] = 1
-    moves = np.zeros((1, core_layout.MOVE_WIDTH), dtype=np.int16)
-    moves[0, core_layout.M_KIND], moves[0, core_layout.M_ARG] = core_layout.K_STEP, core_layout.NORTH
     rules = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
-    core.look(position, moves, np.zeros(1, dtype=np.int64), 0, rules)
+    step = core_layout.K_STEP | (core_layout.NORTH + 1) << core_layout.C_ARG
+    core.look(rules, position, 0, np.array([step], dtype=np.int64))
+    after = np.empty_like(position)
+    core.play(rules, position, step, after)
+    core.advance(rules, after, position.copy())
     position[core_layout.P_STEP] = 1
     position[core_layout.P_SEATS + core_layout.SEAT_STACK] = 2
     position[core_layout.P_SEATS + core_layout.SEAT_HEIGHT] = 2
-    core.look_faces(position, np.array([core_layout.F_WILD, core_layout.F_DIG], dtype=np.int64), 0, rules)
+    faces = np.array([core_layout.F_WILD, core_layout.F_DIG], dtype=np.int64)
+    core.look_faces(rules, position, faces, 0, 64)
     core.evaluate_seats(position, rules)
-    core.legal(position, core_layout.F_DIG, rules)
+    codes = np.empty(64, dtype=np.int64)
+    count = core.legal(rules, position, core_layout.F_DIG, codes)
+    core.search(rules, faces, np.array([0.5, 0.5]), position, codes[:count].copy(), 2, 0, 2, 64, np.zeros(1, dtype=np.int64))
 
 
 #: The core's module, named, not imported: its kernels are compiled ahead of
 #: time where they can be (kernel/fast/ahead.py), and then it is never loaded.
 CORE = "treehouse.variants.fences.fast.core"
-#: The files the kernels are compiled from: a change to any compiles them again.
-SOURCES = tuple(str(Path(core_layout.__file__).parent / name) for name in ("core.py", "core_layout.py", "../evaluate.py"))
+_SOURCE = Path(core_layout.__file__).parent.parent.parent.parent  # the treehouse package
+#: The files the kernels are compiled from: the core's, the generic search it
+#: binds, and those whose constants they read (a change to any compiles
+#: them again; tests/kernel/test_compiled.py checks the list).
+SOURCES = tuple(
+    str(_SOURCE / path)
+    for path in (
+        "variants/fences/fast/core.py",
+        "variants/fences/fast/core_layout.py",
+        "variants/fences/evaluate.py",
+        "kernel/fast/compiled_search.py",
+        "kernel/fast/compiled_game.py",
+    )
+)
 
 
 def kernels():
@@ -286,6 +273,32 @@ def looks_of(state, rules, values: list, codes: list, winners: list | None, star
     return Looks(values[start:end], outcomes)
 
 
+def most_choices(state) -> int:
+    """The most choices ``legal`` can write in the game from ``state`` on:
+    every reorder of the highest Stack (heights only fall, bar a lone small
+    dug to 2) times every action there can be with its Fences (4 Tips and a
+    Swap each, 8 Hops, 624 Aims, 11 Digs); more than the fence step's 4 a Fence."""
+    height = max(2, max(len(stack) for stack in state.stacks))
+    fences = sum(1 for cell in state.board if type(cell) is Pyramid)
+    return factorial(height) * (5 * fences + 8 + 624 + 11)
+
+
+def position(state, step) -> np.ndarray:
+    """The position at ``step`` as the kernels read it."""
+    encoded = encode_position(state)
+    encoded[core_layout.P_STEP] = STEP_INDEX[step.name]
+    return encoded
+
+
+def compiled_game(rules, judged, state) -> CompiledGame | None:
+    """``treehouse_compiled_game`` on the core: the generic search bound to
+    Fences' kernels, the rule flags as its tables; ``None`` while the core is
+    not usable (the hooks answer meanwhile)."""
+    if not usable():
+        return None
+    return CompiledGame(kernels().search, flags_of(rules, judged), most_choices(state), FACE_CODE, position, code)
+
+
 def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | None:
     """``treehouse_look_all_moves`` on the core: every legal move of the step,
     for each face, generated and looked at in one kernel call; ``None``
@@ -293,10 +306,10 @@ def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | Non
     index = STEP_INDEX.get(step.name)
     if index is None or not state.stacks[state.to_move] or not usable():
         return None
-    position = encode_position(state)
-    position[core_layout.P_STEP] = index
+    encoded = encode_position(state)
+    encoded[core_layout.P_STEP] = index
     codes = np.array([FACE_CODE.get(face, core_layout.F_AIM) for face in faces], dtype=np.int64)
-    values, outcomes, winners, counts = kernels().look_faces(position, codes, seat, flags_of(rules, judged))
+    values, outcomes, winners, counts = kernels().look_faces(flags_of(rules, judged), encoded, codes, seat, most_choices(state))
     values, outcomes = values.tolist(), outcomes.tolist()
     winners = winners.tolist() if any(outcomes) else None
     found, start = [], 0
@@ -312,12 +325,12 @@ def evaluate_seats(rules, judged, state) -> list[float]:
     return kernels().evaluate_seats(encode_position(state), flags_of(rules, judged)).tolist()
 
 
-def legal_rows(rules, state, step, face) -> np.ndarray:
-    """The core's legal moves as move rows (the differential tests compare them with the reference's, encoded)."""
+def legal_codes(rules, state, step, face) -> list[int]:
+    """The core's legal moves as codes (the differential tests compare them with the reference's, encoded)."""
     prepare()
-    position = encode_position(state)
-    position[core_layout.P_STEP] = STEP_INDEX[step.name]
-    return kernels().legal(position, FACE_CODE.get(face, core_layout.F_AIM), flags_of(rules))
+    codes = np.empty(most_choices(state), dtype=np.int64)
+    count = kernels().legal(flags_of(rules), position(state, step), FACE_CODE.get(face, core_layout.F_AIM), codes)
+    return codes[:count].tolist()
 
 
 def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
@@ -327,12 +340,12 @@ def look_moves(rules, judged, state, step, moves, seat) -> Looks | None:
     if index is None or not moves:
         return None
     try:
-        table, rows = MOVES.rows_of(moves)
+        codes = MOVES.of(moves)
     except (KeyError, AttributeError, TypeError, ValueError, IndexError):
         return None  # not a move of Fences' own (a house rule's): played through the hooks
     if not usable():
         return None
-    position = encode_position(state)
-    position[core_layout.P_STEP] = index
-    values, outcomes, winners, ended = kernels().look(position, table, rows, seat, flags_of(rules, judged))
+    encoded = encode_position(state)
+    encoded[core_layout.P_STEP] = index
+    values, outcomes, winners, ended = kernels().look(flags_of(rules, judged), encoded, seat, codes)
     return looks_of(state, rules, values.tolist(), outcomes.tolist(), winners.tolist() if ended else None)
