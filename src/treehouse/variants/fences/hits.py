@@ -164,7 +164,8 @@ def immune(hit: Hit, top: str | None) -> bool:
     the color of the Fence or opponent's Stack involved in the Hit" (a Hit
     with no colour, :attr:`Hit.colour`, always Damages).  The one place the
     rule is written: Damage, the events and the bots' evaluation ask it."""
-    return hit.colour is not None and hit.colour == top
+    colour = hit.colour
+    return colour is not None and colour == top
 
 
 class Verdict(IntEnum):
