@@ -1,12 +1,12 @@
 """The reference rules' shortcuts answer as the plain statements of their rules do.
 
 The reference tier keeps a few answers in value-keyed caches of pure
-functions (``functools.lru_cache``: the lines of a board, their Hits, a
-placed Stack's value) and skips work that cannot change an answer (a board
-that did not change has no new line; where every Hit stands, a threat is
-harmless exactly when its Fence has the top colour).  Each is checked here
-against the general statement it shortcuts, at every position and move of
-a few random games, floats bit for bit.
+functions (``functools.lru_cache``: the lines of a board and their Hits, a
+placed Stack's value) and skips work that cannot change an answer (where
+every Hit stands, a threat is harmless exactly when its Fence has the top
+colour, so no Hit need be made).  Each is checked here against the general
+statement it shortcuts, at every position and move of a few random games,
+floats bit for bit.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ import pytest
 
 from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel.engine import Game
-from treehouse.variants.fences.evaluate import _placed_value, _valued
+from treehouse.variants.fences.evaluate import _placed_value, _seat_value, _valued
 from treehouse.variants.fences.hits import Cause, Hit, fence_source
 from treehouse.variants.fences.position import ALL_COLOURS
 from treehouse.variants.fences.rules import line_hits, lines
@@ -63,7 +63,8 @@ def test_a_placed_stacks_value_where_every_hit_stands_is_the_judged_sum(fences_c
             for top in ALL_COLOURS[:5]:  # every top colour a WILD reorder might put there
                 for smalls in (1, 4):
                     expected = _valued(state.board, square, seat, top, smalls, None).hex()
-                    assert _placed_value(state.board, square, seat, top, smalls).hex() == expected
+                    assert _placed_value(state.board, square, top, smalls).hex() == expected
+                    assert _seat_value(state.board, seat, top, smalls).hex() == expected
                     assert _valued(state.board, square, seat, top, smalls, lambda hits: hits).hex() == expected
                     checked += 1
     assert checked > 500

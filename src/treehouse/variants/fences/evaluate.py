@@ -90,12 +90,19 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     its smalls; ``stand`` as in :func:`stack_value`.  A threat whose Hit does
     not stand, or cannot Damage the Stack (colour immunity), is a shield."""
     if stand is None:
-        return _placed_value(board, square, seat, top, smalls)
+        return _placed_value(board, square, top, smalls)
     return _valued(board, square, seat, top, smalls, stand)
 
 
 @lru_cache(maxsize=8192)
-def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
+def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
+    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: kept
+    by the seat, so a value kept is found without looking for its square."""
+    return _placed_value(board, board.index(seat), top, smalls)
+
+
+@lru_cache(maxsize=8192)
+def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
     """:func:`placed_value` where every Hit stands: a pure function of its
     arguments, kept by value (a search values the same Stack on the same
     board again and again: after each face's moves, at each depth).
@@ -174,14 +181,14 @@ def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> fl
 
 def _plain_evaluation(board: tuple, stacks: tuple, seat: int) -> float:
     """:func:`evaluate` in play where every Hit stands: the seat's Stack value
-    less the best live opponent's, each found by :func:`_placed_value` (the
+    less the best live opponent's, each found by :func:`_seat_value` (the
     same values, the same sum)."""
     if not stacks[seat]:
         return -WON
     own = best = None
     for other, stack in enumerate(stacks):
         if stack:
-            value = _placed_value(board, board.index(other), other, stack[-1], len(stack))
+            value = _seat_value(board, other, stack[-1], len(stack))
             if other == seat:
                 own = value
             elif best is None or value > best:

@@ -21,6 +21,7 @@ from treehouse.errors import PluginError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import NAMES
+from treehouse.variants.fences.position import from_fields
 
 
 class Cause(StrEnum):
@@ -64,7 +65,7 @@ class Source(NamedTuple):
 
 
 def fence_source(fence: Pyramid, square: int) -> Source:
-    return Source(fence.size, fence.colour, square)
+    return from_fields(Source, (fence[0], fence[2], square, None))  # Source(size, colour, square), made as the rules make positions
 
 
 class Hit(NamedTuple):

@@ -140,6 +140,7 @@ class FencesPosition(NamedTuple):
         return tuple(i for i, s in enumerate(self.stacks) if not s)
 
     def live(self) -> tuple[int, ...]:
+        """The seats whose Stack is in (placed, or drawing during the setup), in seat order."""
         return tuple([i for i, s in enumerate(self.stacks) if s])
 
     # ``_replace`` for the fields the rules change on every move, at a third of its cost

@@ -42,7 +42,7 @@ from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.kernel.turn import Outcome, Step
 from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, inward, same_line
 from treehouse.variants.fences.hits import Cause, Hit, HitReport, Source, StackOut, fence_source, ignoring_colour, immune
-from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
+from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key, reordered_all
 from treehouse.variants.first_player import first_seat
 from treehouse.variants.fences.position import (
     ALL_COLOURS,
@@ -321,7 +321,7 @@ def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str =
     unordered = [m for action in ("TIP", "SWAP", "HOP", "AIM") for m in one_action_moves(state, seat, action)]
     moves = []
     for order in orders(stack):
-        moves.extend(m.reordered(order) for m in unordered)
+        moves.extend(reordered_all(unordered, order))
         for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
             if move.arg is not None or dug(order) != stack or len(set(stack)) == 1:
                 moves.append(move.reordered(order))
@@ -401,23 +401,26 @@ def perform(
     onto another Stack stays; it is considered moved (so a line already on
     it Hits it) only with ``mover_hit_on_stack``: by default "only the
     stationary Stack is Hit"."""
+    stacks = state.stacks
     if move.order is not None:
-        stacks = list(state.stacks)
-        stacks[seat] = move.order
-        state = state.with_stacks(tuple(stacks))
+        stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
+        state = state.with_stacks(stacks)
     kind = move.kind
     board = list(state.board)
 
     if kind == "move":  # step 1
         board[move.arg], board[move.square] = board[move.square], None
-        return Effect(state.with_board(tuple(board)))
+        return _moved(state, board)
 
-    square = state.square_of(seat)
+    if kind == "aim":
+        for _piece, f, d in move.arg:
+            board[f] = turned(board[f], d)
+        return _moved(state, board)
 
     if kind in ("place", "draw"):  # the setup: the small drawn leaves the bag for the Stack
         aside = list(state.aside)
         aside.remove(move.arg)
-        stacks = list(state.stacks)
+        stacks = list(stacks)
         stacks[seat] = stacks[seat] + (move.arg,)
         if kind == "place":
             board[move.square] = seat
@@ -433,7 +436,7 @@ def perform(
         piece = turned(board[f], d)
         board[f] = None
         board[end] = piece
-        return Effect(state.with_board(tuple(board)))
+        return _moved(state, board)
 
     if kind == "swap":
         f = move.square
@@ -442,30 +445,30 @@ def perform(
             # so the lines already on it Hit too, "in addition to any other Hits"
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             hit = ignoring_colour(hit) if swap_outside_ignores_colour else hit
-            return Effect(state, (hit,), frozenset((seat,)) if swap_outside_considered_moved else frozenset())
-        board[square], board[f] = board[f], seat
-        return Effect(state.with_board(tuple(board)))
+            return Effect(state, (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
+        board[state.square_of(seat)], board[f] = board[f], seat
+        return _moved(state, board)
 
     if kind == "hop":  # the Stack over the Fence; it may bounce back
-        f = move.square
+        f, square = move.square, state.square_of(seat)
         d = direction_to(square, f)
         if board[f].direction is UP:
             board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
         target = NEIGHBOUR[f][d]
-        hit = attempt_hit(board, state.stacks, seat, square, target)
+        hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
             return Effect(state.with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return Effect(state.with_board(tuple(board)))
+        return _moved(state, board)
 
     if kind == "hopfence":  # the Fence over the Stack, keeping its orientation
-        f = move.square
+        f, square = move.square, state.square_of(seat)
         far = NEIGHBOUR[square][direction_to(square, f).opposite]
         board[far], board[f] = board[f], None
-        return Effect(state.with_board(tuple(board)))
+        return _moved(state, board)
 
     if kind == "dig":
-        stacks, destroyed = list(state.stacks), list(state.destroyed)
+        stacks, destroyed = list(stacks), list(state.destroyed)
         if move.arg is None:
             stacks[seat] = dug(stacks[seat])
         else:  # a destroyed small goes back under the Stack
@@ -475,21 +478,26 @@ def perform(
             destroyed[seat] = tuple(left)
         return Effect(state._replace(stacks=tuple(stacks), destroyed=tuple(destroyed)))
 
-    if kind == "aim":
-        for _piece, f, d in move.arg:
-            board[f] = turned(board[f], d)
-        return Effect(state.with_board(tuple(board)))
-
     if kind == "step":  # step 3
+        square = state.square_of(seat)
         target = NEIGHBOUR[square][move.arg]
-        hit = attempt_hit(board, state.stacks, seat, square, target)
+        hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
             return Effect(state, (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return Effect(state.with_board(tuple(board)))
+        return _moved(state, board)
 
     # "fail", or any other kind: the rolled action is impossible
     return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+
+
+#: No Stack considered moved.
+NOBODY: frozenset = frozenset()
+
+
+def _moved(state: FencesPosition, board: list) -> Effect:
+    """What a move that Hit nothing did: ``state`` with ``board``."""
+    return from_fields(Effect, (state.with_board(tuple(board)), (), NOBODY))
 
 
 # --------------------------------------------------------------------------
@@ -546,15 +554,12 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     (``POINTED_AT``); so does each line already there to a Stack in
     ``moved``, one that stayed though considered moved (``BOUNCED``).  With
     ``every_check`` (``line_hits: every_check``) every line Hits."""
-    board, live = after.board, after.live()
+    sightings = _sightings(after.board, after.live())
     if every_check:
-        return [pointed for _line, pointed, _bounced in _sightings(board, live)]
-    if board == before.board and live == before.live():
-        # the same lines as before (a Dig, a failed action, an attempt that stayed): none is new
-        return [bounced for line, _pointed, bounced in _sightings(board, live) if line.seat in moved] if moved else []
+        return [pointed for _line, pointed, _bounced in sightings]
     already = lines(before)
     hits = []
-    for line, pointed, bounced in _sightings(board, live):
+    for line, pointed, bounced in sightings:
         if line not in already:
             hits.append(pointed)
         elif line.seat in moved:
@@ -600,7 +605,10 @@ def check_hits(before: FencesPosition, after: FencesPosition, effect: Effect | N
     ``one_hit_per_piece``.  Which of them stand is the ``treehouse_fences_hits``
     hook's to say (the variant asks it)."""
     attempts, moved = (effect.hits, effect.bounced) if effect is not None else ((), frozenset())
-    hits = [*attempts, *line_hits(before, after, moved, rules.line_hits == "every_check")]
+    hits = line_hits(before, after, moved, rules.line_hits == "every_check")
+    if not attempts:
+        return hits  # a Fence points one way, so it makes one line Hit at most: nothing to merge
+    hits = [*attempts, *hits]
     if rules.one_hit_per_piece:
         hits = one_per_piece(hits, rules.swap_outside_considered_moved)
     return hits
@@ -648,6 +656,8 @@ def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosit
             out[seat] = check
         board, out = tuple(board), tuple(out)
     after = from_fields(FencesPosition, (board, tuple(stacks), tuple(destroyed), state.aside, out, *state[5:]))
+    if not fell:
+        return after, tuple(reports)
     return after, tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
 
 
@@ -707,6 +717,9 @@ def outcome(state: FencesPosition, rules) -> Outcome | None:
     win); at ``turn_limit`` the most smalls win (or it is a draw)."""
     if state.setting_up:
         return None  # Stacks not drawn yet are not out
+    stacks = state.stacks
+    if not rules.turn_limit and len(stacks) - stacks.count(()) > 1:
+        return None  # two Stacks or more in, and no limit: the common case, first
     live = state.live()
     if len(live) == 1:
         return Outcome(live, "last stack standing")
