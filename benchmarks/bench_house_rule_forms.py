@@ -16,6 +16,13 @@ for both forms, interleaved so both see the same load, and each once with
 CPU a game costs, start-up cancelled out).  Both forms must print the same
 JSON (bar ``seconds``).  Issue 43's target: the plain wrapper at most 2x the
 declared form's CPU a game.
+
+Last, the floor of any design that keeps the plain wrapper's contract
+(``treehouse_fences_hits`` is called at every check with Hits, and by the
+bots' evaluation with the Hits each position threatens): the wrapper's calls
+in a game, counted by a counting twin of the rule, times the CPU of one call
+through the game's hooks with its four Hits made.  Whatever the core does,
+a game that calls the wrapper that often costs at least that much.
 """
 
 from __future__ import annotations
@@ -55,8 +62,26 @@ class SmallsIgnoreColourDeclared(JudgedBySource):
         return Verdict.IGNORES_COLOUR if size is Size.SMALL else Verdict.STANDS
 
 
+class SmallsIgnoreColourCounted(SmallsIgnoreColourPlain):
+    """The plain wrapper, counting its calls (the floor below)."""
+
+    calls = [0, 0]
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        SmallsIgnoreColourCounted.calls[0] += 1
+        SmallsIgnoreColourCounted.calls[1] += step is None
+        standing = yield
+        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
+
+
 @hookimpl
 def treehouse_register_house_rules(register):
+    import atexit
+    import sys
+
+    atexit.register(lambda: SmallsIgnoreColourCounted.calls[0] and print("calls", *SmallsIgnoreColourCounted.calls, file=sys.stderr))
+    register("smalls-counted", SmallsIgnoreColourCounted, variants="fences", description="plain wrapper, counted")
     register("smalls-plain", SmallsIgnoreColourPlain, variants="fences", description="plain wrapper")
     register("smalls-declared", SmallsIgnoreColourDeclared, variants="fences", description="declared form")
 '''
@@ -79,6 +104,40 @@ def run(folder: str, form: str, games: int, seed: int) -> tuple[float, dict]:
     return cpu_of_children() - before, report
 
 
+def floor(folder: str, games: int, seed: int) -> tuple[float, float, float]:
+    """What any design that keeps calling the plain wrapper must pay: the
+    wrapper's calls a game (at every check with Hits, and from the bots'
+    evaluation, which judges threatened Hits through the same hook), and the
+    CPU of one call through the game's hooks with four Hits made for it."""
+    command = [sys.executable, "-m", "treehouse", "--plugins-dir", folder, "simulate", "--variant", "fences", "--seat", "greedy", "--seat", "search",
+               "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json", "--set", "house_rules=[smalls-counted]"]  # fmt: skip
+    done = subprocess.run(command, capture_output=True, text=True)
+    counted = [line.split() for line in done.stderr.splitlines() if line.startswith("calls ")]
+    if done.returncode != 0 or not counted:
+        raise SystemExit(f"smalls-counted: {done.stderr.strip()}")
+    calls, from_evaluation = (int(n) for n in counted[0][1:])
+    timing = f"""
+import importlib.util, random, sys, time
+spec = importlib.util.spec_from_file_location("smalls_rules", {str(Path(folder, "smalls_rules.py"))!r})
+rules = importlib.util.module_from_spec(spec); spec.loader.exec_module(rules)
+from treehouse.config import resolve
+from treehouse.kernel.pieces import Size
+from treehouse.plugins import game_hooks, load_plugins
+from treehouse.variants.fences.hits import Cause, Hit, Source
+loaded = load_plugins(extra=[("smalls", rules)])
+effective = resolve(loaded, variant="fences", overrides=["house_rules=[smalls-plain]"])
+hooks = game_hooks(effective.variant(), effective.house_rule_plugins(loaded))
+state = hooks.treehouse_setup(variant=hooks.variant, players=2, rng=random.Random(1))
+call, n = hooks.treehouse_fences_hits, 50000
+began = time.process_time()
+for _ in range(n):
+    call(state, state, None, tuple(Hit(s % 2, Cause.POINTED_AT, Source(size, "r", 10 + s)) for s, size in enumerate((Size.LARGE, Size.MEDIUM, Size.SMALL, Size.LARGE))))
+print((time.process_time() - began) / n)
+"""
+    per_call = float(subprocess.run([sys.executable, "-c", timing], capture_output=True, text=True, check=True).stdout)
+    return calls / games, from_evaluation / games, per_call
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6, help="games a command plays (default 6, as the issue measured)")
@@ -97,11 +156,16 @@ def main() -> None:
                 reports.append(report)
             if reports[0] != reports[1]:
                 raise SystemExit("the two forms gave different games")
+        calls, from_evaluation, per_call = floor(folder, args.games, args.seed)
     declared, plain = (statistics.median(per_game[form]) for form in ("smalls-declared", "smalls-plain"))
     print(f"{args.games} greedy-vs-search Fences games a command, {args.rounds} rounds, the same JSON from both forms")
     print(f"declared (JudgedBySource): {declared:.3f} s CPU a game")
     print(f"plain wrapper:             {plain:.3f} s CPU a game")
     print(f"plain / declared:          {plain / declared:.1f}x (target: at most 2x)")
+    print(
+        f"the floor of any design that calls the plain wrapper as its hook says: {calls:,.0f} calls a game ({from_evaluation:,.0f} from the"
+        f" bots' evaluation) x {per_call * 1e6:.1f} us a call = {calls * per_call:.3f} s a game, {calls * per_call / declared:.1f}x the declared form's whole game"
+    )
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import random
 import pytest
 
 from treehouse.bots.greedy import GreedyBot
+from treehouse.bots.lookahead import REROLL
 from treehouse.bots.search import SearchBot
 from treehouse.kernel.engine import Game
 
@@ -90,3 +91,45 @@ def test_games_with_cut_offs_are_the_games_without(fences_class, seed):
     fast = moves_of([GreedyBot(), SearchBot()], variant, seed)
     plain = moves_of([GreedyBot(), FullSearch()], variant, seed)
     assert fast == plain and len(fast) > 20
+
+
+def test_the_reference_tier_looks_at_an_opponents_last_face_only_until_the_cut(fences_class, monkeypatch):
+    """Without a look at every face in one call (the reference rules), an
+    opponent's last searched step looks at its last face's moves one by one
+    and stops at the cut: the same values, bounds included, as looking at
+    every move first, with fewer moves played."""
+    from treehouse.kernel.fast import compiled
+
+    monkeypatch.setenv(compiled.COMPILED_ENV, "0")
+    compiled.reset_for_tests()
+    try:
+        variant = fences_class(fences_class.Rules(**BENCH))
+        seen: list = []
+        game = Game(variant, [Recorder(seen) for _ in range(2)], random.Random(5), turn_cap=30)
+        game.play()
+        lazy, eager = SearchBot(), SearchBot()
+        lazy_nodes = eager_nodes = checked = 0
+        for state, step, face, moves in seen:
+            if len(moves) < 2 or step.name != "stack":
+                continue  # the search looks past its turn (to the opponent's rolled step) from the Stack's step
+            lazy.seated(game, state.to_move)
+            eager.seated(game, state.to_move)
+            model = eager.model
+            model.look_all_at_once = lambda state, step, faces, seat, model=model: everything_looked(model, state, step, faces, seat)
+            assert lazy._values(state, step, face, moves, prune=True) == eager._values(state, step, face, moves, prune=True)
+            lazy_nodes += lazy.last_nodes
+            eager_nodes += eager.last_nodes
+            checked += 1
+        assert checked >= 10 and lazy_nodes < eager_nodes
+    finally:
+        compiled.reset_for_tests()
+
+
+def everything_looked(model, state, step, faces, seat):
+    """Every legal move of every face looked at, as a variant's one call would (the count bar rerolls)."""
+    answers, played = [], 0
+    for face in faces:
+        moves = model.hooks.treehouse_legal_moves(state, step, face)
+        answers.append(model.look(state, step, face, moves, seat) if moves else [])
+        played += sum(1 for move in moves if move is not REROLL)
+    return answers, played

@@ -88,13 +88,9 @@ class Model:
         (``[]`` when there are none); and how many moves that is in all, bar
         the ``REROLL`` choices (not played).  One ``treehouse_look_all_moves``
         call where a variant answers it."""
-        if self._looks_all:
-            found = self.hooks.treehouse_look_all_moves(state, step, tuple(faces), seat)
-            if found is not None:
-                played = 0
-                for looks in found:
-                    played += len(looks.values) - looks.rerolls
-                return [self._scored(looks, seat) for looks in found], played
+        found = self.look_all_at_once(state, step, faces, seat)
+        if found is not None:
+            return found
         legal, answers, played = self.hooks.treehouse_legal_moves, [], 0
         for face in faces:
             moves = legal(state, step, face)
@@ -104,6 +100,21 @@ class Model:
             played += len(moves) - sum(1 for move in moves if move is REROLL)
             answers.append(self.look(state, step, face, moves, seat))
         return answers, played
+
+    def look_all_at_once(self, state: Any, step: Any, faces: Sequence, seat: int) -> tuple[list[list[float]], int] | None:
+        """:meth:`look_all`'s answer where a variant gives it in one
+        ``treehouse_look_all_moves`` call (a compiled core); ``None`` where it
+        does not, and the moves are listed and looked at (then a caller may
+        look at only as many as it needs)."""
+        if not self._looks_all:
+            return None
+        found = self.hooks.treehouse_look_all_moves(state, step, tuple(faces), seat)
+        if found is None:
+            return None
+        played = 0
+        for looks in found:
+            played += len(looks.values) - looks.rerolls
+        return [self._scored(looks, seat) for looks in found], played
 
     def compiled_values(self, state: Any, step: Any, moves: Sequence, seat: int, depth: int, width: int) -> tuple[list[float], int] | None:
         """Each of ``moves``' value to ``seat``, searched ``depth`` steps by the

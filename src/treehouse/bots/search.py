@@ -268,19 +268,15 @@ class SearchBot:
         of them for the player to move; knowing ``alpha``, an opponent's
         faces may stop early (:meth:`_replies`)."""
         node = self.model.chance(state, step)
+        if alpha != NO_BOUND and state.to_move != self._me:
+            return self._replies(state, step, node, alpha)
         looked = self._all_one_step(state, step, [face for face, _p in node])
         # a face with nothing to do is rolled again: it drops out
         faces = [(p, face, values) for (face, p), values in zip(node, looked) if values]
-        if alpha != NO_BOUND and faces and state.to_move != self._me:
-            values = self._replies(faces, alpha)
-            if type(values) is float:
-                return values  # below alpha
-        else:
-            wide = sum(1 for _p, _face, looked in faces if len(looked) > self.width)
-            self._played(wide * self.width)  # as _best_of counts them
-            best = max if state.to_move == self._me else min
-            values = [best(looked) for _p, _face, looked in faces]
-        return self._average(state, faces, values)
+        wide = sum(1 for _p, _face, looked in faces if len(looked) > self.width)
+        self._played(wide * self.width)  # as _best_of counts them
+        best = max if state.to_move == self._me else min
+        return self._average(state, faces, [best(looked) for _p, _face, looked in faces])
 
     def _average(self, state: Any, faces: list, values: list) -> float:
         """A chance node's value: its faces' values weighted by their probabilities, renormalised."""
@@ -290,16 +286,37 @@ class SearchBot:
             weight += p
         return total / weight if weight else self.model.evaluate(state, self._me)
 
-    def _replies(self, faces: list, alpha: float) -> list[float] | float:
-        """An opponent's last searched step, rolled, knowing ``alpha``: each
-        face's value (the worst of its moves' one-step looks for this bot,
-        ``faces`` holding those looks), or, as soon as the average is sure
-        to be below ``alpha``, a number below ``alpha``.
+    def _replies(self, state: Any, step: Any, node: Sequence, alpha: float) -> float:
+        """An opponent's last searched step, rolled (the chance ``node``),
+        knowing ``alpha``: the average of each face's value (the worst of its
+        moves' one-step looks for this bot), or, as soon as the average is
+        sure to be below ``alpha``, a number below ``alpha``.
 
         The faces with the fewest moves are valued first; then, move by move
         through the last face, the average can be no more than the faces done
         plus this face's worst look so far.  The margin keeps rounding from
-        ever cutting a value that the full search would find equal to ``alpha``."""
+        ever cutting a value that the full search would find equal to ``alpha``.
+        Where the variant looks at every face's moves in one call (a compiled
+        core), they are all looked at first; otherwise the moves are listed,
+        and the last face's looked at one by one, only until the cut (the
+        same values: a move's look does not depend on the others')."""
+        found = self.model.look_all_at_once(state, step, [face for face, _p in node], self._me)
+        if found is None:
+            legal = self.model.hooks.treehouse_legal_moves
+            faces = [(p, face, moves) for face, p in node for moves in (legal(state, step, face),) if moves]
+
+            def look(face: Any, moves: Sequence) -> list[float]:
+                return self._one_step(state, step, face, moves)
+
+            def one_by_one(face: Any, moves: Sequence):
+                return (look(face, (move,))[0] for move in moves)
+        else:
+            looked, played = found
+            self._played(played)
+            faces = [(p, face, values) for (face, p), values in zip(node, looked) if values]
+            look = one_by_one = lambda _face, values: values
+        if not faces:  # nothing to do on any face
+            return self._average(state, faces, [])
         weight = 0.0
         for p, _face, _moves in faces:
             weight += p
@@ -307,14 +324,14 @@ class SearchBot:
         order = sorted(range(len(faces)), key=lambda i: len(faces[i][2]))
         done, size = 0.0, abs(alpha)
         for i in order[:-1]:
-            p, _face, looked = faces[i]
-            value = values[i] = min(looked)
+            p, face, moves = faces[i]
+            value = values[i] = min(look(face, moves))
             done += p * value
             size = max(size, abs(value))
         last = order[-1]
-        p, _face, looked = faces[last]
+        p, face, moves = faces[last]
         worst = math.inf
-        for value in looked:
+        for value in one_by_one(face, moves):
             if value < worst:
                 worst = value
                 size = max(size, abs(value))
@@ -322,7 +339,7 @@ class SearchBot:
                 if bound < alpha - (1e-7 + 1e-12 * size):
                     return min(bound, alpha - (1e-7 + 1e-12 * size))
         values[last] = worst
-        return values
+        return self._average(state, faces, values)
 
     def _best_of(self, state: Any, values: list[float]) -> float:
         """A decision at the last step searched: every move's value is its

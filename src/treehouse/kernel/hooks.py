@@ -486,6 +486,15 @@ def _bind(caller: pluggy.HookCaller, tracing: bool) -> Callable[..., Any]:
     if len(chain) == 1:
         return chain[0]
 
+    if len(chain) == 2:  # one plugin, then the kernel's default (resolve, the looks): per move on the bots' path
+        first, then = chain
+
+        def first_of_two(*args: Any) -> Any:
+            result = first(*args)
+            return then(*args) if result is None else result
+
+        return first_of_two
+
     def first_result(*args: Any) -> Any:
         for function in chain:
             result = function(*args)

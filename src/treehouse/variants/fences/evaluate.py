@@ -90,16 +90,49 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     its smalls; ``stand`` as in :func:`stack_value`.  A threat whose Hit does
     not stand, or cannot Damage the Stack (colour immunity), is a shield."""
     if stand is None:
-        return _placed_value(board, square, seat, top, smalls)
+        return _placed_value(board, square, top, smalls)
     return _valued(board, square, seat, top, smalls, stand)
 
 
 @lru_cache(maxsize=8192)
-def _placed_value(board: tuple, square: int, seat: int, top: str, smalls: int) -> float:
+def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
+    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: kept
+    by the seat, so a value kept is found without looking for its square."""
+    return _placed_value(board, board.index(seat), top, smalls)
+
+
+@lru_cache(maxsize=8192)
+def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
     """:func:`placed_value` where every Hit stands: a pure function of its
     arguments, kept by value (a search values the same Stack on the same
-    board again and again: after each face's moves, at each depth)."""
-    return _valued(board, square, seat, top, smalls, None)
+    board again and again: after each face's moves, at each depth).
+
+    The same sums in the same order as :func:`_valued`'s, so the same float,
+    without making the Hits: where every Hit stands, a Fence's Hit is
+    harmless exactly when it is immune, when the Fence has the top colour
+    (its Hit's :attr:`~treehouse.variants.fences.hits.Hit.colour`)."""
+    value = SMALL * smalls
+    for d, _n, cell in first_pieces(board, square):
+        if not is_fence(cell):
+            continue  # a Stack: neither threat nor shield
+        if cell.colour == top:
+            value += SHIELD
+        elif cell.direction is d.opposite:
+            value -= POINTING_AT
+        elif cell.direction is Direction.UP:
+            value -= STANDING
+        else:
+            value -= POINTING_AWAY
+    room = 0
+    for n in AROUND[square]:
+        if n in INSIDE:
+            cell = board[n]
+            if cell is None or (is_fence(cell) and cell.colour == top):
+                room += 1  # an empty square, or a Fence stepping onto which does no Damage
+    value += ROOM * room
+    if room == 0:
+        value -= BOXED_IN
+    return value
 
 
 def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: Stand | None) -> float:
@@ -134,6 +167,8 @@ def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: 
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
+    if stand is None and not state.setting_up:
+        return _plain_evaluation(state.board, state.stacks, seat)
     others = [s for s in state.live() if s != seat]
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing
         return stack_value(state, seat, stand) - max((stack_value(state, s, stand) for s in others), default=0.0)
@@ -142,6 +177,23 @@ def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> fl
     if not others:
         return WON
     return stack_value(state, seat, stand) - max(stack_value(state, s, stand) for s in others)
+
+
+def _plain_evaluation(board: tuple, stacks: tuple, seat: int) -> float:
+    """:func:`evaluate` in play where every Hit stands: the seat's Stack value
+    less the best live opponent's, each found by :func:`_seat_value` (the
+    same values, the same sum)."""
+    if not stacks[seat]:
+        return -WON
+    own = best = None
+    for other, stack in enumerate(stacks):
+        if stack:
+            value = _seat_value(board, other, stack[-1], len(stack))
+            if other == seat:
+                own = value
+            elif best is None or value > best:
+                best = value  # the first of equal values, as max() keeps
+    return WON if best is None else own - best
 
 
 def evaluate_seats(state: FencesPosition, stand: Stand | None = None) -> list[float]:

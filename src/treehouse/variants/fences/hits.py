@@ -21,6 +21,7 @@ from treehouse.errors import PluginError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Pyramid, Size
 from treehouse.variants.fences.board import NAMES
+from treehouse.variants.fences.position import from_fields
 
 
 class Cause(StrEnum):
@@ -64,7 +65,7 @@ class Source(NamedTuple):
 
 
 def fence_source(fence: Pyramid, square: int) -> Source:
-    return Source(fence.size, fence.colour, square)
+    return from_fields(Source, (fence[0], fence[2], square, None))  # Source(size, colour, square), made as the rules make positions
 
 
 class Hit(NamedTuple):
@@ -164,7 +165,8 @@ def immune(hit: Hit, top: str | None) -> bool:
     the color of the Fence or opponent's Stack involved in the Hit" (a Hit
     with no colour, :attr:`Hit.colour`, always Damages).  The one place the
     rule is written: Damage, the events and the bots' evaluation ask it."""
-    return hit.colour is not None and hit.colour == top
+    colour = hit.colour
+    return colour is not None and colour == top
 
 
 class Verdict(IntEnum):

@@ -28,7 +28,7 @@ from typing import NamedTuple
 from treehouse.errors import NotationError
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import BY_NAME, INSIDE, NAMES
-from treehouse.variants.fences.position import COLOUR_OF, LETTER
+from treehouse.variants.fences.position import COLOUR_OF, LETTER, from_fields
 
 KINDS = ("move", "tip", "swap", "hop", "hopfence", "dig", "aim", "fail", "step", "place", "draw")
 DIR_WORD = {Direction.NORTH: "n", Direction.EAST: "e", Direction.SOUTH: "s", Direction.WEST: "w", Direction.UP: "up"}
@@ -56,9 +56,15 @@ class FencesMove(NamedTuple):
 
     def reordered(self, order: tuple | None) -> FencesMove:
         """The same action after WILD's reorder ``order`` (``None``: none).
-        (The constructor, not ``_replace``: a WILD offers each action under
-        every reorder, tens of thousands of moves in a search.)"""
-        return FencesMove(self.kind, self.piece, self.square, self.arg, order)
+        (Made from its fields, not by ``_replace`` or the constructor's
+        Python code: a WILD offers each action under every reorder, tens of
+        thousands of moves in a search.)"""
+        return from_fields(FencesMove, self[:4] + (order,))
+
+
+def reordered_all(moves, order: tuple) -> list[FencesMove]:
+    """Each of ``moves`` after WILD's reorder ``order``: :meth:`FencesMove.reordered`, for many at once."""
+    return [from_fields(FencesMove, move[:4] + (order,)) for move in moves]
 
 
 FAIL = FencesMove("fail")

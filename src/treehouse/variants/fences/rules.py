@@ -20,9 +20,13 @@ theirs in :mod:`~treehouse.variants.fences.moves`, and the Hit values in
 :mod:`~treehouse.variants.fences.hits`.
 
 Everything here is a pure function: positions in, positions out, built only
-through :class:`~treehouse.variants.fences.position.FencesPosition` and its
-``_replace``.  Nothing is cached.  ``rules`` arguments are the variant's rule
-options (:class:`~treehouse.variants.fences.game.FencesRules`).
+through :class:`~treehouse.variants.fences.position.FencesPosition` (its
+``_replace``, or on every move's path its cheaper ``with_board``,
+``with_stacks`` and ``at_step``).  The few answers kept are kept by value, in
+``functools.lru_cache`` caches of pure functions (the lines of a board and
+their Hits, a seat's destroyed smalls): never on an object, never by
+identity, so they are the answers worked out afresh.  ``rules`` arguments
+are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
 """
 
 from __future__ import annotations
@@ -38,7 +42,7 @@ from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.kernel.turn import Outcome, Step
 from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, inward, same_line
 from treehouse.variants.fences.hits import Cause, Hit, HitReport, Source, StackOut, fence_source, ignoring_colour, immune
-from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key
+from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key, reordered_all
 from treehouse.variants.first_player import first_seat
 from treehouse.variants.fences.position import (
     ALL_COLOURS,
@@ -47,6 +51,7 @@ from treehouse.variants.fences.position import (
     PLACE_PHASE,
     RANK,
     FencesPosition,
+    from_fields,
     drawn,
     fence,
     pieces,
@@ -316,7 +321,7 @@ def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str =
     unordered = [m for action in ("TIP", "SWAP", "HOP", "AIM") for m in one_action_moves(state, seat, action)]
     moves = []
     for order in orders(stack):
-        moves.extend(m.reordered(order) for m in unordered)
+        moves.extend(reordered_all(unordered, order))
         for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
             if move.arg is not None or dug(order) != stack or len(set(stack)) == 1:
                 moves.append(move.reordered(order))
@@ -396,23 +401,26 @@ def perform(
     onto another Stack stays; it is considered moved (so a line already on
     it Hits it) only with ``mover_hit_on_stack``: by default "only the
     stationary Stack is Hit"."""
+    stacks = state.stacks
     if move.order is not None:
-        stacks = list(state.stacks)
-        stacks[seat] = move.order
-        state = state._replace(stacks=tuple(stacks))
+        stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
+        state = state.with_stacks(stacks)
     kind = move.kind
     board = list(state.board)
-    square = state.square_of(seat)
-    moved = frozenset((seat,))
 
     if kind == "move":  # step 1
         board[move.arg], board[move.square] = board[move.square], None
-        return Effect(state._replace(board=tuple(board)))
+        return _moved(state, board)
+
+    if kind == "aim":
+        for _piece, f, d in move.arg:
+            board[f] = turned(board[f], d)
+        return _moved(state, board)
 
     if kind in ("place", "draw"):  # the setup: the small drawn leaves the bag for the Stack
         aside = list(state.aside)
         aside.remove(move.arg)
-        stacks = list(state.stacks)
+        stacks = list(stacks)
         stacks[seat] = stacks[seat] + (move.arg,)
         if kind == "place":
             board[move.square] = seat
@@ -428,7 +436,7 @@ def perform(
         piece = turned(board[f], d)
         board[f] = None
         board[end] = piece
-        return Effect(state._replace(board=tuple(board)))
+        return _moved(state, board)
 
     if kind == "swap":
         f = move.square
@@ -437,30 +445,30 @@ def perform(
             # so the lines already on it Hit too, "in addition to any other Hits"
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             hit = ignoring_colour(hit) if swap_outside_ignores_colour else hit
-            return Effect(state, (hit,), moved if swap_outside_considered_moved else frozenset())
-        board[square], board[f] = board[f], seat
-        return Effect(state._replace(board=tuple(board)))
+            return Effect(state, (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
+        board[state.square_of(seat)], board[f] = board[f], seat
+        return _moved(state, board)
 
     if kind == "hop":  # the Stack over the Fence; it may bounce back
-        f = move.square
+        f, square = move.square, state.square_of(seat)
         d = direction_to(square, f)
         if board[f].direction is UP:
             board[f] = turned(board[f], d)  # a Standing Fence falls to point at the target square
         target = NEIGHBOUR[f][d]
-        hit = attempt_hit(board, state.stacks, seat, square, target)
+        hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state._replace(board=tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
+            return Effect(state.with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return Effect(state._replace(board=tuple(board)))
+        return _moved(state, board)
 
     if kind == "hopfence":  # the Fence over the Stack, keeping its orientation
-        f = move.square
+        f, square = move.square, state.square_of(seat)
         far = NEIGHBOUR[square][direction_to(square, f).opposite]
         board[far], board[f] = board[f], None
-        return Effect(state._replace(board=tuple(board)))
+        return _moved(state, board)
 
     if kind == "dig":
-        stacks, destroyed = list(state.stacks), list(state.destroyed)
+        stacks, destroyed = list(stacks), list(state.destroyed)
         if move.arg is None:
             stacks[seat] = dug(stacks[seat])
         else:  # a destroyed small goes back under the Stack
@@ -470,21 +478,26 @@ def perform(
             destroyed[seat] = tuple(left)
         return Effect(state._replace(stacks=tuple(stacks), destroyed=tuple(destroyed)))
 
-    if kind == "aim":
-        for _piece, f, d in move.arg:
-            board[f] = turned(board[f], d)
-        return Effect(state._replace(board=tuple(board)))
-
     if kind == "step":  # step 3
+        square = state.square_of(seat)
         target = NEIGHBOUR[square][move.arg]
-        hit = attempt_hit(board, state.stacks, seat, square, target)
+        hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
             return Effect(state, (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return Effect(state._replace(board=tuple(board)))
+        return _moved(state, board)
 
     # "fail", or any other kind: the rolled action is impossible
     return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+
+
+#: No Stack considered moved.
+NOBODY: frozenset = frozenset()
+
+
+def _moved(state: FencesPosition, board: list) -> Effect:
+    """What a move that Hit nothing did: ``state`` with ``board``."""
+    return from_fields(Effect, (state.with_board(tuple(board)), (), NOBODY))
 
 
 # --------------------------------------------------------------------------
@@ -541,15 +554,30 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     (``POINTED_AT``); so does each line already there to a Stack in
     ``moved``, one that stayed though considered moved (``BOUNCED``).  With
     ``every_check`` (``line_hits: every_check``) every line Hits."""
-    already = [] if every_check else lines(before)
+    sightings = _sightings(after.board, after.live())
+    if every_check:
+        return [pointed for _line, pointed, _bounced in sightings]
+    already = lines(before)
     hits = []
-    for line in lines(after):
-        source = fence_source(line.fence, line.fence_square)
-        if every_check or line not in already:
-            hits.append(Hit(line.seat, Cause.POINTED_AT, source))
+    for line, pointed, bounced in sightings:
+        if line not in already:
+            hits.append(pointed)
         elif line.seat in moved:
-            hits.append(Hit(line.seat, Cause.BOUNCED, source))
+            hits.append(bounced)
     return hits
+
+
+@lru_cache(maxsize=4096)
+def _sightings(board: tuple, live: tuple[int, ...]) -> tuple[tuple[Line, Hit, Hit], ...]:
+    """Each line of a board and its live seats (:func:`_lines`) with the Hit it
+    makes when new (``POINTED_AT``) and when its Stack was considered moved
+    (``BOUNCED``): a pure function of the two values, kept by value, so the
+    Hits of a board are made once, not at every check that finds them."""
+    found = []
+    for line in _lines(board, live):
+        source = fence_source(line.fence, line.fence_square)
+        found.append((line, Hit(line.seat, Cause.POINTED_AT, source), Hit(line.seat, Cause.BOUNCED, source)))
+    return tuple(found)
 
 
 def one_per_piece(hits, swap_in_addition: bool = True) -> list[Hit]:
@@ -577,7 +605,10 @@ def check_hits(before: FencesPosition, after: FencesPosition, effect: Effect | N
     ``one_hit_per_piece``.  Which of them stand is the ``treehouse_fences_hits``
     hook's to say (the variant asks it)."""
     attempts, moved = (effect.hits, effect.bounced) if effect is not None else ((), frozenset())
-    hits = [*attempts, *line_hits(before, after, moved, rules.line_hits == "every_check")]
+    hits = line_hits(before, after, moved, rules.line_hits == "every_check")
+    if not attempts:
+        return hits  # a Fence points one way, so it makes one line Hit at most: nothing to merge
+    hits = [*attempts, *hits]
     if rules.one_hit_per_piece:
         hits = one_per_piece(hits, rules.swap_outside_considered_moved)
     return hits
@@ -594,31 +625,47 @@ def resolve_damage(state: FencesPosition, hits, check: int) -> tuple[FencesPosit
     small, from the top down; a Stack emptied is out at ``check`` and leaves
     the board.  Returns the position and the events: a :class:`HitReport` per
     Hit, in order, then a :class:`StackOut` per Stack emptied."""
+    if not hits:
+        return state, ()
+    stacks = state.stacks
     reports, taken, fell = [], {}, {}
     for hit in hits:
-        stack = state.stacks[hit.seat]
+        seat = hit.seat
+        stack = stacks[seat]
         top = stack[-1] if stack else None
-        lost = taken.setdefault(hit.seat, [])
-        if not stack or immune(hit, top) or len(lost) == len(stack):
-            reports.append(HitReport(hit, top, None))  # out already, saved by colour, or nothing left to lose
+        lost = taken.get(seat, 0)
+        if not stack or immune(hit, top) or lost == len(stack):
+            reports.append(from_fields(HitReport, (hit, top, None)))  # out already, saved by colour, or nothing left to lose
             continue
-        lost.append(stack[len(stack) - 1 - len(lost)])
-        reports.append(HitReport(hit, top, lost[-1]))
-        if len(lost) == len(stack):
-            fell[hit.seat] = hit
-    if not any(taken.values()):
+        taken[seat] = lost = lost + 1
+        reports.append(from_fields(HitReport, (hit, top, stack[-lost])))
+        if lost == len(stack):
+            fell[seat] = hit
+    if not taken:
         return state, tuple(reports)
-    board, stacks, destroyed, out = list(state.board), list(state.stacks), list(state.destroyed), list(state.out)
+    board, stacks, destroyed, out = state.board, list(stacks), list(state.destroyed), state.out
     for seat, lost in taken.items():
-        if lost:
-            stacks[seat] = stacks[seat][: len(stacks[seat]) - len(lost)]
-            destroyed[seat] = sort_colours(destroyed[seat] + tuple(lost))
-    for seat in fell:
-        if seat in board:  # always, in play: Stacks are only Hit once placed
-            board[board.index(seat)] = None
-        out[seat] = check
-    after = state._replace(board=tuple(board), stacks=tuple(stacks), destroyed=tuple(destroyed), out=tuple(out))
+        stack = stacks[seat]
+        stacks[seat] = stack[: len(stack) - lost]
+        destroyed[seat] = with_destroyed(destroyed[seat], stack[len(stack) - lost :])
+    if fell:
+        board, out = list(board), list(out)
+        for seat in fell:
+            if seat in board:  # always, in play: Stacks are only Hit once placed
+                board[board.index(seat)] = None
+            out[seat] = check
+        board, out = tuple(board), tuple(out)
+    after = from_fields(FencesPosition, (board, tuple(stacks), tuple(destroyed), state.aside, out, *state[5:]))
+    if not fell:
+        return after, tuple(reports)
     return after, tuple(reports) + tuple(StackOut(seat, check, hit) for seat, hit in sorted(fell.items()))
+
+
+@lru_cache(maxsize=1024)
+def with_destroyed(destroyed: tuple, lost: tuple) -> tuple:
+    """A seat's destroyed smalls with the ``lost`` ones added, sorted: a
+    pure function of a few colours, kept by value."""
+    return sort_colours(destroyed + tuple(reversed(lost)))
 
 
 def check_number(state: FencesPosition, step: Step) -> int:
@@ -638,8 +685,8 @@ def advance(state: FencesPosition, step: Step) -> FencesPosition:
     ``advance(position, step)`` from ``treehouse_apply_move`` (docs/fences-api.md)."""
     index = STEP_INDEX[step.name] + 1
     if index == len(STEPS):
-        return state._replace(phase=0, turn=state.turn + 1)
-    return state._replace(phase=index)
+        return state.at_step(0, state.turn + 1)
+    return state.at_step(index, state.turn)
 
 
 def advance_setup(state: FencesPosition, height: int) -> FencesPosition:
@@ -670,6 +717,9 @@ def outcome(state: FencesPosition, rules) -> Outcome | None:
     win); at ``turn_limit`` the most smalls win (or it is a draw)."""
     if state.setting_up:
         return None  # Stacks not drawn yet are not out
+    stacks = state.stacks
+    if not rules.turn_limit and len(stacks) - stacks.count(()) > 1:
+        return None  # two Stacks or more in, and no limit: the common case, first
     live = state.live()
     if len(live) == 1:
         return Outcome(live, "last stack standing")
