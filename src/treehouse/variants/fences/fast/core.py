@@ -95,27 +95,29 @@ def _turned(cell, d):
 
 
 @njit_cached
-def _lines(board, found):
-    """Every line of sight from a Pointing Fence to a Stack (rules.lines): the
-    Stacks in square order, each looking north, east, south, west to the
-    first piece.  Fills ``found[i] = (fence square, fence cell, stack square,
-    seat)``; the count."""
+def _lines(board, at, found, into):
+    """Every line of sight from a Pointing Fence to a Stack (rules.lines) on
+    the cells ``board[at:at + 49]``: the Stacks in square order, each looking
+    north, east, south, west to the first piece.  Writes line ``i`` into
+    ``found[into + 4 * i:]``: (fence square, fence cell, stack square, seat);
+    the count."""
     count = 0
     for square in range(49):
-        cell = board[square]
+        cell = board[at + square]
         if cell < 1 or cell >= FENCE:
             continue
         for d in range(1, 5):
             for k in range(RAY_LENGTH[square, d]):
                 n = RAY[square, d, k]
-                other = board[n]
+                other = board[at + n]
                 if other == EMPTY:
                     continue
                 if _is_fence(other) and _direction(other) == _opposite(d):
-                    found[count, 0] = n
-                    found[count, 1] = other
-                    found[count, 2] = square
-                    found[count, 3] = cell - 1
+                    line = into + 4 * count
+                    found[line] = n
+                    found[line + 1] = other
+                    found[line + 2] = square
+                    found[line + 3] = cell - 1
                     count += 1
                 break
     return count
@@ -130,12 +132,12 @@ def _harmless(cell, top, rules):
 
 
 @njit_cached
-def _placed_value(board, square, top, smalls, rules):
+def _placed_value(position, square, top, smalls, rules):
     """A placed Stack's value (evaluate.placed_value): the same sums in the same order."""
     value = SMALL * smalls
     for d in range(1, 5):
         for k in range(RAY_LENGTH[square, d]):
-            cell = board[RAY[square, d, k]]
+            cell = position[P_BOARD + RAY[square, d, k]]
             if cell == EMPTY:
                 continue
             if _is_fence(cell):
@@ -153,7 +155,7 @@ def _placed_value(board, square, top, smalls, rules):
         n = NEIGHBOUR[square, d]
         if n < 0 or not INSIDE[n]:
             continue  # Outside is never room: no step goes there, or the attempt always Damages
-        cell = board[n]
+        cell = position[P_BOARD + n]
         if cell == EMPTY:
             room += 1
         elif _is_fence(cell) and _harmless(cell, top, rules):
@@ -165,60 +167,60 @@ def _placed_value(board, square, top, smalls, rules):
 
 
 @njit_cached
-def _add_hit(hits, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
-    hits[count, 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
-    hits[count, 0] = seat
-    hits[count, 1] = source
-    hits[count, 2] = colour
-    hits[count, 3] = size
-    hits[count, 4] = square
-    hits[count, 5] = source_seat
-    hits[count, 6] = ignores
+def _add_hit(work, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
+    """Hit ``count`` of the workspace's Hits found (:data:`W_HITS`); the count after."""
+    hit = W_HITS + 8 * count
+    work[hit + 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
+    work[hit] = seat
+    work[hit + 1] = source
+    work[hit + 2] = colour
+    work[hit + 3] = size
+    work[hit + 4] = square
+    work[hit + 5] = source_seat
+    work[hit + 6] = ignores
     return count + 1
 
 
 @njit_cached
-def _attempt(cells, top, seat, square, target, hits, count, bounced, mover_hit_on_stack):
+def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
     """A Stack on ``square`` tries to enter ``target`` (rules.attempt_hit): the
-    hit count after, and ``bounced[seat]`` set when it stays considered moved
-    (rules.bounced: not onto a Stack unless ``mover_hit_on_stack``).  ``-1``: it may."""
-    cell = cells[target]
+    Hit count after, the seat marked bounced in ``work`` when it stays
+    considered moved (rules.bounced: not onto a Stack unless
+    ``mover_hit_on_stack``).  ``-1``: it may."""
+    cell = work[W_CELLS + target]
     if not INSIDE[target]:
-        bounced[seat] = True
-        return _add_hit(hits, count, seat, S_NONE, -1, -1, target, -1, 0)
+        work[W_BOUNCED + seat] = 1
+        return _add_hit(work, count, seat, S_NONE, -1, -1, target, -1, 0)
     if cell == EMPTY:
         return -1
     if not _is_fence(cell):
         # only the stationary Stack is Hit; the mover's top colour can make it immune
         if mover_hit_on_stack:
-            bounced[seat] = True
-        return _add_hit(hits, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
-    bounced[seat] = True
-    return _add_hit(hits, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
+            work[W_BOUNCED + seat] = 1
+        return _add_hit(work, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
+    work[W_BOUNCED + seat] = 1
+    return _add_hit(work, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
 
 
+#: The workspace one move is played in (:func:`_performed`), one array: the
+#: cells, per seat (4 at most) its height, its out-check, whether it bounced,
+#: how many smalls it loses and whether it fell; the mover's Stack; the Hits
+#: found and kept (24 of 8 ints); the lines before and after (16 of 4).
+W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
+W_HITS = W_OWN + MAX_HEIGHT
+W_KEPT = W_HITS + 24 * 8
+W_BEFORE = W_KEPT + 24 * 8
+W_AFTER = W_BEFORE + 16 * 4
+W_SIZE = W_AFTER + 16 * 4
 
 
 @njit_cached
-def _workspace(players):
-    """The arrays one move is played in (:func:`_performed`), made once a look:
-    the cells, the heights, the mover's Stack, the out-checks, the Hits found
-    and kept, who bounced, how many smalls each loses and who fell, the lines
-    before and after, and each Stack's top."""
-    return (
-        np.empty(49, dtype=np.int64),
-        np.empty(players, dtype=np.int64),
-        np.empty(MAX_HEIGHT, dtype=np.int64),
-        np.empty(players, dtype=np.int64),
-        np.zeros((24, 8), dtype=np.int64),
-        np.zeros((24, 8), dtype=np.int64),
-        np.zeros(players, dtype=np.bool_),
-        np.zeros(players, dtype=np.int64),
-        np.zeros(players, dtype=np.bool_),
-        np.zeros((16, 4), dtype=np.int64),
-        np.zeros((16, 4), dtype=np.int64),
-        np.empty(players, dtype=np.int64),
-    )
+def _workspace(position):
+    """A workspace for moves from ``position`` (one allocation, indexed by
+    the ``W_*`` offsets: a view of it would cost its reference counts on
+    every move), with the lines of its board found; and how many there are."""
+    work = np.empty(W_SIZE, dtype=np.int64)
+    return work, _lines(position, P_BOARD, work, W_BEFORE)
 
 
 @njit_cached
@@ -236,11 +238,10 @@ def _performed(rules, position, code, square, before_count, work):
     (rules.perform, the check of rules.check_hits with the house rules'
     verdicts, rules.resolve_damage) and the outcome (rules.outcome, the step
     advanced as the reference does): ``(O_* code, winners as a bit per
-    seat)``.  The position after is left in ``work`` (:func:`_workspace`):
-    the cells, the heights, the mover's Stack, the out-checks, and how many
-    smalls each seat lost.  ``square`` is the mover's, ``before_count`` the
-    lines of ``position`` found in ``work``'s lines before."""
-    cells, hts, own, outs, hits, kept, bounced, taken, fell, before, after, _tops = work
+    seat)``.  The position after is left in ``work`` (:func:`_workspace`,
+    :func:`_written` reads it): the cells, the heights, the mover's Stack,
+    the out-checks, and how many smalls each seat lost.  ``square`` is the
+    mover's, ``before_count`` the lines of ``position`` (in ``work``)."""
     turn = position[P_TURN]
     step_index = position[P_STEP]
     mover = position[P_MOVER]
@@ -253,230 +254,245 @@ def _performed(rules, position, code, square, before_count, work):
     limit = rules[R_TURN_LIMIT]
     check = 3 * turn + step_index + 1
     for s in range(49):
-        cells[s] = position[P_BOARD + s]
+        work[W_CELLS + s] = position[P_BOARD + s]
     for p in range(players):
         base = P_SEATS + p * SEAT_WIDTH
-        hts[p] = position[base + SEAT_HEIGHT]
-        outs[p] = position[base + SEAT_OUT]
-        bounced[p] = False
-        taken[p] = 0
-        fell[p] = False
-    height = hts[mover]
+        work[W_HEIGHTS + p] = position[base + SEAT_HEIGHT]
+        work[W_OUTS + p] = position[base + SEAT_OUT]
+        work[W_BOUNCED + p] = 0
+        work[W_TAKEN + p] = 0
+        work[W_FELL + p] = 0
+    height = work[W_HEIGHTS + mover]
     base = P_SEATS + mover * SEAT_WIDTH + SEAT_STACK
     for i in range(height):
-        own[i] = position[base + i]
+        work[W_OWN + i] = position[base + i]
     kind = code & 15
     f = (code >> C_SQUARE & 63) - 1
     arg = (code >> C_ARG & 63) - 1
     order = code >> C_ORDER
     i = 0
     while order > 0:  # WILD: the reorder first
-        own[i] = order % ORDER_BASE - 1
+        work[W_OWN + i] = order % ORDER_BASE - 1
         order //= ORDER_BASE
         i += 1
-    top = own[height - 1] if height > 0 else -1
+    top = work[W_OWN + height - 1] if height > 0 else -1
     nhits = 0
     changed = True  # the board changed (else no line is new)
 
     if kind == K_MOVE:
-        cells[arg] = cells[f]
-        cells[f] = EMPTY
+        work[W_CELLS + arg] = work[W_CELLS + f]
+        work[W_CELLS + f] = EMPTY
     elif kind == K_TIP:
-        piece = _turned(cells[f], arg)
+        piece = _turned(work[W_CELLS + f], arg)
         end = f
         for k in range(RAY_LENGTH[f, arg]):
             n = RAY[f, arg, k]
-            if INSIDE[n] and cells[n] == EMPTY:
+            if INSIDE[n] and work[W_CELLS + n] == EMPTY:
                 end = n
             else:
                 break
-        cells[f] = EMPTY
-        cells[end] = piece
+        work[W_CELLS + f] = EMPTY
+        work[W_CELLS + end] = piece
     elif kind == K_SWAP:
         if not INSIDE[f]:
-            fence = cells[f]
+            fence = work[W_CELLS + f]
             # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
             # already on it Hit too, in addition to this Hit, never merged with it
-            nhits = _add_hit(hits, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
+            nhits = _add_hit(work, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
             if swap_moved:
-                bounced[mover] = True
+                work[W_BOUNCED + mover] = 1
             changed = False
         else:
-            cells[square] = cells[f]
-            cells[f] = mover + 1
+            work[W_CELLS + square] = work[W_CELLS + f]
+            work[W_CELLS + f] = mover + 1
     elif kind == K_HOP:
         d = 0
         for e in range(1, 5):
             if NEIGHBOUR[square, e] == f:
                 d = e
         target = NEIGHBOUR[f, d]
-        if _direction(cells[f]) == UP:
-            cells[f] = _turned(cells[f], d)  # a Standing Fence falls to point at the target square
-        result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
+        if _direction(work[W_CELLS + f]) == UP:
+            work[W_CELLS + f] = _turned(work[W_CELLS + f], d)  # a Standing Fence falls to point at the target square
+        result = _attempt(work, top, mover, square, target, nhits, mover_hit_on_stack)
         if result >= 0:
             nhits = result
         else:
-            cells[square] = EMPTY
-            cells[target] = mover + 1
+            work[W_CELLS + square] = EMPTY
+            work[W_CELLS + target] = mover + 1
     elif kind == K_HOPFENCE:
         d = 0
         for e in range(1, 5):
             if NEIGHBOUR[square, e] == f:
                 d = e
         far = NEIGHBOUR[square, _opposite(d)]
-        cells[far] = cells[f]
-        cells[f] = EMPTY
+        work[W_CELLS + far] = work[W_CELLS + f]
+        work[W_CELLS + f] = EMPTY
     elif kind == K_AIM:
         for i in range(4):
             turn_code = code >> (C_AIM + AIM_TURN_BITS * i) & 511
             if turn_code == 0:
                 break
             at = (turn_code & 63) - 1
-            cells[at] = _turned(cells[at], turn_code >> 6)
+            work[W_CELLS + at] = _turned(work[W_CELLS + at], turn_code >> 6)
     elif kind == K_STEP:
         target = NEIGHBOUR[square, arg]
-        result = _attempt(cells, top, mover, square, target, hits, nhits, bounced, mover_hit_on_stack)
+        result = _attempt(work, top, mover, square, target, nhits, mover_hit_on_stack)
         if result >= 0:
             nhits = result
             changed = False
         else:
-            cells[square] = EMPTY
-            cells[target] = mover + 1
+            work[W_CELLS + square] = EMPTY
+            work[W_CELLS + target] = mover + 1
     elif kind == K_DIG:
         changed = False
         if arg < 0:
-            last = own[height - 1]
+            last = work[W_OWN + height - 1]
             for i in range(height - 1, 0, -1):
-                own[i] = own[i - 1]
-            own[0] = last
+                work[W_OWN + i] = work[W_OWN + i - 1]
+            work[W_OWN] = last
         else:
             for i in range(height, 0, -1):
-                own[i] = own[i - 1]
-            own[0] = arg
+                work[W_OWN + i] = work[W_OWN + i - 1]
+            work[W_OWN] = arg
             height += 1
-            hts[mover] = height
+            work[W_HEIGHTS + mover] = height
     else:  # fail: the rolled action is impossible
         changed = False
-        nhits = _add_hit(hits, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
+        nhits = _add_hit(work, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
 
     # -- the check: line Hits (rules.line_hits) --
     attempts = nhits
-    if every_check or changed or bounced[mover]:  # else no line is new, and none bounced
-        after_count = _lines(cells, after)
+    if every_check or changed or work[W_BOUNCED + mover]:  # else no line is new, and none bounced
+        after_count = _lines(work, W_CELLS, work, W_AFTER)
         for i in range(after_count):
-            lseat = after[i, 3]
+            lseat = work[W_AFTER + 4 * i + 3]
             fresh = True
             if not every_check:
                 for j in range(before_count):
                     if (
-                        before[j, 0] == after[i, 0]
-                        and before[j, 1] == after[i, 1]
-                        and before[j, 2] == after[i, 2]
-                        and before[j, 3] == lseat
+                        work[W_BEFORE + 4 * j] == work[W_AFTER + 4 * i]
+                        and work[W_BEFORE + 4 * j + 1] == work[W_AFTER + 4 * i + 1]
+                        and work[W_BEFORE + 4 * j + 2] == work[W_AFTER + 4 * i + 2]
+                        and work[W_BEFORE + 4 * j + 3] == lseat
                     ):
                         fresh = False
                         break
-            if fresh or bounced[lseat]:
-                fence = after[i, 1]
-                nhits = _add_hit(hits, nhits, lseat, S_FENCE, _colour(fence), _size(fence), after[i, 0], -1, 0)
+            if fresh or work[W_BOUNCED + lseat]:
+                fence = work[W_AFTER + 4 * i + 1]
+                nhits = _add_hit(work, nhits, lseat, S_FENCE, _colour(fence), _size(fence), work[W_AFTER + 4 * i], -1, 0)
 
     # -- one Hit per piece (rules.one_per_piece): only an attempt can repeat a piece --
     nkept = 0
     for i in range(nhits):
-        if attempts > 0 and per_piece and hits[i, 1] != S_NONE and hits[i, 7] == 0:
+        if attempts > 0 and per_piece and work[W_HITS + 8 * i + 1] != S_NONE and work[W_HITS + 8 * i + 7] == 0:
             repeated = False
             for j in range(nkept):
                 if (
-                    kept[j, 7] == 0
-                    and kept[j, 0] == hits[i, 0]
-                    and kept[j, 1] == hits[i, 1]
-                    and kept[j, 2] == hits[i, 2]
-                    and kept[j, 3] == hits[i, 3]
-                    and kept[j, 4] == hits[i, 4]
-                    and kept[j, 5] == hits[i, 5]
+                    work[W_KEPT + 8 * j + 7] == 0
+                    and work[W_KEPT + 8 * j] == work[W_HITS + 8 * i]
+                    and work[W_KEPT + 8 * j + 1] == work[W_HITS + 8 * i + 1]
+                    and work[W_KEPT + 8 * j + 2] == work[W_HITS + 8 * i + 2]
+                    and work[W_KEPT + 8 * j + 3] == work[W_HITS + 8 * i + 3]
+                    and work[W_KEPT + 8 * j + 4] == work[W_HITS + 8 * i + 4]
+                    and work[W_KEPT + 8 * j + 5] == work[W_HITS + 8 * i + 5]
                 ):
                     repeated = True
                     break
             if repeated:
                 continue
-        verdict = rules[R_VERDICT + 1 + hits[i, 3]]  # the house rules' say (treehouse_fences_hits)
+        verdict = rules[R_VERDICT + 1 + work[W_HITS + 8 * i + 3]]  # the house rules' say (treehouse_fences_hits)
         if verdict == V_DROPPED:
             continue
         for c in range(8):
-            kept[nkept, c] = hits[i, c]
+            work[W_KEPT + 8 * nkept + c] = work[W_HITS + 8 * i + c]
         if verdict == V_IGNORES_COLOUR:
-            kept[nkept, 6] = 1
+            work[W_KEPT + 8 * nkept + 6] = 1
         nkept += 1
 
     # -- Damage, simultaneously (rules.resolve_damage) --
     for i in range(nkept):
-        hit_seat = kept[i, 0]
-        h = hts[hit_seat]
+        hit_seat = work[W_KEPT + 8 * i]
+        h = work[W_HEIGHTS + hit_seat]
         if h == 0:
             continue
-        stack_top = own[h - 1] if hit_seat == mover else position[P_SEATS + hit_seat * SEAT_WIDTH + SEAT_STACK + h - 1]
-        if kept[i, 1] != S_NONE and kept[i, 6] == 0 and stack_top == kept[i, 2]:
+        stack_top = work[W_OWN + h - 1] if hit_seat == mover else position[P_SEATS + hit_seat * SEAT_WIDTH + SEAT_STACK + h - 1]
+        if work[W_KEPT + 8 * i + 1] != S_NONE and work[W_KEPT + 8 * i + 6] == 0 and stack_top == work[W_KEPT + 8 * i + 2]:
             continue  # colour immunity
-        n = taken[hit_seat]
+        n = work[W_TAKEN + hit_seat]
         if n >= h:
             continue  # nothing left to lose
-        taken[hit_seat] = n + 1
+        work[W_TAKEN + hit_seat] = n + 1
         if n + 1 == h:
-            fell[hit_seat] = True
+            work[W_FELL + hit_seat] = 1
     for p in range(players):
-        hts[p] -= taken[p]
-        if fell[p]:
+        work[W_HEIGHTS + p] -= work[W_TAKEN + p]
+        if work[W_FELL + p]:
             for s in range(49):
-                if cells[s] == p + 1:
-                    cells[s] = EMPTY
-            outs[p] = check
+                if work[W_CELLS + s] == p + 1:
+                    work[W_CELLS + s] = EMPTY
+            work[W_OUTS + p] = check
 
     # -- the outcome (Fences.treehouse_outcome) --
     live = 0
     for p in range(players):
-        if hts[p] > 0:
+        if work[W_HEIGHTS + p] > 0:
             live += 1
     ended = O_NONE
     mask = 0
     if live == 1:
         ended = O_LAST_STANDING
         for p in range(players):
-            if hts[p] > 0:
+            if work[W_HEIGHTS + p] > 0:
                 mask |= 1 << p
     elif live == 0:
         ended = O_ALL_OUT
         if rules[R_ALL_OUT_TIE] != 0:
-            last = outs[0]
+            last = work[W_OUTS]
             for p in range(players):
-                if outs[p] > last:
-                    last = outs[p]
+                if work[W_OUTS + p] > last:
+                    last = work[W_OUTS + p]
             for p in range(players):
-                if outs[p] == last:
+                if work[W_OUTS + p] == last:
                     mask |= 1 << p
-    elif limit > 0 and turn + 1 >= limit and (step_index == 2 or hts[mover] == 0):
+    elif limit > 0 and turn + 1 >= limit and (step_index == 2 or work[W_HEIGHTS + mover] == 0):
         # the turn complete (its last step, or its seat out: rules.advance, end_turn)
         ended = O_TURN_LIMIT
         if rules[R_LIMIT_DRAW] == 0:
             most = 0
             for p in range(players):
-                if hts[p] > most:
-                    most = hts[p]
+                if work[W_HEIGHTS + p] > most:
+                    most = work[W_HEIGHTS + p]
             for p in range(players):
-                if hts[p] > 0 and hts[p] == most:
+                if work[W_HEIGHTS + p] > 0 and work[W_HEIGHTS + p] == most:
                     mask |= 1 << p
     return ended, mask
 
 
 @njit_cached
-def _evaluated(rules, position, work, seat):
-    """The evaluation for ``seat`` of the position a move led to (left in ``work`` by :func:`_performed`)."""
-    cells, hts, own, tops = work[0], work[1], work[2], work[11]
+def _written(position, code, work, after):
+    """The position a move led to (left in ``work`` by :func:`_performed`)
+    written into ``after``: its step, turn and seat to move as they were."""
     mover = position[P_MOVER]
-    players = position[P_PLAYERS]
-    for p in range(players):
-        h = hts[p]
-        tops[p] = -1 if h == 0 else own[h - 1] if p == mover else position[P_SEATS + p * SEAT_WIDTH + SEAT_STACK + h - 1]
-    return _evaluation(cells, hts, tops, players, seat, rules)
+    for i in range(position.shape[0]):
+        after[i] = position[i]
+    for s in range(49):
+        after[P_BOARD + s] = work[W_CELLS + s]
+    restored = (code >> C_ARG & 63) - 1 if code & 15 == K_DIG else -1
+    for p in range(position[P_PLAYERS]):
+        base = P_SEATS + p * SEAT_WIDTH
+        h = work[W_HEIGHTS + p]
+        destroyed = position[base + SEAT_DESTROYED]
+        if p == mover and restored >= 0:
+            destroyed -= 1 << DESTROYED_BITS * restored
+        for i in range(h + work[W_TAKEN + p]):  # the Stack before the Damage: the lost smalls are its top ones
+            small = work[W_OWN + i] if p == mover else position[base + SEAT_STACK + i]
+            if i >= h:
+                destroyed += 1 << DESTROYED_BITS * small
+                small = 0
+            after[base + SEAT_STACK + i] = small
+        after[base + SEAT_HEIGHT] = h
+        after[base + SEAT_OUT] = work[W_OUTS + p]
+        after[base + SEAT_DESTROYED] = destroyed
 
 
 @njit_cached
@@ -490,9 +506,9 @@ def look(tables, position, seat, codes):
     values = np.zeros(count, dtype=np.float64)
     outcomes = np.zeros(count, dtype=np.int64)
     winners = np.zeros(count, dtype=np.int64)
-    work = _workspace(position[P_PLAYERS])
+    work, before_count = _workspace(position)  # the lines before: the same for every move
     square = _square(position, position[P_MOVER])
-    before_count = _lines(position[P_BOARD : P_BOARD + 49], work[9])  # the same for every move
+    after = np.empty_like(position)
     ended = 0
     for m in range(count):
         outcome, mask = _performed(tables, position, codes[m], square, before_count, work)
@@ -501,29 +517,26 @@ def look(tables, position, seat, codes):
             outcomes[m] = outcome
             winners[m] = mask
         else:
-            values[m] = _evaluated(tables, position, work, seat)
+            _written(position, codes[m], work, after)
+            values[m] = _evaluation(after, seat, tables)
     return values, outcomes, winners, ended
 
 
 @njit_cached
-def _evaluation(cells, heights, tops, players, seat, rules):
+def _evaluation(position, seat, rules):
     """The score of a position in play for ``seat`` (evaluate.evaluate): its
     Stack's value less the best other's; lost, or won when it is the last."""
-    if heights[seat] == 0:
+    if position[P_SEATS + seat * SEAT_WIDTH + SEAT_HEIGHT] == 0:
         return -WON
     value = 0.0
     best = 0.0
     others = False
-    for p in range(players):
-        h = heights[p]
+    for p in range(position[P_PLAYERS]):
+        base = P_SEATS + p * SEAT_WIDTH
+        h = position[base + SEAT_HEIGHT]
         if h == 0:
             continue
-        where = -1
-        for s in range(49):
-            if cells[s] == p + 1:
-                where = s
-                break
-        v = _placed_value(cells, where, tops[p], h, rules)
+        v = _placed_value(position, _square(position, p), position[base + SEAT_STACK + h - 1], h, rules)
         if p == seat:
             value = v
         elif not others or v > best:
@@ -536,31 +549,16 @@ def _evaluation(cells, heights, tops, players, seat, rules):
 def evaluate_seats(position, rules):
     """The evaluation of a position in play (not the setup's) for every seat, in one call."""
     players = position[P_PLAYERS]
-    heights = np.empty(players, dtype=np.int64)
-    tops = np.full(players, -1, dtype=np.int64)
-    for p in range(players):
-        base = P_SEATS + p * SEAT_WIDTH
-        heights[p] = position[base + SEAT_HEIGHT]
-        if heights[p] > 0:
-            tops[p] = position[base + SEAT_STACK + heights[p] - 1]
     values = np.empty(players, dtype=np.float64)
     for seat in range(players):
-        values[seat] = _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat, rules)
+        values[seat] = _evaluation(position, seat, rules)
     return values
 
 
 @njit_cached
 def evaluate(tables, position, seat):
     """treehouse_evaluate of a position in play for ``seat`` (evaluate.evaluate)."""
-    players = position[P_PLAYERS]
-    heights = np.empty(players, dtype=np.int64)
-    tops = np.full(players, -1, dtype=np.int64)
-    for p in range(players):
-        base = P_SEATS + p * SEAT_WIDTH
-        heights[p] = position[base + SEAT_HEIGHT]
-        if heights[p] > 0:
-            tops[p] = position[base + SEAT_STACK + heights[p] - 1]
-    return _evaluation(position[P_BOARD : P_BOARD + 49], heights, tops, players, seat, tables)
+    return _evaluation(position, seat, tables)
 
 
 # -- the legal moves (rules.py's fence_moves, action_moves, stack_moves) -------
@@ -596,7 +594,7 @@ def _fence_moves(board, square, codes):
                 continue
             for e in range(1, 5):
                 if NEIGHBOUR[square, e] == t or NEIGHBOUR[square, e] == f:
-                    near[n] = True
+                    near[n] = 1
             codes[n] = _code(K_MOVE, f, t)
             n += 1
     kept = 0
@@ -869,30 +867,9 @@ def play(tables, position, code, after):
     and treehouse_resolve): the position after it written into ``after``,
     its step, turn and seat to move as they were (:func:`advance` moves
     on); the winners as a bit per seat, or GOES_ON (treehouse_outcome)."""
-    work = _workspace(position[P_PLAYERS])
-    mover = position[P_MOVER]
-    before_count = _lines(position[P_BOARD : P_BOARD + 49], work[9])
-    ended, mask = _performed(tables, position, code, _square(position, mover), before_count, work)
-    cells, hts, own, outs, taken = work[0], work[1], work[2], work[3], work[7]
-    for i in range(position.shape[0]):
-        after[i] = position[i]
-    for s in range(49):
-        after[P_BOARD + s] = cells[s]
-    restored = (code >> C_ARG & 63) - 1 if code & 15 == K_DIG else -1
-    for p in range(position[P_PLAYERS]):
-        base = P_SEATS + p * SEAT_WIDTH
-        h = hts[p]
-        destroyed = position[base + SEAT_DESTROYED]
-        if p == mover and restored >= 0:
-            destroyed -= 1 << DESTROYED_BITS * restored
-        for i in range(h + taken[p]):  # the Stack before the Damage: the lost smalls are its top ones
-            small = own[i] if p == mover else position[base + SEAT_STACK + i]
-            if i >= h:
-                destroyed += 1 << DESTROYED_BITS * small
-            after[base + SEAT_STACK + i] = small if i < h else 0
-        after[base + SEAT_HEIGHT] = h
-        after[base + SEAT_OUT] = outs[p]
-        after[base + SEAT_DESTROYED] = destroyed
+    work, before_count = _workspace(position)
+    ended, mask = _performed(tables, position, code, _square(position, position[P_MOVER]), before_count, work)
+    _written(position, code, work, after)
     return GOES_ON if ended == O_NONE else mask
 
 
