@@ -44,19 +44,11 @@ from typing import Any, NamedTuple, Sequence
 import numpy as np
 
 from treehouse.bots.random_bot import RandomBot
-from treehouse.kernel.fast.compiled_game import INTS, TIMEOUT, WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, CompiledGame
+from treehouse.kernel.fast.compiled_game import INTS, TIMEOUT, WINNERS, LAST_STEP_MOVER, TURNS, DECISIONS, MULTI, LAST_MOVER, LEAD_CHANGES, EVALUATED_STEPS, CompiledGame, hooks_play_out
 from treehouse.kernel.die import Die
 from treehouse.kernel.engine import MAX_ROLLS_PER_STEP
 from treehouse.kernel.turn import Outcome
 from treehouse.playtest.aggregate import FACE_COLUMNS, ROLLED, GameSummary
-
-
-#: Hooks that must be the kernel's own for a game of random seats to play
-#: as the compiled playout plays it: the die and its roll, the seats' own
-#: choice, and no setup phase.
-KERNEL_HOOKS = ("treehouse_chance", "treehouse_roll", "treehouse_choose_move", "treehouse_setup_step")
-#: Hooks the variant must answer alone, besides those a compiled game stands for.
-VARIANT_HOOKS = ("treehouse_setup", "treehouse_step_statistics", "treehouse_evaluate")
 
 
 def seed_key(seed: int | str) -> np.ndarray:
@@ -91,7 +83,7 @@ def playout_for(hooks: Any, variant: Any, seats: Sequence[Any], turn_cap: int | 
     module's docstring) or the variant offers none."""
     if not all(type(seat) is RandomBot for seat in seats):
         return None
-    if not set(KERNEL_HOOKS) <= hooks.kernel_only or not hooks.variant_alone(*VARIANT_HOOKS):
+    if not hooks_play_out(hooks):
         return None
     if not hooks.implementers("treehouse_compiled_game"):
         return None

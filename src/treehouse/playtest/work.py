@@ -34,6 +34,7 @@ from typing import Any, Callable, Iterator, Protocol
 from treehouse.bots.options import bot_factory
 from treehouse.errors import PluginError, TreehouseError
 from treehouse.kernel.fast import compiled
+from treehouse.kernel.fast.compiled_game import hooks_play_out
 from treehouse.kernel.engine import PASS, Game
 from treehouse.kernel.records import Record
 from treehouse.playtest.aggregate import FORCED, IMPOSSIBLE, PASSED, REROLLED, ROLLED, Aggregate, ChunkResult, GameSummary, Paired
@@ -310,10 +311,11 @@ class _Table:
 
         seats = [factory() for factory in self.factories]
         hooks = game_hooks(self.variant, self.house_rules)
-        # Asked before numba is imported (about 130 MB and half a second), by
-        # compiled.enabled() or the module: a variant that offers no compiled
-        # game (Fences) or a seat that is not random never loads it.
-        if not all(type(seat) is RandomBot for seat in seats) or not hooks.implementers("treehouse_compiled_game"):
+        # Asked before numpy and numba are imported (about 130 MB and half a
+        # second), by compiled.enabled() or the module: a variant that offers
+        # no compiled game, a game whose setup draws (Fences) or a seat that
+        # is not random never loads them.
+        if not all(type(seat) is RandomBot for seat in seats) or not hooks.implementers("treehouse_compiled_game") or not hooks_play_out(hooks):
             return None
         if not compiled.enabled():
             return None

@@ -65,6 +65,21 @@ FACE_COLUMNS = ("rolled", "forced", "impossible", "rerolled", "passed")
 ROLLED, FORCED, IMPOSSIBLE, REROLLED, PASSED = range(5)
 
 
+#: Hooks that must be the kernel's own for a game of random seats to play
+#: as the compiled playout plays it: the die and its roll, the seats' own
+#: choice, and no setup phase.
+PLAYOUT_KERNEL_HOOKS = ("treehouse_chance", "treehouse_roll", "treehouse_choose_move", "treehouse_setup_step")
+#: Hooks the variant must answer alone, besides those a compiled game stands for.
+PLAYOUT_VARIANT_HOOKS = ("treehouse_setup", "treehouse_step_statistics", "treehouse_evaluate")
+
+
+def hooks_play_out(hooks: Any) -> bool:
+    """Do a game's ``hooks`` leave its random seats' games to the compiled
+    playout (:data:`PLAYOUT_KERNEL_HOOKS`, :data:`PLAYOUT_VARIANT_HOOKS`)?
+    Asked before numpy is imported: Fences, whose setup draws, never loads it."""
+    return set(PLAYOUT_KERNEL_HOOKS) <= hooks.kernel_only and hooks.variant_alone(*PLAYOUT_VARIANT_HOOKS)
+
+
 class CompiledGame(NamedTuple):
     """A variant's compiled game (see the module's docstring).
 

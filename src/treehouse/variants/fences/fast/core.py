@@ -64,6 +64,18 @@ AHEAD_OF_TIME = {
     "search": "f8[::1](i8[::1], i8[::1], f8[::1], i8[::1], i8[::1], i8, i8, i8, i8, i8[::1])",
 }
 
+#: The workspace one move is played in (:func:`_performed`), one array: the
+#: cells, per seat (4 at most) its height, its out-check, whether it bounced,
+#: how many smalls it loses and whether it fell; the mover's Stack; the Hits
+#: found and kept (24 of 8 ints); the lines before and after (16 of 4).
+W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
+W_HITS = W_OWN + MAX_HEIGHT
+W_KEPT = W_HITS + 24 * 8
+W_BEFORE = W_KEPT + 24 * 8
+W_AFTER = W_BEFORE + 16 * 4
+W_SIZE = W_AFTER + 16 * 4
+
+
 @njit_cached
 def _opposite(d):
     return 0 if d == UP else (d + 1) % 4 + 1
@@ -200,18 +212,6 @@ def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
         return _add_hit(work, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
     work[W_BOUNCED + seat] = 1
     return _add_hit(work, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
-
-
-#: The workspace one move is played in (:func:`_performed`), one array: the
-#: cells, per seat (4 at most) its height, its out-check, whether it bounced,
-#: how many smalls it loses and whether it fell; the mover's Stack; the Hits
-#: found and kept (24 of 8 ints); the lines before and after (16 of 4).
-W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
-W_HITS = W_OWN + MAX_HEIGHT
-W_KEPT = W_HITS + 24 * 8
-W_BEFORE = W_KEPT + 24 * 8
-W_AFTER = W_BEFORE + 16 * 4
-W_SIZE = W_AFTER + 16 * 4
 
 
 @njit_cached
