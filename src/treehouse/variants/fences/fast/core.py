@@ -45,7 +45,7 @@ from treehouse.variants.fences.fast.core_layout import (  # the kernels read the
     V_DROPPED, V_IGNORES_COLOUR, UNIFORM_NOOP, UNIFORM_REROLL, F_TIP, F_SWAP, F_HOP, F_DIG, F_WILD, O_NONE,
     O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
     RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
-    P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK, SEAT_WIDTH, DESTROYED_BITS,
+    P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_SQUARE, SEAT_STACK, SEAT_WIDTH, DESTROYED_BITS,
 )
 
 #: The kernels Python calls (looks.py; ``CompiledGame.search``; the tests
@@ -67,13 +67,15 @@ AHEAD_OF_TIME = {
 #: The workspace one move is played in (:func:`_performed`), one array: the
 #: cells, per seat (4 at most) its height, its out-check, whether it bounced,
 #: how many smalls it loses and whether it fell; the mover's Stack; the Hits
-#: found and kept (24 of 8 ints); the lines before and after (16 of 4).
+#: found and kept (24 of 8 ints); the lines before and after (16 of 4); the
+#: mover's square.
 W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
 W_HITS = W_OWN + MAX_HEIGHT
 W_KEPT = W_HITS + 24 * 8
 W_BEFORE = W_KEPT + 24 * 8
 W_AFTER = W_BEFORE + 16 * 4
-W_SIZE = W_AFTER + 16 * 4
+W_SQUARE = W_AFTER + 16 * 4
+W_SIZE = W_SQUARE + 1
 
 
 @njit_cached
@@ -226,10 +228,7 @@ def _workspace(position):
 @njit_cached
 def _square(position, seat):
     """Where ``seat``'s Stack stands (-1: nowhere)."""
-    for s in range(49):
-        if position[P_BOARD + s] == seat + 1:
-            return s
-    return -1
+    return position[P_SEATS + seat * SEAT_WIDTH + SEAT_SQUARE]
 
 
 @njit_cached
@@ -253,6 +252,7 @@ def _performed(rules, position, code, square, before_count, work):
     mover_hit_on_stack = rules[R_MOVER_HIT_ON_STACK] != 0
     limit = rules[R_TURN_LIMIT]
     check = 3 * turn + step_index + 1
+    work[W_SQUARE] = square
     for s in range(49):
         work[W_CELLS + s] = position[P_BOARD + s]
     for p in range(players):
@@ -305,6 +305,7 @@ def _performed(rules, position, code, square, before_count, work):
         else:
             work[W_CELLS + square] = work[W_CELLS + f]
             work[W_CELLS + f] = mover + 1
+            work[W_SQUARE] = f
     elif kind == K_HOP:
         d = 0
         for e in range(1, 5):
@@ -319,6 +320,7 @@ def _performed(rules, position, code, square, before_count, work):
         else:
             work[W_CELLS + square] = EMPTY
             work[W_CELLS + target] = mover + 1
+            work[W_SQUARE] = target
     elif kind == K_HOPFENCE:
         d = 0
         for e in range(1, 5):
@@ -343,6 +345,7 @@ def _performed(rules, position, code, square, before_count, work):
         else:
             work[W_CELLS + square] = EMPTY
             work[W_CELLS + target] = mover + 1
+            work[W_SQUARE] = target
     elif kind == K_DIG:
         changed = False
         if arg < 0:
@@ -491,6 +494,7 @@ def _written(position, code, work, after):
                 small = 0
             after[base + SEAT_STACK + i] = small
         after[base + SEAT_HEIGHT] = h
+        after[base + SEAT_SQUARE] = -1 if h == 0 else work[W_SQUARE] if p == mover else position[base + SEAT_SQUARE]
         after[base + SEAT_OUT] = work[W_OUTS + p]
         after[base + SEAT_DESTROYED] = destroyed
 

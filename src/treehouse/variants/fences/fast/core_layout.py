@@ -99,10 +99,10 @@ for _s in range(49):
 #: turn, the step (0 fence, 1 act, 2 stack), the seat to move, the player
 #: count, the 49 cells, then per seat its height, its out-check, its destroyed
 #: smalls (how many of each colour, ``DESTROYED_BITS`` bits a colour, by its
-#: index in ``ALL_COLOURS``) and its Stack (``MAX_HEIGHT``
-#: colours, bottom to top).
+#: index in ``ALL_COLOURS``), its Stack's square (-1: out) and its Stack
+#: (``MAX_HEIGHT`` colours, bottom to top).
 P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
 P_SEATS = P_BOARD + 49
-SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_STACK = 0, 1, 2, 3
+SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_SQUARE, SEAT_STACK = 0, 1, 2, 3, 4
 SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
 DESTROYED_BITS = 3

@@ -124,6 +124,15 @@ class MoveCodes:
     def __init__(self) -> None:
         self.codes: dict = {}
 
+    def code(self, move) -> int:
+        """One move's code (the compiled search's root moves)."""
+        known = self.codes.get(move)
+        if known is None:
+            if len(self.codes) >= self.LIMIT:
+                self.codes = {}
+            known = self.codes[move] = code(move)
+        return known
+
     def of(self, moves) -> np.ndarray:
         """The codes of ``moves``, as an int64 array."""
         codes = self.codes
@@ -150,10 +159,12 @@ def encode_position(state) -> np.ndarray:
     players = len(state.stacks)
     flat = [state.turn, 0, state.to_move, players]
     flat.extend(map(CELL.__getitem__, state.board))
-    for stack, out, destroyed in zip(state.stacks, state.out, state.destroyed):
+    squares = {cell: square for square, cell in enumerate(state.board) if type(cell) is int}
+    for seat, (stack, out, destroyed) in enumerate(zip(state.stacks, state.out, state.destroyed)):
         flat.append(len(stack))
         flat.append(out)
         flat.append(sum(1 << core_layout.DESTROYED_BITS * COLOUR_CODE[colour] for colour in destroyed))  # how many of each colour
+        flat.append(squares.get(seat, -1))
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
         flat.extend(_PAD[len(stack) :])
     return np.array(flat, dtype=np.int64)
@@ -180,6 +191,8 @@ def _warm(core) -> None:
     position[core_layout.P_STEP], position[core_layout.P_PLAYERS] = 2, 2
     position[core_layout.P_BOARD + 8], position[core_layout.P_BOARD + 40] = 1, 2
     position[core_layout.P_SEATS] = position[core_layout.P_SEATS + core_layout.SEAT_WIDTH] = 1
+    position[core_layout.P_SEATS + core_layout.SEAT_SQUARE] = 8
+    position[core_layout.P_SEATS + core_layout.SEAT_WIDTH + core_layout.SEAT_SQUARE] = 40
     rules = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
     step = core_layout.K_STEP | (core_layout.NORTH + 1) << core_layout.C_ARG
     core.look(rules, position, 0, np.array([step], dtype=np.int64))
@@ -296,7 +309,7 @@ def compiled_game(rules, judged, state) -> CompiledGame | None:
     not usable (the hooks answer meanwhile)."""
     if not usable():
         return None
-    return CompiledGame(kernels().search, flags_of(rules, judged), most_choices(state), FACE_CODE, position, code)
+    return CompiledGame(kernels().search, flags_of(rules, judged), most_choices(state), FACE_CODE, position, MOVES.code)
 
 
 def look_all_moves(rules, judged, state, step, faces, seat) -> list[Looks] | None:
