@@ -26,7 +26,8 @@ variant's layout, the step to be played included):
   and returns the winners as a bit mask of seats (0 for a draw), or
   :data:`GOES_ON` while the game goes on;
 * ``advance(tables, position, after)``: writes the position at the next
-  step into ``after`` (the next player's turn after the last step);
+  step into ``after`` (the next player's turn after the last step, or
+  where ``play`` cut the turn short: Fences' seat that went out);
 * ``evaluate(tables, position, seat)``: ``treehouse_evaluate``'s number.
 
 A game may also offer a :class:`Playout`: what the compiled playout of
