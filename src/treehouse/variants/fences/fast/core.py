@@ -46,6 +46,7 @@ from treehouse.variants.fences.fast.core_layout import (  # the kernels read the
     O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
     RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
     P_PLAYERS, P_BOARD, P_SEATS, SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_SQUARE, SEAT_STACK, SEAT_WIDTH, DESTROYED_BITS,
+    MAX_LINES, LINES_WIDTH,
 )
 
 #: The kernels Python calls (looks.py; ``CompiledGame.search``; the tests
@@ -68,14 +69,16 @@ AHEAD_OF_TIME = {
 #: cells, per seat (4 at most) its height, its out-check, whether it bounced,
 #: how many smalls it loses and whether it fell; the mover's Stack; the Hits
 #: found and kept (24 of 8 ints); the lines before and after (16 of 4); the
-#: mover's square.
+#: mover's square; how many lines there are before, and after (-1: not
+#: found: the board did not change, or the check needed none).
 W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
 W_HITS = W_OWN + MAX_HEIGHT
 W_KEPT = W_HITS + 24 * 8
 W_BEFORE = W_KEPT + 24 * 8
-W_AFTER = W_BEFORE + 16 * 4
-W_SQUARE = W_AFTER + 16 * 4
-W_SIZE = W_SQUARE + 1
+W_AFTER = W_BEFORE + 4 * MAX_LINES
+W_SQUARE = W_AFTER + 4 * MAX_LINES
+W_BEFORE_COUNT, W_AFTER_COUNT = W_SQUARE + 1, W_SQUARE + 2
+W_SIZE = W_SQUARE + 3
 
 
 @njit_cached
@@ -220,9 +223,18 @@ def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
 def _workspace(position):
     """A workspace for moves from ``position`` (one allocation, indexed by
     the ``W_*`` offsets: a view of it would cost its reference counts on
-    every move), with the lines of its board found; and how many there are."""
+    every move), with the lines of its board (found, where the position
+    does not carry them yet); and how many there are."""
     work = np.empty(W_SIZE, dtype=np.int64)
-    return work, _lines(position, P_BOARD, work, W_BEFORE)
+    at = position.shape[0] - LINES_WIDTH
+    count = position[at]
+    if count < 0:
+        count = _lines(position, P_BOARD, work, W_BEFORE)
+    else:
+        for i in range(4 * count):
+            work[W_BEFORE + i] = position[at + 1 + i]
+    work[W_BEFORE_COUNT] = count
+    return work, count
 
 
 @njit_cached
@@ -365,8 +377,10 @@ def _performed(rules, position, code, square, before_count, work):
 
     # -- the check: line Hits (rules.line_hits) --
     attempts = nhits
+    work[W_AFTER_COUNT] = -1
     if every_check or changed or work[W_BOUNCED + mover]:  # else no line is new, and none bounced
         after_count = _lines(work, W_CELLS, work, W_AFTER)
+        work[W_AFTER_COUNT] = after_count
         for i in range(after_count):
             lseat = work[W_AFTER + 4 * i + 3]
             fresh = True
@@ -474,10 +488,14 @@ def _performed(rules, position, code, square, before_count, work):
 @njit_cached
 def _written(position, code, work, after):
     """The position a move led to (left in ``work`` by :func:`_performed`)
-    written into ``after``: its step, turn and seat to move as they were."""
+    written into ``after``: its step, turn and seat to move as they were;
+    its lines of sight handed on where the check found them, or where the
+    board did not change, else left to be found."""
     mover = position[P_MOVER]
-    for i in range(position.shape[0]):
+    at = position.shape[0] - LINES_WIDTH
+    for i in range(at):
         after[i] = position[i]
+    fell = False
     for s in range(49):
         after[P_BOARD + s] = work[W_CELLS + s]
     restored = (code >> C_ARG & 63) - 1 if code & 15 == K_DIG else -1
@@ -497,6 +515,17 @@ def _written(position, code, work, after):
         after[base + SEAT_SQUARE] = -1 if h == 0 else work[W_SQUARE] if p == mover else position[base + SEAT_SQUARE]
         after[base + SEAT_OUT] = work[W_OUTS + p]
         after[base + SEAT_DESTROYED] = destroyed
+        if work[W_FELL + p]:
+            fell = True
+    if fell:  # a Stack left the board: the lines behind it are new
+        after[at] = -1
+        return
+    lines, count = W_AFTER, work[W_AFTER_COUNT]
+    if count < 0:  # the board as it was
+        lines, count = W_BEFORE, work[W_BEFORE_COUNT]
+    after[at] = count
+    for i in range(4 * count):
+        after[at + 1 + i] = work[lines + i]
 
 
 @njit_cached

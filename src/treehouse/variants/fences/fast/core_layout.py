@@ -100,9 +100,16 @@ for _s in range(49):
 #: count, the 49 cells, then per seat its height, its out-check, its destroyed
 #: smalls (how many of each colour, ``DESTROYED_BITS`` bits a colour, by its
 #: index in ``ALL_COLOURS``), its Stack's square (-1: out) and its Stack
-#: (``MAX_HEIGHT`` colours, bottom to top).
+#: (``MAX_HEIGHT`` colours, bottom to top); last, ``LINES_WIDTH`` ints: the
+#: board's lines of sight (rules.lines), their count (-1: not found yet, as
+#: ``looks.encode_position`` leaves it) and then each line's fence square,
+#: fence cell, stack square and seat.  The core finds a board's lines once
+#: and hands them on to the positions it makes (the check compares the
+#: lines after a move with those before).
 P_TURN, P_STEP, P_MOVER, P_PLAYERS, P_BOARD = 0, 1, 2, 3, 4
 P_SEATS = P_BOARD + 49
 SEAT_HEIGHT, SEAT_OUT, SEAT_DESTROYED, SEAT_SQUARE, SEAT_STACK = 0, 1, 2, 3, 4
 SEAT_WIDTH = SEAT_STACK + MAX_HEIGHT
 DESTROYED_BITS = 3
+MAX_LINES = 16
+LINES_WIDTH = 1 + 4 * MAX_LINES

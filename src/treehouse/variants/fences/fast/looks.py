@@ -49,6 +49,8 @@ UNIFORM_CODE = {"noop": core_layout.UNIFORM_NOOP, "hit": core_layout.UNIFORM_HIT
 #: The act step's faces; any other reads as AIM, as in rules.one_action_moves.
 FACE_CODE = {"TIP": core_layout.F_TIP, "SWAP": core_layout.F_SWAP, "HOP": core_layout.F_HOP, "DIG": core_layout.F_DIG, "AIM": core_layout.F_AIM, "WILD": core_layout.F_WILD}
 _PAD = [0] * core_layout.MAX_HEIGHT
+#: A position's lines of sight, not found yet (the core finds them).
+_NO_LINES = [-1] + [0] * (core_layout.LINES_WIDTH - 1)
 
 
 #: The verdicts on Hits when no house rule judges them: every Hit stands.
@@ -167,6 +169,7 @@ def encode_position(state) -> np.ndarray:
         flat.append(squares.get(seat, -1))
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
         flat.extend(_PAD[len(stack) :])
+    flat.extend(_NO_LINES)
     return np.array(flat, dtype=np.int64)
 
 
@@ -187,7 +190,8 @@ def outcome_of(code: int, winners: int, players: int, rules) -> Outcome:
 
 def _warm(core) -> None:
     """Every kernel Python calls once on a small input (compiles it just in time, or loads it from numba's cache)."""
-    position = np.zeros(core_layout.P_SEATS + 2 * core_layout.SEAT_WIDTH, dtype=np.int64)
+    position = np.zeros(core_layout.P_SEATS + 2 * core_layout.SEAT_WIDTH + core_layout.LINES_WIDTH, dtype=np.int64)
+    position[-core_layout.LINES_WIDTH] = -1  # its lines not found yet
     position[core_layout.P_STEP], position[core_layout.P_PLAYERS] = 2, 2
     position[core_layout.P_BOARD + 8], position[core_layout.P_BOARD + 40] = 1, 2
     position[core_layout.P_SEATS] = position[core_layout.P_SEATS + core_layout.SEAT_WIDTH] = 1
