@@ -156,17 +156,25 @@ class MoveCodes:
 MOVES = MoveCodes()
 
 
+def _square_of(board, seat: int) -> int:
+    """Where ``seat``'s Stack stands, -1 where it is not on the board (out)."""
+    try:
+        return board.index(seat)
+    except ValueError:
+        return -1
+
+
 def encode_position(state) -> np.ndarray:
     """The position as the kernel reads it (core's ``P_*`` layout), bar the step."""
     players = len(state.stacks)
     flat = [state.turn, 0, state.to_move, players]
     flat.extend(map(CELL.__getitem__, state.board))
-    squares = {cell: square for square, cell in enumerate(state.board) if type(cell) is int}
+    board = state.board
     for seat, (stack, out, destroyed) in enumerate(zip(state.stacks, state.out, state.destroyed)):
         flat.append(len(stack))
         flat.append(out)
         flat.append(sum(1 << core_layout.DESTROYED_BITS * COLOUR_CODE[colour] for colour in destroyed))  # how many of each colour
-        flat.append(squares.get(seat, -1))
+        flat.append(_square_of(board, seat))
         flat.extend(map(COLOUR_CODE.__getitem__, stack))
         flat.extend(_PAD[len(stack) :])
     flat.extend(_NO_LINES)
