@@ -73,6 +73,8 @@ def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) ->
     stack = state.stacks[seat]
     if not stack:
         return 0.0
+    if stand is None:
+        return _seat_value(state.board, seat, stack[-1], len(stack))
     return placed_value(state.board, state.square_of(seat), seat, stack[-1], len(stack), stand)
 
 
@@ -96,16 +98,16 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
 
 @lru_cache(maxsize=8192)
 def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
-    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: kept
-    by the seat, so a value kept is found without looking for its square."""
+    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: a
+    pure function of its arguments, kept by value (a search values the same
+    Stack on the same board again and again: under each top colour of a
+    WILD's reorders, after each face's moves, at each depth), and by the
+    seat, so a value kept is found without looking for its square."""
     return _placed_value(board, board.index(seat), top, smalls)
 
 
-@lru_cache(maxsize=8192)
 def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
-    """:func:`placed_value` where every Hit stands: a pure function of its
-    arguments, kept by value (a search values the same Stack on the same
-    board again and again: after each face's moves, at each depth).
+    """:func:`placed_value` where every Hit stands.
 
     The same sums in the same order as :func:`_valued`'s, so the same float,
     without making the Hits: where every Hit stands, a Fence's Hit is

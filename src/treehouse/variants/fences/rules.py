@@ -497,7 +497,7 @@ NOBODY: frozenset = frozenset()
 
 def _moved(state: FencesPosition, board: list) -> Effect:
     """What a move that Hit nothing did: ``state`` with ``board``."""
-    return from_fields(Effect, (state.with_board(tuple(board)), (), NOBODY))
+    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), *state[1:])), (), NOBODY))  # state.with_board
 
 
 # --------------------------------------------------------------------------
@@ -557,7 +557,7 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     sightings = _sightings(after.board, after.live())
     if every_check:
         return [pointed for _line, pointed, _bounced in sightings]
-    already = lines(before)
+    already = _lines(before.board, before.live())  # lines(before)
     hits = []
     for line, pointed, bounced in sightings:
         if line not in already:
