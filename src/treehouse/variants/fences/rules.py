@@ -402,20 +402,19 @@ def perform(
     it Hits it) only with ``mover_hit_on_stack``: by default "only the
     stationary Stack is Hit"."""
     stacks = state.stacks
-    if move.order is not None:
+    if move.order is not None:  # the reorder first: every position below is made with it (_moved, _with_order)
         stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
-        state = state.with_stacks(stacks)
     kind = move.kind
     board = list(state.board)
 
     if kind == "move":  # step 1
         board[move.arg], board[move.square] = board[move.square], None
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "aim":
         for _piece, f, d in move.arg:
             board[f] = turned(board[f], d)
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind in ("place", "draw"):  # the setup: the small drawn leaves the bag for the Stack
         aside = list(state.aside)
@@ -436,7 +435,7 @@ def perform(
         piece = turned(board[f], d)
         board[f] = None
         board[end] = piece
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "swap":
         f = move.square
@@ -445,9 +444,9 @@ def perform(
             # so the lines already on it Hit too, "in addition to any other Hits"
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             hit = ignoring_colour(hit) if swap_outside_ignores_colour else hit
-            return Effect(state, (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
+            return Effect(_with_order(state, stacks), (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
         board[state.square_of(seat)], board[f] = board[f], seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "hop":  # the Stack over the Fence; it may bounce back
         f, square = move.square, state.square_of(seat)
@@ -457,15 +456,15 @@ def perform(
         target = NEIGHBOUR[f][d]
         hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state.with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
+            return Effect(_with_order(state, stacks).with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "hopfence":  # the Fence over the Stack, keeping its orientation
         f, square = move.square, state.square_of(seat)
         far = NEIGHBOUR[square][direction_to(square, f).opposite]
         board[far], board[f] = board[f], None
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "dig":
         stacks, destroyed = list(stacks), list(state.destroyed)
@@ -483,21 +482,26 @@ def perform(
         target = NEIGHBOUR[square][move.arg]
         hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state, (hit,), bounced(hit, seat, mover_hit_on_stack))
+            return Effect(_with_order(state, stacks), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     # "fail", or any other kind: the rolled action is impossible
-    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+    return Effect(_with_order(state, stacks), (Hit(seat, Cause.IMPOSSIBLE),))
 
 
 #: No Stack considered moved.
 NOBODY: frozenset = frozenset()
 
 
-def _moved(state: FencesPosition, board: list) -> Effect:
-    """What a move that Hit nothing did: ``state`` with ``board``."""
-    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), *state[1:])), (), NOBODY))  # state.with_board
+def _moved(state: FencesPosition, board: list, stacks: tuple) -> Effect:
+    """What a move that Hit nothing did: ``state`` with ``board`` and ``stacks``, made in one step."""
+    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, *state[2:])), (), NOBODY))
+
+
+def _with_order(state: FencesPosition, stacks: tuple) -> FencesPosition:
+    """``state`` with ``stacks`` (a WILD's reorder), or ``state`` itself where they are its own."""
+    return state if stacks == state.stacks else state.with_stacks(stacks)
 
 
 # --------------------------------------------------------------------------
