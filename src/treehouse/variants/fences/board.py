@@ -106,9 +106,10 @@ def same_line(a: int, b: int) -> bool:
     return a % SIZE == b % SIZE or a // SIZE == b // SIZE
 
 
+#: The direction from a square to each adjacent one, by the pair.
+_BETWEEN = {(a, NEIGHBOUR[a][d]): d for a in SQUARES for d in COMPASS if NEIGHBOUR[a][d] is not None}
+
+
 def direction_between(a: int, b: int) -> Direction | None:
     """The direction from ``a`` to the adjacent square ``b``, if they are adjacent."""
-    for d in COMPASS:
-        if NEIGHBOUR[a][d] == b:
-            return d
-    return None
+    return _BETWEEN.get((a, b))

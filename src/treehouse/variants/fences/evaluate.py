@@ -73,6 +73,8 @@ def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) ->
     stack = state.stacks[seat]
     if not stack:
         return 0.0
+    if stand is None:
+        return _seat_value(state.board, seat, stack[-1], len(stack))
     return placed_value(state.board, state.square_of(seat), seat, stack[-1], len(stack), stand)
 
 
@@ -96,16 +98,16 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
 
 @lru_cache(maxsize=8192)
 def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
-    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: kept
-    by the seat, so a value kept is found without looking for its square."""
+    """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: a
+    pure function of its arguments, kept by value (a search values the same
+    Stack on the same board again and again: under each top colour of a
+    WILD's reorders, after each face's moves, at each depth), and by the
+    seat, so a value kept is found without looking for its square."""
     return _placed_value(board, board.index(seat), top, smalls)
 
 
-@lru_cache(maxsize=8192)
 def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
-    """:func:`placed_value` where every Hit stands: a pure function of its
-    arguments, kept by value (a search values the same Stack on the same
-    board again and again: after each face's moves, at each depth).
+    """:func:`placed_value` where every Hit stands.
 
     The same sums in the same order as :func:`_valued`'s, so the same float,
     without making the Hits: where every Hit stands, a Fence's Hit is
@@ -113,26 +115,15 @@ def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
     (its Hit's :attr:`~treehouse.variants.fences.hits.Hit.colour`)."""
     value = SMALL * smalls
     for d, _n, cell in first_pieces(board, square):
-        if not is_fence(cell):
-            continue  # a Stack: neither threat nor shield
-        if cell.colour == top:
-            value += SHIELD
-        elif cell.direction is d.opposite:
-            value -= POINTING_AT
-        elif cell.direction is Direction.UP:
-            value -= STANDING
-        else:
-            value -= POINTING_AWAY
+        if is_fence(cell):  # a Stack is neither threat nor shield
+            value += _line_value(d, cell, cell.colour == top)
     room = 0
     for n in AROUND[square]:
         if n in INSIDE:
             cell = board[n]
             if cell is None or (is_fence(cell) and cell.colour == top):
                 room += 1  # an empty square, or a Fence stepping onto which does no Damage
-    value += ROOM * room
-    if room == 0:
-        value -= BOXED_IN
-    return value
+    return _with_room(value, room)
 
 
 def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: Stand | None) -> float:
@@ -149,16 +140,28 @@ def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: 
 
     value = SMALL * smalls
     for d, cell, hit in lines:
-        if harmless(hit):
-            value += SHIELD  # it cannot Damage the Stack, and blocks the line behind it
-        elif cell.direction is d.opposite:
-            value -= POINTING_AT
-        elif cell.direction is Direction.UP:
-            value -= STANDING
-        else:
-            value -= POINTING_AWAY
+        value += _line_value(d, cell, harmless(hit))
     room = sum(1 for n in AROUND[square] if n in INSIDE and board[n] is None)
     room += sum(1 for hit in onto if hit.source.square in INSIDE and harmless(hit))  # stepping onto it does no Damage
+    return _with_room(value, room)
+
+
+def _line_value(d, cell, harmless: bool) -> float:
+    """A Fence first met from the Stack along direction ``d``: a shield where its
+    Hit would do no Damage (it also blocks the line behind it), else a threat,
+    the worse the more it points at the Stack.  (``x - y`` is ``x + -y`` to the
+    last bit, so adding these gives the sums the evaluation always gave.)"""
+    if harmless:
+        return SHIELD
+    if cell.direction is d.opposite:
+        return -POINTING_AT
+    if cell.direction is Direction.UP:
+        return -STANDING
+    return -POINTING_AWAY
+
+
+def _with_room(value: float, room: int) -> float:
+    """``value`` with the room to step: each square to step onto without Damage, and none boxed in."""
     value += ROOM * room
     if room == 0:
         value -= BOXED_IN

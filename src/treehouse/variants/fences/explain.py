@@ -1,10 +1,14 @@
 """Why a Fences move is not legal where it was typed: the rule it breaks, in one line.
 
 ``th play`` asks (through the ``treehouse_explain_illegal`` hook) when a
-person types a well-formed move that is not among the legal ones.  Each check
-below mirrors a rule of :mod:`treehouse.variants.fences.rules`; the first
-rule the move breaks is named.  ``None`` means no rule was found (the caller
-then says only that the move is not legal here).
+person types a well-formed move that is not among the legal ones.  The rules
+are not stated again here: each condition a move must meet is one of
+:mod:`~treehouse.variants.fences.rules`' ``*_breaks`` functions, which the
+move lists filter by, and this module asks the same functions about the
+typed move and words the rule they name (:data:`WORDS`).  What is left here
+is reading the typed move: is its piece where it says, is it one space, does
+it fit the roll.  ``None`` means no rule was found (the caller then says only
+that the move is not legal here).
 """
 
 from __future__ import annotations
@@ -12,9 +16,24 @@ from __future__ import annotations
 from collections import Counter
 
 from treehouse.kernel.pieces import Direction
-from treehouse.variants.fences.board import AROUND, INSIDE, NAMES, NEIGHBOUR, OUTSIDE, direction_between, inward, same_line
+from treehouse.variants.fences.board import INSIDE, NAMES, NEIGHBOUR, direction_between, inward
 from treehouse.variants.fences.moves import LONG, FencesMove, format_move, piece_key
-from treehouse.variants.fences.rules import OPPOSITE
+from treehouse.variants.fences.rules import (
+    OPPOSITE,
+    Broken,
+    aim_breaks,
+    dig_breaks,
+    fence_step_breaks,
+    hop_breaks,
+    hop_fence_breaks,
+    nears,
+    place_breaks,
+    restore_breaks,
+    step_breaks,
+    swap_breaks,
+    tip_breaks,
+    wild_dig_breaks,
+)
 
 UP = Direction.UP
 #: The rolled action each kind of move is.
@@ -23,6 +42,38 @@ STEP_WORDS = {
     "fence": "step 1 moves a Fence one space, e.g. {example}",
     "stack": "step 3 moves your Stack one square: step n, e, s or w",
     "place": "this turn places your Stack, e.g. {example}",
+}
+#: The words of each rule a move of a kind may break (``rules.Broken``), with
+#: the fields :func:`_fields` fills in: ``where`` (the move's square), ``to``,
+#: ``piece``, ``pointing`` (where the Fence points), ``stack`` (the Stack's
+#: square), ``direction`` (the move's), ``inward``, ``aimable``, ``far``,
+#: ``colour``, ``destroyed`` and ``opposite``.
+WORDS = {
+    ("move", Broken.OCCUPIED): "{to} is occupied",
+    ("move", Broken.OFF_THE_BOARD): "{where} to the {direction} is off the board",
+    ("move", Broken.BACKWARDS): "a Pointing Fence cannot move backwards ({piece} at {where} points {pointing})",
+    ("move", Broken.NOT_NEAR): "a Fence must move next to your Stack or away from it while any Fence can; this one does neither",
+    ("tip", Broken.NOT_STANDING): "{piece} at {where} is already Pointing {pointing}: only a Standing Fence tips",
+    ("tip", Broken.NOT_IN_LINE): "{where} is not in line with your Stack at {stack}: Tip a Standing Fence in its row or column",
+    ("tip", Broken.NOT_INWARD): "a Fence at {where} tips toward the Inside: {inward}",
+    ("swap", Broken.NOT_IN_LINE): "{where} is not in line with your Stack at {stack}: Swap with a Fence in its row or column",
+    ("hop", Broken.NOT_BESIDE): "{where} is not next to your Stack at {stack}: Hop over (or with) a Fence beside it",
+    ("hop", Broken.OVER_OUTSIDE): "your Stack cannot hop over the Outside Fence at {where} (it would leave the board); 'hopfence' hops the Fence instead",
+    ("hopfence", Broken.NOT_BESIDE): "{where} is not next to your Stack at {stack}: Hop over (or with) a Fence beside it",
+    ("hopfence", Broken.NO_FAR_SQUARE): "there is no square on the far side of your Stack from {where}",
+    ("hopfence", Broken.FAR_OCCUPIED): "{far}, on the far side of your Stack, is occupied",
+    ("aim", Broken.NOT_BESIDE): "{where} is not next to your Stack at {stack}: Aim turns the Fences around it",
+    ("aim", Broken.ALREADY_SO): "{piece} at {where} already points {direction}",
+    ("aim", Broken.NOT_INWARD): "a Fence at {where} may point {aimable}, not {direction}",
+    ("dig", Broken.LONE_SMALL): "a lone small cannot Dig to the bottom; with a destroyed small, 'dig +COLOUR' puts it under",
+    ("dig", Broken.CHANGES_NOTHING): "your Stack is one colour all through: moving the top small to the bottom changes nothing",
+    ("dig", Broken.NOT_DESTROYED): "you have no destroyed {colour} small to put back (destroyed: {destroyed})",
+    ("dig", Broken.NOT_UNDER_A_LONE_SMALL): "a destroyed small goes back only under a lone small",
+    ("dig", Broken.GIVES_BACK_THE_STACK): "that reorder then Dig gives back your Stack as it stood: choose another order, or another action",
+    ("step", Broken.OUTSIDE): "with outside_attempts off your Stack may not step Outside ({direction} of {stack})",
+    ("place", Broken.OCCUPIED): "{where} is occupied: a Stack starts on an empty Inside square",
+    ("place", Broken.NOT_A_CORNER): "with two players the first Stack starts on a corner: a1, a5, e1 or e5",
+    ("place", Broken.NOT_OPPOSITE): "with two players the second Stack starts on the corner opposite the first: {opposite}",
 }
 
 
@@ -48,6 +99,27 @@ def _directions(directions) -> str:
     return " or ".join(words) if len(words) < 3 else ", ".join(words[:-1]) + " or " + words[-1]
 
 
+def _said(kind: str, broken: Broken | None, state, seat: int, square: int | None, direction=None, **fields) -> str | None:
+    """The words of the rule ``broken`` (None: none is broken) for a move of ``kind`` at ``square``."""
+    if broken is None:
+        return None
+    board, stack = state.board, state.square_of(seat)
+    cell = board[square] if square is not None else None
+    fence = cell is not None and type(cell) is not int
+    values = {
+        "where": NAMES[square] if square is not None else "",
+        "stack": NAMES[stack] if stack is not None else "",
+        "piece": piece_key(cell) if fence else "",
+        "pointing": LONG[cell.direction] if fence else "",
+        "direction": LONG[direction] if direction is not None else "",
+        "inward": _directions(inward(square)) if square is not None else "",
+        "aimable": _directions((UP, *inward(square))) if square is not None else "",
+        "destroyed": ", ".join(state.destroyed[seat]) or "none",
+        **fields,
+    }
+    return WORDS[kind, broken].format(**values)
+
+
 def why_illegal(state, step, face, move, legal: tuple, rules, restores_any: bool = False) -> str | None:
     """The rule ``move`` breaks in ``state`` at ``step`` after rolling ``face``, in one line."""
     if not isinstance(move, FencesMove):
@@ -67,58 +139,51 @@ def why_illegal(state, step, face, move, legal: tuple, rules, restores_any: bool
     stack = move.order if move.order is not None else state.stacks[seat]
     kind = move.kind
     if kind == "place":
-        return _why_not_place(state, seat, move.square, move.arg, face, example)
+        if face is not None and move.arg != face:
+            return f"you drew {face}: the setup places the small just drawn, e.g. {example}"
+        if move.square not in INSIDE:
+            return f"{NAMES[move.square]} is Outside: a Stack starts on an empty Inside square"
+        other = state.square_of(1 - seat) if state.players == 2 else None
+        opposite = NAMES[OPPOSITE[other]] if other is not None else ""
+        return _said(kind, place_breaks(state, seat, move.square), state, seat, move.square, opposite=opposite)
     if kind == "step":
-        target = NEIGHBOUR[square][move.arg]
-        if not rules.outside_attempts and target not in INSIDE:
-            return f"with outside_attempts off your Stack may not step Outside ({LONG[move.arg]} of {NAMES[square]})"
-        return None
+        return _said(kind, step_breaks(square, move.arg, rules.outside_attempts), state, seat, None, move.arg)
     if kind == "dig":
-        return _why_not_dig(stack, state.destroyed[seat], move.arg, restores_any)
+        if move.arg is None:
+            broken = dig_breaks(stack, rules.uniform_dig)
+        else:
+            broken = restore_breaks(stack, state.destroyed[seat], move.arg, restores_any)
+        if broken is None and move.order is not None:
+            broken = wild_dig_breaks(state.stacks[seat], move.order, move)
+        return _said(kind, broken, state, seat, None, colour=move.arg)
     if kind == "aim":
         for piece, at, direction in move.arg:
-            reason = _the_fence(board, piece, at)
+            reason = _the_fence(board, piece, at) or _said(kind, aim_breaks(board, square, at, direction), state, seat, at, direction)
             if reason:
                 return reason
-            if at not in AROUND[square]:
-                return f"{NAMES[at]} is not next to your Stack at {NAMES[square]}: Aim turns the Fences around it"
-            cell = board[at]
-            if direction is cell.direction:
-                return f"{piece} at {NAMES[at]} already points {LONG[direction]}"
-            if direction is not UP and direction not in inward(at):
-                return f"a Fence at {NAMES[at]} may point {_directions((UP, *inward(at)))}, not {LONG[direction]}"
         return None
     reason = _the_fence(board, move.piece, move.square)
     if reason:
         return reason
-    where, cell = NAMES[move.square], board[move.square]
     if kind == "move":
-        return _why_not_fence_move(state, square, move)
+        source, target = move.square, move.arg
+        direction = direction_between(source, target)
+        if direction is None:
+            return f"{NAMES[source]} to {NAMES[target]} is not one space: a Fence moves one space north, east, south or west"
+        broken = fence_step_breaks(board, source, direction)
+        if broken is None and square is not None and not nears(square, source, target):
+            broken = Broken.NOT_NEAR  # legal anywhere, but some Fence can move next to the Stack or away from it
+        return _said(kind, broken, state, seat, source, direction, to=NAMES[target])
     if kind == "tip":
-        if cell.direction is not UP:
-            return f"{move.piece} at {where} is already Pointing {LONG[cell.direction]}: only a Standing Fence tips"
-        if not same_line(move.square, square):
-            return f"{where} is not in line with your Stack at {NAMES[square]}: Tip a Standing Fence in its row or column"
-        if move.arg not in inward(move.square):
-            return f"a Fence at {where} tips toward the Inside: {_directions(inward(move.square))}"
-        return None
+        return _said(kind, tip_breaks(board, square, move.square, move.arg), state, seat, move.square, move.arg)
     if kind == "swap":
-        if not same_line(move.square, square):
-            return f"{where} is not in line with your Stack at {NAMES[square]}: Swap with a Fence in its row or column"
-        return None
-    if kind in ("hop", "hopfence"):
+        return _said(kind, swap_breaks(square, move.square), state, seat, move.square)
+    if kind == "hop":
+        return _said(kind, hop_breaks(square, move.square), state, seat, move.square)
+    if kind == "hopfence":
         side = direction_between(square, move.square)
-        if side is None:
-            return f"{where} is not next to your Stack at {NAMES[square]}: Hop over (or with) a Fence beside it"
-        if kind == "hop" and move.square in OUTSIDE:
-            return f"your Stack cannot hop over the Outside Fence at {where} (it would leave the board); 'hopfence' hops the Fence instead"
-        if kind == "hopfence":
-            far = NEIGHBOUR[square][side.opposite]
-            if far is None:
-                return f"there is no square on the far side of your Stack from {where}"
-            if board[far] is not None:
-                return f"{NAMES[far]}, on the far side of your Stack, is occupied"
-        return None
+        far = NEIGHBOUR[square][side.opposite] if side is not None else None
+        return _said(kind, hop_fence_breaks(board, square, move.square), state, seat, move.square, far=NAMES[far] if far is not None else "")
     return None
 
 
@@ -141,51 +206,4 @@ def _wrong_action(state, seat, face, move, legal) -> str | None:
         return f"'wild:' is only for a WILD roll; you rolled {face}"
     if action != face:
         return f"you rolled {face}, so the action is {face}, not {action}"
-    return None
-
-
-def _why_not_fence_move(state, stack_square, move) -> str | None:
-    board = state.board
-    source, target = move.square, move.arg
-    where, to = NAMES[source], NAMES[target]
-    direction = direction_between(source, target)
-    if direction is None:
-        return f"{where} to {to} is not one space: a Fence moves one space north, east, south or west"
-    if board[target] is not None:
-        return f"{to} is occupied"
-    cell = board[source]
-    if cell.direction is not UP and direction is cell.direction.opposite:
-        return f"a Pointing Fence cannot move backwards ({move.piece} at {where} points {LONG[cell.direction]})"
-    around = AROUND[stack_square] if stack_square is not None else ()
-    if target not in around and source not in around:
-        return "a Fence must move next to your Stack or away from it while any Fence can; this one does neither"
-    return None
-
-
-def _why_not_dig(stack, destroyed, restore, restores_any) -> str | None:
-    if restore is None:
-        if len(stack) < 2:
-            return "a lone small cannot Dig to the bottom; with a destroyed small, 'dig +COLOUR' puts it under"
-        if stack[-1:] + stack[:-1] == stack:
-            return "your Stack is one colour all through: moving the top small to the bottom changes nothing"
-        return None
-    if restore not in destroyed:
-        have = ", ".join(destroyed) if destroyed else "none"
-        return f"you have no destroyed {restore} small to put back (destroyed: {have})"
-    if len(stack) != 1 and not restores_any:
-        return "a destroyed small goes back only under a lone small"
-    return None
-
-
-def _why_not_place(state, seat, target, colour, drawn, example) -> str | None:
-    """Why a setup placement is not allowed: the setup's rule, in words (nothing was rolled)."""
-    if drawn is not None and colour != drawn:
-        return f"you drew {drawn}: the setup places the small just drawn, e.g. {example}"
-    if state.board[target] is not None:
-        return f"{NAMES[target]} is occupied: a Stack starts on an empty Inside square"
-    if state.players == 2:
-        other = state.square_of(1 - seat)
-        if other is None:
-            return "with two players the first Stack starts on a corner: a1, a5, e1 or e5"
-        return f"with two players the second Stack starts on the corner opposite the first: {NAMES[OPPOSITE[other]]}"
     return None

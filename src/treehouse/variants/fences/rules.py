@@ -6,6 +6,9 @@ quotes the seed beside each rule and gives the reason for every reading):
 * the setup: the Fences on the Outside, the blind draws, placing the Stacks;
 * the legal moves of each step: move a Fence (step 1), the rolled action
   (step 2), move the Stack (step 3), and the setup's ``place`` and ``draw``;
+  each condition a move must meet is a ``*_breaks`` function naming the rule
+  broken (:class:`Broken`), which the move lists filter by and
+  :mod:`~treehouse.variants.fences.explain` words for a player;
 * performing a move: the position after it, the *attempt* Hits it made and
   the Stacks that stayed though "considered moved" (:class:`Effect`);
 * the Hits of a check: the attempts, the *line* Hits, one Hit per piece;
@@ -33,6 +36,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from enum import Enum
 from functools import lru_cache
 from itertools import permutations, product
 from typing import NamedTuple
@@ -40,7 +44,7 @@ from typing import NamedTuple
 from treehouse.errors import IllegalPositionError
 from treehouse.kernel.pieces import Direction, Pyramid, Size
 from treehouse.kernel.turn import Outcome, Step
-from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, inward, same_line
+from treehouse.variants.fences.board import AROUND, BY_NAME, COMPASS, INSIDE, NEIGHBOUR, OUTSIDE, RAY, RING, direction_between, inward, same_line
 from treehouse.variants.fences.hits import Cause, Hit, HitReport, Source, StackOut, fence_source, ignoring_colour, immune
 from treehouse.variants.fences.moves import DIG, FAIL, FencesMove, piece_key, reordered_all
 from treehouse.variants.first_player import first_seat
@@ -72,6 +76,54 @@ DRAW = Step("draw", rolls=True, setup=True)
 
 #: The actions of the die's faces (WILD: reorder the Stack, then one of them).
 ACTIONS = ("TIP", "SWAP", "HOP", "DIG", "AIM")
+
+
+class Broken(Enum):
+    """The rule a move breaks: what a ``*_breaks`` function answers for a
+    move the rules do not allow (``None``: it breaks none of them).  The move
+    lists keep only the moves that break none; explain.py words each member
+    for a player who typed such a move."""
+
+    #: step 1: a Pointing Fence moving back along its own line
+    BACKWARDS = "backwards"
+    #: step 1: one space off the board
+    OFF_THE_BOARD = "off the board"
+    #: step 1 and the setup: the square is taken
+    OCCUPIED = "occupied"
+    #: step 1: a Fence that neither ends next to the Stack nor leaves it, while one can
+    NOT_NEAR = "not near"
+    #: TIP: a Fence already Pointing
+    NOT_STANDING = "not standing"
+    #: TIP and SWAP: a Fence outside the Stack's row and column
+    NOT_IN_LINE = "not in line"
+    #: TIP and AIM: pointing toward no Inside square
+    NOT_INWARD = "not inward"
+    #: HOP and AIM: a Fence not beside the Stack
+    NOT_BESIDE = "not beside"
+    #: HOP: the Stack over an Outside Fence
+    OVER_OUTSIDE = "over outside"
+    #: HOP a Fence: no square on the Stack's far side
+    NO_FAR_SQUARE = "no far square"
+    #: HOP a Fence: the square on the Stack's far side is taken
+    FAR_OCCUPIED = "far occupied"
+    #: DIG: a lone small cannot go to its own bottom
+    LONE_SMALL = "lone small"
+    #: DIG: one colour all through, and Digging it is impossible (uniform_dig hit or reroll)
+    CHANGES_NOTHING = "changes nothing"
+    #: DIG: no destroyed small of that colour
+    NOT_DESTROYED = "not destroyed"
+    #: DIG: a destroyed small goes back only under a lone small
+    NOT_UNDER_A_LONE_SMALL = "not under a lone small"
+    #: WILD then DIG: the Dig gives back the Stack as it stood before the reorder
+    GIVES_BACK_THE_STACK = "gives back the stack"
+    #: AIM: a Fence turned to the orientation it has
+    ALREADY_SO = "already so"
+    #: step 3: a step Outside, with outside_attempts off
+    OUTSIDE = "outside"
+    #: the setup, two players: the first Stack off the corners
+    NOT_A_CORNER = "not a corner"
+    #: the setup, two players: the second Stack off the corner opposite the first
+    NOT_OPPOSITE = "not opposite"
 
 
 def is_fence(cell) -> bool:
@@ -164,12 +216,20 @@ def setup_moves(state: FencesPosition, seat: int, colour: str) -> tuple[FencesMo
         return ()
     if state.stacks[seat]:
         return (FencesMove("draw", arg=colour),)
+    return tuple(FencesMove("place", square=s, arg=colour) for s in sorted(INSIDE) if place_breaks(state, seat, s) is None)
+
+
+def place_breaks(state: FencesPosition, seat: int, square: int) -> Broken | None:
+    """May ``seat`` place its first small on the Inside ``square``?"""
+    if state.board[square] is not None:
+        return Broken.OCCUPIED
     if state.players == 2:
         other = state.square_of(1 - seat)
-        squares = sorted(CORNERS) if other is None else (OPPOSITE[other],)
-    else:
-        squares = sorted(INSIDE)
-    return tuple(FencesMove("place", square=s, arg=colour) for s in squares if state.board[s] is None)
+        if other is None and square not in CORNERS:
+            return Broken.NOT_A_CORNER
+        if other is not None and square != OPPOSITE[other]:
+            return Broken.NOT_OPPOSITE
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -184,22 +244,40 @@ def fence_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
     square = state.square_of(seat)
     if square is None:
         return ()
-    around = AROUND[square]
+    board = state.board
     every, near = [], []
-    for f, cell in enumerate(state.board):
+    for f, cell in enumerate(board):
         if not is_fence(cell):
             continue
         for d in COMPASS:
-            if cell.direction is not UP and d is cell.direction.opposite:
-                continue  # backwards along its own line
-            t = NEIGHBOUR[f][d]
-            if t is None or state.board[t] is not None:
-                continue
-            move = FencesMove("move", piece_key(cell), f, t)
-            every.append(move)
-            if t in around or f in around:
-                near.append(move)
+            if fence_step_breaks(board, f, d) is None:
+                t = NEIGHBOUR[f][d]
+                move = FencesMove("move", piece_key(cell), f, t)
+                every.append(move)
+                if nears(square, f, t):
+                    near.append(move)
     return tuple(near or every)
+
+
+def fence_step_breaks(board: tuple, f: int, d: Direction) -> Broken | None:
+    """May the Fence at ``f`` move one space ``d``?  To an empty square, never
+    backwards along a Pointing Fence's own line."""
+    cell = board[f]
+    if cell.direction is not UP and d is cell.direction.opposite:
+        return Broken.BACKWARDS
+    t = NEIGHBOUR[f][d]
+    if t is None:
+        return Broken.OFF_THE_BOARD
+    if board[t] is not None:
+        return Broken.OCCUPIED
+    return None
+
+
+def nears(square: int, f: int, t: int) -> bool:
+    """Does a Fence moving from ``f`` to ``t`` end next to the Stack on
+    ``square``, or leave it?  Only such moves count while there is one."""
+    around = AROUND[square]
+    return t in around or f in around
 
 
 # --------------------------------------------------------------------------
@@ -209,34 +287,69 @@ def fence_moves(state: FencesPosition, seat: int) -> tuple[FencesMove, ...]:
 
 def tip_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     """TIP: a Standing Fence in the Stack's row or column, to point toward an Inside square."""
-    return [
-        FencesMove("tip", piece_key(cell), f, d)
-        for f, cell in enumerate(state.board)
-        if is_fence(cell) and cell.direction is UP and same_line(f, square)
-        for d in inward(f)
-    ]
+    board = state.board
+    return [FencesMove("tip", piece_key(cell), f, d) for f, cell in enumerate(board) if is_fence(cell) for d in inward(f) if tip_breaks(board, square, f, d) is None]
+
+
+def tip_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None:
+    """May the Fence at ``f`` be tipped ``d`` by the Stack on ``square``?
+    A Standing Fence in the Stack's row or column, toward an Inside square."""
+    if board[f].direction is not UP:
+        return Broken.NOT_STANDING
+    if not same_line(f, square):
+        return Broken.NOT_IN_LINE
+    if d not in inward(f):
+        return Broken.NOT_INWARD
+    return None
 
 
 def swap_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     """SWAP: any Fence in the Stack's row or column, Inside or Outside."""
-    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(state.board) if is_fence(cell) and same_line(f, square)]
+    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(state.board) if is_fence(cell) and swap_breaks(square, f) is None]
+
+
+def swap_breaks(square: int, f: int) -> Broken | None:
+    """May the Stack on ``square`` swap with the Fence at ``f``?  Any Fence in its row or column."""
+    return None if same_line(f, square) else Broken.NOT_IN_LINE
 
 
 def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     """HOP: the Stack over an adjacent Inside Fence (it may bounce), or an
     adjacent Fence over the Stack to an empty square on the other side."""
     board, moves = state.board, []
-    for d in COMPASS:
-        f = NEIGHBOUR[square][d]
-        if f is None or not is_fence(board[f]):
+    for f in AROUND[square]:
+        if not is_fence(board[f]):
             continue
         key = piece_key(board[f])
-        if f in INSIDE:
+        if hop_breaks(square, f) is None:
             moves.append(FencesMove("hop", key, f))
-        far = NEIGHBOUR[square][d.opposite]
-        if far is not None and board[far] is None:
+        if hop_fence_breaks(board, square, f) is None:
             moves.append(FencesMove("hopfence", key, f))
     return moves
+
+
+def hop_breaks(square: int, f: int) -> Broken | None:
+    """May the Stack on ``square`` hop over the Fence at ``f``?  An Inside
+    Fence beside it (the Stack may still bounce back)."""
+    if f not in AROUND[square]:
+        return Broken.NOT_BESIDE
+    if f not in INSIDE:
+        return Broken.OVER_OUTSIDE
+    return None
+
+
+def hop_fence_breaks(board: tuple, square: int, f: int) -> Broken | None:
+    """May the Fence at ``f`` hop over the Stack on ``square``?  A Fence
+    beside it, to the empty square on the Stack's far side."""
+    side = direction_between(square, f)
+    if side is None:
+        return Broken.NOT_BESIDE
+    far = NEIGHBOUR[square][side.opposite]
+    if far is None:
+        return Broken.NO_FAR_SQUARE
+    if board[far] is not None:
+        return Broken.FAR_OCCUPIED
+    return None
 
 
 def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False, uniform: str = "noop") -> list[FencesMove]:
@@ -245,12 +358,30 @@ def dig_moves(stack: tuple, destroyed: tuple, restores_any: bool = False, unifor
     back at the bottom.  A Stack of two or more smalls of one colour digs
     only under ``uniform`` ``noop`` (done, changing nothing); under ``hit``
     and ``reroll`` that Dig is impossible."""
-    moves = []
-    if len(stack) >= 2 and (uniform == "noop" or dug(stack) != stack):
-        moves.append(DIG)
-    if len(stack) == 1 or restores_any:
-        moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)))
+    moves = [DIG] if dig_breaks(stack, uniform) is None else []
+    if destroyed:
+        moves.extend(FencesMove("dig", arg=c) for c in sort_colours(set(destroyed)) if restore_breaks(stack, destroyed, c, restores_any) is None)
     return moves
+
+
+def dig_breaks(stack: tuple, uniform: str = "noop") -> Broken | None:
+    """May the Stack Dig its top small to the bottom?  Two smalls or more;
+    one colour all through only under ``uniform_dig: noop``."""
+    if len(stack) < 2:
+        return Broken.LONE_SMALL
+    if uniform != "noop" and dug(stack) == stack:
+        return Broken.CHANGES_NOTHING
+    return None
+
+
+def restore_breaks(stack: tuple, destroyed: tuple, colour: str, restores_any: bool = False) -> Broken | None:
+    """May the Stack Dig a destroyed small of ``colour`` back under it?  One
+    it lost, under a lone small (at any height with ``restores_any``)."""
+    if colour not in destroyed:
+        return Broken.NOT_DESTROYED
+    if len(stack) != 1 and not restores_any:
+        return Broken.NOT_UNDER_A_LONE_SMALL
+    return None
 
 
 def dug(stack: tuple) -> tuple:
@@ -261,11 +392,11 @@ def dug(stack: tuple) -> tuple:
 def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
     """AIM: any non-empty set of the Fences around the Stack, each turned to a
     new orientation (Standing, or pointing toward an Inside square)."""
-    choices = []
+    board, choices = state.board, []
     for f in sorted(AROUND[square]):
-        cell = state.board[f]
+        cell = board[f]
         if is_fence(cell):
-            options = [d for d in (UP, *inward(f)) if d is not cell.direction]
+            options = [d for d in (UP, *inward(f)) if aim_breaks(board, square, f, d) is None]
             choices.append([None] + [(piece_key(cell), f, d) for d in options])
     moves = []
     for combo in product(*choices):
@@ -273,6 +404,18 @@ def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
         if picked:
             moves.append(FencesMove("aim", arg=picked))
     return moves
+
+
+def aim_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None:
+    """May the Stack on ``square`` Aim the Fence at ``f`` to ``d``?  A Fence
+    beside it, to a new orientation: Standing, or toward an Inside square."""
+    if f not in AROUND[square]:
+        return Broken.NOT_BESIDE
+    if d is board[f].direction:
+        return Broken.ALREADY_SO
+    if d is not UP and d not in inward(f):
+        return Broken.NOT_INWARD
+    return None
 
 
 def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> list[FencesMove]:
@@ -323,11 +466,20 @@ def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str =
     for order in orders(stack):
         moves.extend(reordered_all(unordered, order))
         for move in dig_moves(order, state.destroyed[seat], dig_restores_any, uniform_dig):
-            if move.arg is not None or dug(order) != stack or len(set(stack)) == 1:
+            if wild_dig_breaks(stack, order, move) is None:
                 moves.append(move.reordered(order))
     if moves:
         return tuple(moves)
     return tuple(FAIL.reordered(order) for order in orders(stack))
+
+
+def wild_dig_breaks(stack: tuple, order: tuple, move: FencesMove) -> Broken | None:
+    """May a WILD reorder of ``stack`` to ``order`` be followed by the Dig
+    ``move``?  Not when the Dig gives back the Stack as it stood (the turn
+    would change nothing), unless that is the one Dig there is (one colour)."""
+    if move.arg is None and dug(order) == stack and len(set(stack)) > 1:
+        return Broken.GIVES_BACK_THE_STACK
+    return None
 
 
 # --------------------------------------------------------------------------
@@ -341,7 +493,13 @@ def stack_moves(state: FencesPosition, seat: int, outside_attempts: bool = False
     square = state.square_of(seat)
     if square is None:
         return ()
-    return tuple(FencesMove("step", arg=d) for d in COMPASS if outside_attempts or NEIGHBOUR[square][d] in INSIDE)
+    return tuple(FencesMove("step", arg=d) for d in COMPASS if step_breaks(square, d, outside_attempts) is None)
+
+
+def step_breaks(square: int, d: Direction, outside_attempts: bool = False) -> Broken | None:
+    """May the Stack on ``square`` step ``d``?  To an Inside square, or
+    anywhere with ``outside_attempts`` (an attempt Outside Hits it)."""
+    return None if outside_attempts or NEIGHBOUR[square][d] in INSIDE else Broken.OUTSIDE
 
 
 # --------------------------------------------------------------------------
@@ -402,20 +560,19 @@ def perform(
     it Hits it) only with ``mover_hit_on_stack``: by default "only the
     stationary Stack is Hit"."""
     stacks = state.stacks
-    if move.order is not None:
+    if move.order is not None:  # the reorder first: every position below is made with it (_moved, _with_order)
         stacks = (*stacks[:seat], move.order, *stacks[seat + 1 :])
-        state = state.with_stacks(stacks)
     kind = move.kind
     board = list(state.board)
 
     if kind == "move":  # step 1
         board[move.arg], board[move.square] = board[move.square], None
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "aim":
         for _piece, f, d in move.arg:
             board[f] = turned(board[f], d)
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind in ("place", "draw"):  # the setup: the small drawn leaves the bag for the Stack
         aside = list(state.aside)
@@ -436,7 +593,7 @@ def perform(
         piece = turned(board[f], d)
         board[f] = None
         board[end] = piece
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "swap":
         f = move.square
@@ -445,9 +602,9 @@ def perform(
             # so the lines already on it Hit too, "in addition to any other Hits"
             hit = Hit(seat, Cause.SWAP_OUTSIDE, fence_source(board[f], f))
             hit = ignoring_colour(hit) if swap_outside_ignores_colour else hit
-            return Effect(state, (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
+            return Effect(_with_order(state, stacks), (hit,), frozenset((seat,)) if swap_outside_considered_moved else NOBODY)
         board[state.square_of(seat)], board[f] = board[f], seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "hop":  # the Stack over the Fence; it may bounce back
         f, square = move.square, state.square_of(seat)
@@ -457,15 +614,15 @@ def perform(
         target = NEIGHBOUR[f][d]
         hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state.with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
+            return Effect(_with_order(state, stacks).with_board(tuple(board)), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "hopfence":  # the Fence over the Stack, keeping its orientation
         f, square = move.square, state.square_of(seat)
         far = NEIGHBOUR[square][direction_to(square, f).opposite]
         board[far], board[f] = board[f], None
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     if kind == "dig":
         stacks, destroyed = list(stacks), list(state.destroyed)
@@ -483,21 +640,26 @@ def perform(
         target = NEIGHBOUR[square][move.arg]
         hit = attempt_hit(board, stacks, seat, square, target)
         if hit is not None:
-            return Effect(state, (hit,), bounced(hit, seat, mover_hit_on_stack))
+            return Effect(_with_order(state, stacks), (hit,), bounced(hit, seat, mover_hit_on_stack))
         board[square], board[target] = None, seat
-        return _moved(state, board)
+        return _moved(state, board, stacks)
 
     # "fail", or any other kind: the rolled action is impossible
-    return Effect(state, (Hit(seat, Cause.IMPOSSIBLE),))
+    return Effect(_with_order(state, stacks), (Hit(seat, Cause.IMPOSSIBLE),))
 
 
 #: No Stack considered moved.
 NOBODY: frozenset = frozenset()
 
 
-def _moved(state: FencesPosition, board: list) -> Effect:
-    """What a move that Hit nothing did: ``state`` with ``board``."""
-    return from_fields(Effect, (state.with_board(tuple(board)), (), NOBODY))
+def _moved(state: FencesPosition, board: list, stacks: tuple) -> Effect:
+    """What a move that Hit nothing did: ``state`` with ``board`` and ``stacks``, made in one step."""
+    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, *state[2:])), (), NOBODY))
+
+
+def _with_order(state: FencesPosition, stacks: tuple) -> FencesPosition:
+    """``state`` with ``stacks`` (a WILD's reorder), or ``state`` itself where they are its own."""
+    return state if stacks == state.stacks else state.with_stacks(stacks)
 
 
 # --------------------------------------------------------------------------
@@ -557,7 +719,7 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     sightings = _sightings(after.board, after.live())
     if every_check:
         return [pointed for _line, pointed, _bounced in sightings]
-    already = lines(before)
+    already = _lines(before.board, before.live())  # lines(before)
     hits = []
     for line, pointed, bounced in sightings:
         if line not in already:
