@@ -645,8 +645,12 @@ class Lab:
                 self._save(run)
             self.runs[run.id] = run
 
-    def _save(self, run: Run) -> None:
-        write_text_atomically(self.folder / f"{run.id}{RUN_SUFFIX}", json.dumps(run.as_json()), ConfigError)
+    def _save(self, run: Run, status: str | None = None) -> None:
+        """Write ``run``'s file (with ``status`` in place of its own, when given: the status it is about to take)."""
+        data = run.as_json()
+        if status is not None:
+            data["status"] = status
+        write_text_atomically(self.folder / f"{run.id}{RUN_SUFFIX}", json.dumps(data), ConfigError)
 
     def result_file(self, name: str) -> Path | None:
         """``RUN.json`` or ``RUN.html`` of a finished run (``name`` is looked up among the runs, never used as a path)."""
@@ -766,17 +770,20 @@ class Lab:
             if run.status == PLAYING and not self.stopped:
                 run.seconds = round(time.monotonic() - (run.started or time.monotonic()), 1)
                 if code == 0:
-                    run.status, run.done = FINISHED, run.plan.total
+                    status, run.done = FINISHED, run.plan.total
                     try:
                         result = json.loads(read_text(self.folder / f"{run.id}.json", ConfigError, "result"))
                         run.estimate, run.sprt = _estimate_rows(result, run.plan.question), _sprt_said(result)
                         run.done = sum(point["games"] for point in result["points"]) if "points" in result else result["games"]
                     except (TreehouseError, ValueError, KeyError) as error:
-                        run.status, run.message = FAILED, f"its result could not be read: {clip(str(error))}"
+                        status, run.message = FAILED, f"its result could not be read: {clip(str(error))}"
                 else:
                     last = said_error or (errors.strip().splitlines() or [f"its process ended with status {code}"])[-1]
-                    run.status, run.message = FAILED, clip(last, 300)
-                self._save(run)
+                    status, run.message = FAILED, clip(last, 300)
+                try:
+                    self._save(run, status)
+                finally:
+                    run.status = status  # after its file: whoever sees a run ended finds it ended on disk too
         self._changed()
 
 
