@@ -176,7 +176,7 @@ def test_the_kit_runs_every_installed_house_rule_and_replays_in_a_fresh_process(
     assert "wild-repair" in report.house_rules
 
 
-# -- the done-when, smaller: th compare with records, each replayed by th replay in a fresh process
+# -- the done-when, smaller: th compare with records, each replayed in a fresh process
 
 
 def _compare_and_replay(tmp_path, set_b: str, extra: list[str]) -> int:
@@ -189,7 +189,15 @@ def _compare_and_replay(tmp_path, set_b: str, extra: list[str]) -> int:
     assert done.returncode == 0, done.stderr
     records = sorted(folder.glob("*.jsonl"))
     assert len(records) == 24  # a- and b- of each game
-    for path in records:
+    # every record replayed in one fresh process (the plugins loaded anew, nothing kept from the run) ...
+    code = (
+        "import sys; from treehouse.kernel.records import Record; from treehouse.kernel.replay import replay; from treehouse.plugins import load_plugins\n"
+        "plugins = load_plugins()\nfor path in sys.argv[1:]:\n    replay(Record.read(path), plugins)\nprint(len(sys.argv) - 1)"
+    )
+    replayed = subprocess.run([sys.executable, "-c", code, *map(str, records)], capture_output=True, text=True, timeout=300)
+    assert replayed.returncode == 0 and replayed.stdout.split() == ["24"], replayed.stderr
+    # ... and one of each side by th replay, as a person types it
+    for path in (records[0], records[-1]):
         replayed = subprocess.run([*th, "replay", str(path), "--all"], capture_output=True, text=True, timeout=300)
         assert replayed.returncode == 0, f"{path.name}: {replayed.stderr}"
     return len(records)
