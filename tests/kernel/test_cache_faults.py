@@ -140,16 +140,35 @@ def test_a_truncated_module_is_never_loaded(classic_build, tmp_path):
         assert done.stdout.split() == ["None"] and not module.exists(), fraction
 
 
-def test_a_truncated_module_is_built_again_and_plays_the_same_games(classic_build, reference, tmp_path):
+def test_a_truncated_module_without_a_compiler_plays_the_same_games_just_in_time(classic_build, reference, tmp_path):
+    """The module is set aside unloaded; with no C compiler to build it again,
+    numba compiles the same kernels just in time: one line says it prepares
+    them, the games are the reference's, numba's cache stays in the cache
+    folder, and ``th --version`` says why.  (Classic, the smaller core: the
+    kernels are the same functions for every core.)"""
     cache = tmp_path / "cache"
     shutil.copytree(classic_build, cache)
     module = _module(cache)
     _truncate(module, 0.3)
-    measured = float((cache / "ahead" / "classic.seconds").read_text())  # how long the fixture's build took
-    done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(cache))
+    missing = {"CC": str(tmp_path / "no-such-cc")}
+    done = run(CLI, *GAMES, NUMBA_CACHE_DIR=str(cache), **missing)
     assert report(done) == reference
-    assert lines(done) == [f"treehouse: preparing the compiled rules of classic, once: about {measured:.0f} s"]  # the estimate is this machine's last build
-    assert ahead.whole(_module(cache))
+    assert len(lines(done)) == 1 and done.stderr.startswith("treehouse: preparing the compiled rules of classic, once"), done.stderr
+    assert not module.exists() and any(cache.rglob("*.nbi")), "set aside, and numba's cache index in the cache folder"
+    version = run(CLI, "--version", NUMBA_CACHE_DIR=str(cache), **missing)
+    assert f"compiled just in time: no C compiler ({tmp_path / 'no-such-cc'} not found)" in version.stdout, version.stdout
+
+
+def test_a_truncated_module_is_built_again_with_the_last_builds_time_as_its_estimate(tiny, tmp_path):
+    cache = tmp_path / "cache"
+    assert prepare_tiny(tiny, cache).stdout.split() == ["ahead", "of", "time", "5"]
+    (module,) = (cache / "ahead").glob("treehouse_tiny_*")
+    measured = float((cache / "ahead" / "tiny.seconds").read_text())
+    _truncate(module, 0.3)
+    again = prepare_tiny(tiny, cache)
+    assert again.stdout.split() == ["ahead", "of", "time", "5"]
+    assert lines(again) == [f"treehouse: preparing the compiled rules of tiny, once: about {measured:.0f} s"]  # the estimate is this machine's last build
+    assert ahead.whole(next((cache / "ahead").glob("treehouse_tiny_*")))
 
 
 @contextlib.contextmanager

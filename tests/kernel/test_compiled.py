@@ -62,28 +62,6 @@ def test_without_numba_one_line_says_the_reference_tier_is_in_use_and_the_games_
     assert "rules: reference tier (numba cannot be imported" in version.stdout
 
 
-def test_without_a_c_compiler_the_kernels_are_compiled_just_in_time_with_the_same_games(tmp_path):
-    """Where no ahead-of-time build can be made, numba compiles the same
-    kernels just in time: one line says it prepares them, ``th --version``
-    says why, and the games are the ones the build plays (classic, the
-    smaller core; the kernels are the same functions for every core)."""
-    without = {"CC": str(tmp_path / "no-such-cc"), compiled.COMPILED_ENV: "1"}
-    games = {"classic": ["simulate", "--variant", "classic", "--seat", "search", "--seat", "search", "--games", "3", "--seed", "4", "--json"]}
-    for name, command in games.items():
-        just_in_time = run(CLI, *command, NUMBA_CACHE_DIR=str(tmp_path / "cache"), **without)
-        assert just_in_time.returncode == 0, just_in_time.stderr
-        assert just_in_time.stderr.startswith(f"treehouse: preparing the compiled rules of {name}, once"), just_in_time.stderr
-        assert any((tmp_path / "cache").rglob("*.nbi")), "numba's cache index is in the cache folder"
-        ahead_of_time = run(CLI, *command, **{compiled.COMPILED_ENV: "1"})
-        assert ahead_of_time.returncode == 0, ahead_of_time.stderr
-        reports = [json.loads(done.stdout) for done in (just_in_time, ahead_of_time)]
-        for report in reports:
-            report.pop("seconds")
-        assert reports[0] == reports[1]
-    version = run(CLI, "--version", NUMBA_CACHE_DIR=str(tmp_path / "cache"), **without)
-    assert f"compiled just in time: no C compiler ({tmp_path / 'no-such-cc'} not found)" in version.stdout, version.stdout
-
-
 @pytest.mark.parametrize("first", ["from treehouse.variants.fences.fast import core", "import numba; from treehouse.variants.fences.fast import core"])
 def test_a_core_imported_directly_keeps_its_kernels_in_the_users_cache_folder(tmp_path, first):
     """A script, a test or a plugin may import a core's module before anything
