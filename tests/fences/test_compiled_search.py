@@ -28,24 +28,10 @@ from treehouse.kernel.fast.compiled_game import GOES_ON
 from treehouse.kernel.turn import Control, play_move, turn_cut_short
 from treehouse.variants.fences.fast import looks
 from treehouse.variants.fences.rules import STEPS, lines
+from seats import Recording
 from tiers import bits, search_through_the_hooks
 
 pytestmark = pytest.mark.usefixtures("compiled_core")
-
-
-class Recording:
-    """A seat that notes every decision it is asked to take."""
-
-    def __init__(self, bot, seen):
-        self.bot, self.seen = bot, seen
-        self.name = getattr(bot, "name", "recording")
-
-    def __getattr__(self, name):
-        return getattr(self.bot, name)
-
-    def choose(self, state, step, face, moves, rng):
-        self.seen.append((state, step, face, moves))
-        return self.bot.choose(state, step, face, moves, rng)
 
 
 def rules_of(plugins, options: dict, house_rules=()):

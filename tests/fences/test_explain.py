@@ -14,6 +14,8 @@ import random
 
 import pytest
 
+from seats import Recording
+from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel.engine import Game
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import COMPASS, NEIGHBOUR
@@ -54,19 +56,6 @@ def candidates(state, step) -> list[FencesMove]:
     return moves
 
 
-class Watching:
-    """A random seat that keeps every position it is asked to move in."""
-
-    name = "watching"
-
-    def __init__(self, seen):
-        self.seen = seen
-
-    def choose(self, state, step, face, moves, rng):
-        self.seen.append((state, step))
-        return rng.choice(moves)
-
-
 @pytest.mark.parametrize(
     "options", [{}, {"uniform_dig": "hit", "outside_attempts": True}, {"uniform_dig": "reroll", "start": "corners"}], ids=["seed", "hit", "reroll"]
 )
@@ -76,9 +65,9 @@ def test_every_move_the_lists_leave_out_is_explained(fences_class, options, play
     hooks = variant.hooks
     seen: list = []
     for seed in range(2):
-        Game(variant, [Watching(seen) for _ in range(players)], random.Random(seed), turn_cap=30).play()
+        Game(variant, [Recording(RandomBot(), seen) for _ in range(players)], random.Random(seed), turn_cap=30).play()
     explained = 0
-    for state, step in seen[::2]:
+    for state, step, _face, _moves in seen[::2]:
         if step.setup:
             continue
         for face in FACES if step.rolls else (None,):

@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from seats import Recording
 from treehouse.bots.random_bot import RandomBot
 from treehouse.kernel.engine import Game
 from treehouse.variants.fences.evaluate import _placed_value, _seat_value, _valued
@@ -23,21 +24,11 @@ from treehouse.variants.fences.position import ALL_COLOURS
 from treehouse.variants.fences.rules import line_hits, lines
 
 
-class Watching(RandomBot):
-    def __init__(self, seen):
-        super().__init__()
-        self.seen = seen
-
-    def choose(self, state, step, face, moves, rng):
-        self.seen.append((state, step, moves))
-        return super().choose(state, step, face, moves, rng)
-
-
 def positions(variant, players: int, seeds=range(2)):
     seen: list = []
     for seed in seeds:
-        Game(variant, [Watching(seen) for _ in range(players)], random.Random(seed), turn_cap=40).play()
-    return seen
+        Game(variant, [Recording(RandomBot(), seen) for _ in range(players)], random.Random(seed), turn_cap=40).play()
+    return [(state, step, moves) for state, step, _face, moves in seen]
 
 
 def plain_line_hits(before, after, moved, every_check):

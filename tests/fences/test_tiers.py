@@ -33,6 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from seats import Recording
 from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.bots.search import SearchBot
@@ -49,27 +50,12 @@ from treehouse.variants.fences.position import format_position
 pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
 
 
-class Recording:
-    """A seat that notes every position and step it is asked to choose at."""
-
-    def __init__(self, bot, seen):
-        self.bot, self.seen = bot, seen
-        self.name = getattr(bot, "name", "recording")
-
-    def __getattr__(self, name):
-        return getattr(self.bot, name)
-
-    def choose(self, state, step, face, moves, rng):
-        self.seen.append((state, step))
-        return self.bot.choose(state, step, face, moves, rng)
-
-
 def recorded(variant, kinds, seed, turn_cap):
     """The (position, step) of every decision of one seeded game with these seats."""
     seen = []
     seats = [Recording(kind(), seen) for kind in kinds]
     Game(variant, seats, random.Random(seed), turn_cap=turn_cap).play()
-    return seen
+    return [(state, step) for state, step, _face, _moves in seen]
 
 
 def bits(looks) -> list[str]:
