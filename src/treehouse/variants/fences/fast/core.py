@@ -220,6 +220,16 @@ def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
 
 
 @njit_cached
+def _side(square, f):
+    """The direction from ``square`` to its neighbour ``f`` (board.direction_between)."""
+    d = 0
+    for e in range(1, 5):
+        if NEIGHBOUR[square, e] == f:
+            d = e
+    return d
+
+
+@njit_cached
 def _workspace(position):
     """A workspace for moves from ``position`` (one allocation, indexed by
     the ``W_*`` offsets: a view of it would cost its reference counts on
@@ -319,10 +329,7 @@ def _performed(rules, position, code, square, before_count, work):
             work[W_CELLS + f] = mover + 1
             work[W_SQUARE] = f
     elif kind == K_HOP:
-        d = 0
-        for e in range(1, 5):
-            if NEIGHBOUR[square, e] == f:
-                d = e
+        d = _side(square, f)
         target = NEIGHBOUR[f, d]
         if _direction(work[W_CELLS + f]) == UP:
             work[W_CELLS + f] = _turned(work[W_CELLS + f], d)  # a Standing Fence falls to point at the target square
@@ -334,11 +341,7 @@ def _performed(rules, position, code, square, before_count, work):
             work[W_CELLS + target] = mover + 1
             work[W_SQUARE] = target
     elif kind == K_HOPFENCE:
-        d = 0
-        for e in range(1, 5):
-            if NEIGHBOUR[square, e] == f:
-                d = e
-        far = NEIGHBOUR[square, _opposite(d)]
+        far = NEIGHBOUR[square, _opposite(_side(square, f))]
         work[W_CELLS + far] = work[W_CELLS + f]
         work[W_CELLS + f] = EMPTY
     elif kind == K_AIM:
