@@ -8,6 +8,8 @@ from contextlib import contextmanager
 
 import pytest
 
+from hypothesis import strategies as st
+
 from treehouse.bots.lookahead import Model
 from treehouse.variants.classic.game import ClassicRules
 
@@ -19,6 +21,28 @@ CLASSIC_OPTION_SETS = {
     "reroll-decline": ClassicRules(house_decline="reroll"),
     "everything-off": ClassicRules(dig_in_place=False, mirror_matches=True, house_decline="reroll"),
 }
+
+
+#: Every Fences rule option, drawn for hypothesis (and the players).
+FENCES_OPTIONS = {
+    "players": st.integers(2, 4),
+    "line_hits": st.sampled_from(["new", "every_check"]),
+    "one_hit_per_piece": st.booleans(),
+    "outside_attempts": st.booleans(),
+    "swap_outside_ignores_colour": st.booleans(),
+    "swap_outside_considered_moved": st.booleans(),
+    "mover_hit_on_stack": st.booleans(),
+    "first_player": st.sampled_from([1, 2, "drawn"]),
+    "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
+    "all_out_at_once": st.sampled_from(["draw", "tie"]),
+    "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),
+    "turn_limit_scoring": st.sampled_from(["draw", "most_smalls"]),
+    "sets": st.sampled_from(["two-rainbow", "rainbow-xeno"]),
+    "start": st.sampled_from(["chosen", "corners", "random"]),
+    "draft": st.sampled_from(["random", "distinct"]),
+}
+#: The example house rules that keep the core, alone and together.
+FENCES_HOUSE_RULES = st.sampled_from([(), ("large-fences-only",), ("no-colour-immunity",), ("large-fences-only", "no-colour-immunity")])
 
 
 def bits(values) -> list[str]:

@@ -29,7 +29,7 @@ from treehouse.kernel.turn import Control, play_move, turn_cut_short
 from treehouse.variants.fences.fast import looks
 from treehouse.variants.fences.rules import STEPS, lines
 from seats import Recording
-from tiers import bits, search_through_the_hooks
+from tiers import FENCES_HOUSE_RULES, FENCES_OPTIONS, bits, search_through_the_hooks
 
 pytestmark = pytest.mark.usefixtures("compiled_core")
 
@@ -124,28 +124,12 @@ def test_every_decision_of_recorded_games_searches_the_same_on_both_tiers(plugin
         same_steps(game, state, step, face, moves)
 
 
-SETTINGS = {
-    "players": st.integers(2, 4),
-    "line_hits": st.sampled_from(["new", "every_check"]),
-    "one_hit_per_piece": st.booleans(),
-    "outside_attempts": st.booleans(),
-    "swap_outside_ignores_colour": st.booleans(),
-    "swap_outside_considered_moved": st.booleans(),
-    "mover_hit_on_stack": st.booleans(),
-    "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
-    "all_out_at_once": st.sampled_from(["draw", "tie"]),
-    "turn_limit": st.sampled_from([0, 0, 3, 8]),
-    "turn_limit_scoring": st.sampled_from(["draw", "most_smalls"]),
-    "sets": st.sampled_from(["two-rainbow", "rainbow-xeno"]),
-    "start": st.sampled_from(["chosen", "corners", "random"]),
-}
-HOUSE_RULES = st.sampled_from([(), ("large-fences-only",), ("no-colour-immunity",), ("large-fences-only", "no-colour-immunity")])
 FACES = ("TIP", "SWAP", "HOP", "DIG", "AIM", "WILD")
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(
-    options=st.fixed_dictionaries(SETTINGS), house_rules=HOUSE_RULES, seed=st.integers(0, 2**32), steps=st.integers(0, 120),
+    options=st.fixed_dictionaries(FENCES_OPTIONS), house_rules=FENCES_HOUSE_RULES, seed=st.integers(0, 2**32), steps=st.integers(0, 120),
     depth=st.integers(1, 3), width=st.integers(1, 6), face=st.sampled_from(FACES),
 )
 def test_reachable_positions_search_the_same_on_both_tiers_with_every_face(plugins, options, house_rules, seed, steps, depth, width, face):

@@ -34,6 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from seats import Recording
+from tiers import FENCES_HOUSE_RULES, FENCES_OPTIONS
 from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.bots.search import SearchBot
@@ -245,24 +246,7 @@ def test_the_search_bots_games_look_the_same_through_both_tiers(plugins):
     assert looked > 200
 
 
-SETTINGS = {
-    "players": st.integers(2, 4),
-    "line_hits": st.sampled_from(["new", "every_check"]),
-    "one_hit_per_piece": st.booleans(),
-    "outside_attempts": st.booleans(),
-    "swap_outside_ignores_colour": st.booleans(),
-    "swap_outside_considered_moved": st.booleans(),
-    "mover_hit_on_stack": st.booleans(),
-    "first_player": st.sampled_from([1, 2, "drawn"]),
-    "uniform_dig": st.sampled_from(["noop", "hit", "reroll"]),
-    "all_out_at_once": st.sampled_from(["draw", "tie"]),
-    "turn_limit": st.sampled_from([0, 0, 3, 8, 20]),
-    "turn_limit_scoring": st.sampled_from(["draw", "most_smalls"]),
-    "sets": st.sampled_from(["two-rainbow", "rainbow-xeno"]),
-    "start": st.sampled_from(["chosen", "corners", "random"]),
-    "draft": st.sampled_from(["random", "distinct"]),
-    "house_rules": st.sampled_from([(), ("large-fences-only",), ("no-colour-immunity",), ("large-fences-only", "no-colour-immunity")]),
-}
+SETTINGS = {**FENCES_OPTIONS, "house_rules": FENCES_HOUSE_RULES}
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
