@@ -34,6 +34,7 @@ glue (looks.py) reads it whichever way the kernels were compiled.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from treehouse.kernel.fast.compiled import njit_cached
 from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL
@@ -488,7 +489,7 @@ def _performed(rules, position, code, square, before_count, work):
     return ended, mask
 
 
-@njit_cached
+@njit(inline="always")  # once a move: a call costs numba two reference counts an array, more than this body
 def _written(position, code, work, after):
     """The position a move led to (left in ``work`` by :func:`_performed`)
     written into ``after``: its step, turn and seat to move as they were;
@@ -579,7 +580,7 @@ def play_each(tables, position, codes, n, me, winners, values):
     _looked(tables, position, codes, n, me, np.empty(n, dtype=np.int64), winners, values)
 
 
-@njit_cached
+@njit(inline="always")  # once a move, as _written
 def _evaluation(position, seat, rules):
     """The score of a position in play for ``seat`` (evaluate.evaluate): its
     Stack's value less the best other's; lost, or won when it is the last."""
