@@ -1,20 +1,21 @@
-"""One Fences house rule in its two forms: a plain ``treehouse_fences_hits`` wrapper against the declared ``JudgedBySource``.
+"""Two Fences house rules in their two forms: a plain ``treehouse_fences_hits`` wrapper against the declared ``JudgedBySource``.
 
 Run:  python benchmarks/bench_house_rule_forms.py [--games N] [--rounds R] [--seed S]
 
-The rule: a small Stack's Hits Damage whatever the Stack's top colour.
-Written as a plain wrapper (the form of docs/fences-api.md's first example)
-the compiled core cannot stand in for it, and its games play on the
-reference rules; written as a ``JudgedBySource`` rule, the core reads its
-verdicts as a table.  Each round runs, in its own process, as a designer
-would type it,
+The rules, issue 43's two: a small Stack's Hits Damage whatever the
+Stack's top colour (``smalls``, judged by the source), and docs/fences-api.md's
+first example, a Swap with an Outside Fence no longer Hits (``noswap``,
+judged by the cause).  Written as a plain wrapper the compiled core cannot
+stand in for a rule, and its games play on the reference rules; written as
+a ``JudgedBySource`` rule, the core reads its verdicts as a table.  Each
+round runs, in its own process, as a designer would type it,
 
     th --plugins-dir DIR simulate --variant fences --seat greedy --seat search --games N --jobs 1 --json --set 'house_rules=[FORM]'
 
-for both forms, interleaved so both see the same load, and each once with
+for each rule in both forms, interleaved so all see the same load, and each once with
 ``--games 1`` (a command's CPU minus that run's, over ``N - 1`` games, is the
-CPU a game costs, start-up cancelled out).  Both forms must print the same
-JSON (bar ``seconds``).  Issue 43's target: the plain wrapper at most 2x the
+CPU a game costs, start-up cancelled out).  A rule's two forms must print
+the same JSON (bar ``seconds``).  Issue 43's target: the plain wrapper at most 2x the
 declared form's CPU a game.
 
 Last, the floor of any design that keeps the plain wrapper's contract
@@ -40,7 +41,7 @@ from pathlib import Path
 RULES = '''
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.pieces import Size
-from treehouse.variants.fences.hits import JudgedBySource, Verdict, ignoring_colour
+from treehouse.variants.fences.hits import Cause, JudgedBySource, Verdict, ignoring_colour
 
 
 class SmallsIgnoreColourPlain:
@@ -58,8 +59,27 @@ class SmallsIgnoreColourPlain:
 class SmallsIgnoreColourDeclared(JudgedBySource):
     """The same rule, judged by the source alone."""
 
-    def verdict(self, size):
+    def verdict(self, size, cause):
         return Verdict.IGNORES_COLOUR if size is Size.SMALL else Verdict.STANDS
+
+
+class NoSwapOutsidePlain:
+    """A Swap with an Outside Fence no longer Hits: docs/fences-api.md's first example."""
+
+    def __init__(self, variant, options):
+        self.variant = variant
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(hit for hit in standing if hit.cause is not Cause.SWAP_OUTSIDE)
+
+
+class NoSwapOutsideDeclared(JudgedBySource):
+    """The same rule, judged by the cause alone (docs/fences-api.md)."""
+
+    def verdict(self, size, cause):
+        return Verdict.DROPPED if cause is Cause.SWAP_OUTSIDE else Verdict.STANDS
 
 
 class SmallsIgnoreColourCounted(SmallsIgnoreColourPlain):
@@ -84,6 +104,8 @@ def treehouse_register_house_rules(register):
     register("smalls-counted", SmallsIgnoreColourCounted, variants="fences", description="plain wrapper, counted")
     register("smalls-plain", SmallsIgnoreColourPlain, variants="fences", description="plain wrapper")
     register("smalls-declared", SmallsIgnoreColourDeclared, variants="fences", description="declared form")
+    register("noswap-plain", NoSwapOutsidePlain, variants="fences", description="plain wrapper")
+    register("noswap-declared", NoSwapOutsideDeclared, variants="fences", description="declared form")
 '''
 
 
@@ -146,22 +168,24 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         Path(folder, "smalls_rules.py").write_text(RULES)
-        per_game: dict[str, list[float]] = {"smalls-declared": [], "smalls-plain": []}
+        rules = ("smalls", "noswap")
+        per_game: dict[str, list[float]] = {f"{rule}-{form}": [] for rule in rules for form in ("declared", "plain")}
         for _ in range(args.rounds):
-            reports = []
-            for form in per_game:
-                full, report = run(folder, form, args.games, args.seed)
-                one, _ = run(folder, form, 1, args.seed)
-                per_game[form].append((full - one) / (args.games - 1))
-                reports.append(report)
-            if reports[0] != reports[1]:
-                raise SystemExit("the two forms gave different games")
+            for rule in rules:
+                reports = []
+                for form in ("declared", "plain"):
+                    full, report = run(folder, f"{rule}-{form}", args.games, args.seed)
+                    one, _ = run(folder, f"{rule}-{form}", 1, args.seed)
+                    per_game[f"{rule}-{form}"].append((full - one) / (args.games - 1))
+                    reports.append(report)
+                if reports[0] != reports[1]:
+                    raise SystemExit(f"{rule}: the two forms gave different games")
         calls, from_evaluation, per_call = floor(folder, args.games, args.seed)
-    declared, plain = (statistics.median(per_game[form]) for form in ("smalls-declared", "smalls-plain"))
-    print(f"{args.games} greedy-vs-search Fences games a command, {args.rounds} rounds, the same JSON from both forms")
-    print(f"declared (JudgedBySource): {declared:.3f} s CPU a game")
-    print(f"plain wrapper:             {plain:.3f} s CPU a game")
-    print(f"plain / declared:          {plain / declared:.1f}x (target: at most 2x)")
+    print(f"{args.games} greedy-vs-search Fences games a command, {args.rounds} rounds, the same JSON from a rule's two forms")
+    for rule in rules:
+        declared, plain = (statistics.median(per_game[f"{rule}-{form}"]) for form in ("declared", "plain"))
+        print(f"{rule}: declared (JudgedBySource) {declared:.3f} s CPU a game, plain wrapper {plain:.3f} s: {plain / declared:.1f}x (target: at most 2x)")
+    declared = statistics.median(per_game["smalls-declared"])
     print(
         f"the floor of any design that calls the plain wrapper as its hook says: {calls:,.0f} calls a game ({from_evaluation:,.0f} from the"
         f" bots' evaluation) x {per_call * 1e6:.1f} us a call = {calls * per_call:.3f} s a game, {calls * per_call / declared:.1f}x the declared form's whole game"

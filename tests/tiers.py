@@ -42,7 +42,9 @@ FENCES_OPTIONS = {
     "draft": st.sampled_from(["random", "distinct"]),
 }
 #: The example house rules that keep the core, alone and together.
-FENCES_HOUSE_RULES = st.sampled_from([(), ("large-fences-only",), ("no-colour-immunity",), ("large-fences-only", "no-colour-immunity")])
+FENCES_HOUSE_RULES = st.sampled_from(
+    [(), ("large-fences-only",), ("no-colour-immunity",), ("no-swap-outside",), ("large-fences-only", "no-colour-immunity", "no-swap-outside")]
+)
 
 
 def bits(values) -> list[str]:

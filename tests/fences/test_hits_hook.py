@@ -102,7 +102,7 @@ def test_whole_games_under_the_house_rule_never_report_a_medium_fence_hit(plugin
 class DropsMedium(JudgedBySource):
     name = "drops-medium-test"
 
-    def verdict(self, size):
+    def verdict(self, size, cause):
         return Verdict.DROPPED if size is Size.MEDIUM else Verdict.STANDS
 
 
@@ -111,7 +111,7 @@ def test_a_judged_by_source_rule_removes_the_hits_its_verdicts_drop(pos, fences)
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
     after, events = play_move(hooks, state, FENCE, fences.parse_move("move Mr@a4 a3"))
     assert events == () and after.stacks == state.stacks
-    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == (0, 0, 1, 0)
+    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == (0, 0, 1, 0) * 7  # per cause: no piece, Large, Medium, a Stack
 
 
 class WithAWrapperOfItsOwn(DropsMedium):
@@ -127,7 +127,7 @@ class WithAWrapperOfItsOwn(DropsMedium):
 class SaysYes(JudgedBySource):
     name = "says-yes-test"
 
-    def verdict(self, size):
+    def verdict(self, size, cause):
         return True
 
 
@@ -139,7 +139,7 @@ def test_a_judged_by_source_rule_with_its_own_wrapper_plays_through_the_hooks(fe
 def test_a_verdict_that_is_no_verdict_is_one_line_naming_the_rule(pos, fences):
     hooks = game_hooks(fences, [SaysYes(fences, None)])
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
-    expected = r"house rule SaysYes: verdict\(None\) returned True, expected a Verdict \(Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR\)"
+    expected = r"house rule SaysYes: verdict\(None, POINTED_AT\) returned True, expected a Verdict \(Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR\)"
     with pytest.raises(PluginError, match=expected):
         hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS)
     with pytest.raises(PluginError, match=r"house rule SaysYes: verdict\("):

@@ -15,8 +15,8 @@ for value (floats bit for bit), outcome for outcome and move for move:
 
 A house rule that answers one of the hooks a look stands for sends the look
 back to the hooks (the variant answers ``None``), except house rules that
-judge Hits by their source alone (``hits.JudgedBySource``: large-fences-only,
-no-colour-immunity), whose verdicts the core reads: those games are compared
+judge Hits by their source and cause alone (``hits.JudgedBySource``:
+large-fences-only, no-colour-immunity, no-swap-outside), whose verdicts the core reads: those games are compared
 step by step too.
 """
 
@@ -301,11 +301,13 @@ def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
 @pytest.mark.parametrize(
     "house_rules, verdicts",
     [
-        (["large-fences-only"], (0, 0, 1, 0)),
-        (["no-colour-immunity"], (2, 2, 2, 2)),
-        (["no-colour-immunity", "large-fences-only"], (2, 2, 1, 2)),
+        # one row of four (no piece, Large, Medium, a Stack) per cause, in hits.CAUSES' order
+        (["large-fences-only"], (0, 0, 1, 0) * 7),
+        (["no-colour-immunity"], (2, 2, 2, 2) * 7),
+        (["no-colour-immunity", "large-fences-only"], (2, 2, 1, 2) * 7),
+        (["no-swap-outside"], (0, 0, 0, 0) * 5 + (1, 1, 1, 1) + (0, 0, 0, 0)),
     ],
-    ids=["large-fences-only", "no-colour-immunity", "both"],
+    ids=["large-fences-only", "no-colour-immunity", "both", "no-swap-outside"],
 )
 @pytest.mark.parametrize("players", [2, 3])
 def test_house_rules_judging_hits_by_source_run_on_the_core_step_for_step_as_through_the_hooks(plugins, house_rules, verdicts, players):

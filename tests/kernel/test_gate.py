@@ -31,7 +31,7 @@ class SmallsIgnoreColour:
 class SmallsIgnoreColourDeclared(JudgedBySource):
     """The same rule in the declared form."""
 
-    def verdict(self, size):
+    def verdict(self, size, cause):
         return Verdict.IGNORES_COLOUR if size is Size.SMALL else Verdict.STANDS
 
 
@@ -83,7 +83,7 @@ def test_a_plain_wrapper_is_named_once_with_its_hook_the_cost_and_the_form_that_
     effective, _hooks = hooks_of(loaded, "smalls-plain")
     assert effective.slow == [
         "house rule 'smalls-plain' (treehouse_fences_hits) answers in a form the compiled core cannot take in:"
-        " bots that look ahead play on the reference rules, 5 to 15 times the CPU;"
+        " bots that look ahead play on the reference rules, 10 to 90 times the CPU;"
         " written as a JudgedBySource rule (docs/fences-api.md), a rule keeps the core"
     ]
     assert hooks_of(loaded, "smalls-declared")[0].slow == []

@@ -164,6 +164,29 @@ def test_medium_fences_never_hit(plugins):
     assert medium_hits(effective) == 0
 
 
+# -- no-swap-outside ------------------------------------------------------
+
+
+def test_a_swap_with_an_outside_fence_no_longer_hits(plugins):
+    """Random seats swap with Outside Fences often enough: those Hits are
+    there in plain games and gone under the rule, through the same engine."""
+    needs_hits_hook(plugins)
+    from treehouse.variants.fences.hits import Cause
+
+    def swap_hits(overrides):
+        effective = resolve(plugins, variant="fences", overrides=[*overrides, "turn_cap=150"])
+        found = 0
+        for seed in range(12):
+            record = Record()
+            game = effective.new_game(plugins, [make_bot(plugins, "random"), make_bot(plugins, "random")], random.Random(seed), record=record)
+            game.play()
+            found += sum(1 for event in record.events if event[0] == "resolved" for e in event[4] if getattr(getattr(e, "hit", None), "cause", None) is Cause.SWAP_OUTSIDE)
+        return found
+
+    assert swap_hits([]) > 0
+    assert swap_hits(["house_rules=[no-swap-outside]"]) == 0
+
+
 def test_the_kit_passes_with_large_fences_only(plugins):
     needs_hits_hook(plugins)
     report = check_variant("fences", games=2, players=[2], overrides=["house_rules=[large-fences-only]"], plugins=plugins)
@@ -220,7 +243,7 @@ def test_compare_records_replay_in_fresh_processes_with_large_fences_only(plugin
 def example_rules(plugins) -> list[str]:
     """This package's house rules, as specs (wild-repair allowed 3 repairs, so some are made)."""
     names = sorted(info.name for info in plugins.house_rules_for("fences") if info.provider == "fences-house-rules")
-    assert names == ["large-fences-only", "wild-repair"]
+    assert names == ["large-fences-only", "no-swap-outside", "wild-repair"]
     return [f"{name}(max=3)" if name == "wild-repair" else name for name in names]
 
 

@@ -1,1 +1,1 @@
-"""Fences house rules as a third-party plugin: large-fences-only and wild-repair."""
+"""Fences house rules as a third-party plugin: large-fences-only, no-swap-outside and wild-repair."""

@@ -3,7 +3,8 @@
 Every Hit a Fences check finds passes through the ``treehouse_fences_hits``
 hook, which returns the Hits that stand; this rule drops those whose source
 is a medium Fence.  The bots' evaluation asks the same hook, so they stop
-fearing medium Fences too.  It judges a Hit by its source alone, so it is
+fearing medium Fences too.  It judges a Hit by its source alone (whatever
+its cause), so it is
 written as a :class:`~treehouse.variants.fences.hits.JudgedBySource` rule:
 Fences derives the hook's answer from :meth:`LargeFencesOnly.verdict`, and
 its compiled core reads the same verdicts, so games under this rule run on
@@ -17,6 +18,6 @@ from treehouse.variants.fences.hits import JudgedBySource, Verdict
 
 
 class LargeFencesOnly(JudgedBySource):
-    def verdict(self, size):
+    def verdict(self, size, cause):
         """A medium Fence's Hit is dropped (a Stack's size is small, so this is a Fence's); every other stands."""
         return Verdict.DROPPED if size is Size.MEDIUM else Verdict.STANDS

@@ -1,9 +1,10 @@
-"""The entry-point module: registers the two house rules."""
+"""The entry-point module: registers the three house rules."""
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from treehouse.hookspecs import hookimpl
 from treehouse_fences_house_rules.large_fences_only import LargeFencesOnly
+from treehouse_fences_house_rules.no_swap_outside import NoSwapOutside
 from treehouse_fences_house_rules.wild_repair import WildRepair
 
 
@@ -24,6 +25,13 @@ def treehouse_register_house_rules(register):
         variants=None,
         needs=("treehouse_fences_hits",),
         description="Medium Fences block but never Hit: only large Fences (and Stacks, and Outside) Hit.",
+    )
+    register(
+        "no-swap-outside",
+        NoSwapOutside,
+        variants=None,
+        needs=("treehouse_fences_hits",),
+        description="A Swap with an Outside Fence no longer Hits: the Stack just stays.",
     )
     register(
         "wild-repair",

@@ -6,7 +6,7 @@ A compiled core computes, in its own code, what a set of hooks would answer
 only where its answers are the hooks' own: where nothing but the variant
 answers those hooks, or where what else answers them is written in a
 *declared form* the core takes in (a Fences house rule that judges Hits by
-their source alone gives the core a table; a rule that adds moves of its
+their source and cause alone gives the core a table; a rule that adds moves of its
 own kinds leaves the variant's moves to it).
 
 A variant with a fast tier declares two things (docs/rules/tiers.md):
@@ -73,5 +73,5 @@ def slow_rules(hooks: Any) -> list[str]:
     advice = f"; written as {' or '.join(keep)}, a rule keeps the core" if keep else ""
     return [
         f"house rule{'s' if len(found) > 1 else ''} {rules} answer{'' if len(found) > 1 else 's'} in a form the compiled core cannot take in:"
-        f" bots that look ahead play on the reference rules, 5 to 15 times the CPU{advice}"
+        f" bots that look ahead play on the reference rules, 10 to 90 times the CPU{advice}"
     ]

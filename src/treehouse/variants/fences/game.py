@@ -449,7 +449,7 @@ class Fences(Variant):
     #: The hooks without which the compiled core answers no look (kernel/fast/gate.py).
     FAST_HOOKS = LOOK_HOOKS
     #: The forms of house rule the core takes in: Hits judged by their source
-    #: alone (their verdicts go to the core as a table), and moves of a rule's
+    #: and cause alone (their verdicts go to the core as a table), and moves of a rule's
     #: own kinds (only those go through the hooks).
     FAST_FORMS = {
         "treehouse_fences_hits": Form(judges_by_source, "a JudgedBySource rule (docs/fences-api.md)"),

@@ -180,12 +180,15 @@ class Verdict(IntEnum):
 #: The sources a :class:`JudgedBySource` rule tells apart: no piece (an
 #: attempt Outside, an impossible action), a Large or a Medium Fence, a Stack.
 SOURCE_SIZES = (None, Size.LARGE, Size.MEDIUM, Size.SMALL)
+#: The causes, in the order of the core's table of verdicts (:func:`verdicts`).
+CAUSES = tuple(Cause)
 
 
 class JudgedBySource:
     """The base of a house rule that says which Hits stand from the piece
-    that makes each one alone (:attr:`Hit.source`'s size; ``None`` for no
-    piece), whatever the position: write :meth:`verdict`.
+    that makes each one (:attr:`Hit.source`'s size; ``None`` for no piece)
+    and why (its :class:`Cause`) alone, whatever the position: write
+    :meth:`verdict`.
 
     Its ``treehouse_fences_hits`` wrapper applies the verdicts, as any house
     rule's would (the reference rules, the bots' evaluation); and because
@@ -197,16 +200,16 @@ class JudgedBySource:
     def __init__(self, variant, options) -> None:
         self.variant = variant
 
-    def verdict(self, size: Size | None) -> Verdict:
-        """What becomes of a Hit whose source has ``size`` (``None``: no piece)."""
+    def verdict(self, size: Size | None, cause: Cause) -> Verdict:
+        """What becomes of a Hit of ``cause`` whose source has ``size`` (``None``: no piece)."""
         raise NotImplementedError
 
-    def judged(self, size: Size | None) -> Verdict:
+    def judged(self, size: Size | None, cause: Cause) -> Verdict:
         """:meth:`verdict`, checked: anything but a :class:`Verdict` is the rule's bug, said in one line."""
-        verdict = self.verdict(size)
+        verdict = self.verdict(size, cause)
         if not isinstance(verdict, Verdict):
             raise PluginError(
-                f"house rule {type(self).__name__}: verdict({size and size.value!r}) returned {verdict!r},"
+                f"house rule {type(self).__name__}: verdict({size and size.value!r}, {cause.name}) returned {verdict!r},"
                 " expected a Verdict (Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR)"
             )
         return verdict
@@ -216,7 +219,7 @@ class JudgedBySource:
         standing = yield
         judged = []
         for hit in standing:
-            verdict = self.judged(None if hit.source is None else hit.source.size)
+            verdict = self.judged(None if hit.source is None else hit.source.size, hit.cause)
             if verdict is Verdict.IGNORES_COLOUR:
                 judged.append(ignoring_colour(hit))
             elif verdict is not Verdict.DROPPED:
@@ -232,13 +235,14 @@ def judges_by_source(plugin) -> bool:
 
 def verdicts(judges) -> tuple[int, ...]:
     """Several :class:`JudgedBySource` rules at once, as the core's table: per
-    source size (:data:`SOURCE_SIZES`), dropped if any drops it, else ignoring
-    colour if any says so, else standing; the same as their wrappers one
-    inside another, in any order."""
+    cause (:data:`CAUSES`) and source size (:data:`SOURCE_SIZES`), dropped if
+    any drops it, else ignoring colour if any says so, else standing; the
+    same as their wrappers one inside another, in any order."""
     if not judges:  # no house rule judges Hits (the common game): every Hit stands
-        return (int(Verdict.STANDS),) * len(SOURCE_SIZES)
+        return (int(Verdict.STANDS),) * (len(CAUSES) * len(SOURCE_SIZES))
     table = []
-    for size in SOURCE_SIZES:
-        said = {judge.judged(size) for judge in judges}
-        table.append(Verdict.DROPPED if Verdict.DROPPED in said else Verdict.IGNORES_COLOUR if Verdict.IGNORES_COLOUR in said else Verdict.STANDS)
+    for cause in CAUSES:
+        for size in SOURCE_SIZES:
+            said = {judge.judged(size, cause) for judge in judges}
+            table.append(Verdict.DROPPED if Verdict.DROPPED in said else Verdict.IGNORES_COLOUR if Verdict.IGNORES_COLOUR in said else Verdict.STANDS)
     return tuple(int(verdict) for verdict in table)

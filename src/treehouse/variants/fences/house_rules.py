@@ -38,7 +38,7 @@ class DigRestoresAny:
 class NoColourImmunity(JudgedBySource):
     """Every Hit Damages: a top colour matching the Fence or Stack no longer protects."""
 
-    def verdict(self, size):
+    def verdict(self, size, cause):
         """Every Hit stands as a Hit that ignores colour (the bots' evaluation asks the same hook)."""
         return Verdict.IGNORES_COLOUR
 

@@ -42,7 +42,8 @@ from treehouse.kernel.fast.compiled_search import node, root
 from treehouse.variants.fences.fast.core_layout import (  # the kernels read them as constants
     EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, C_SQUARE, C_ARG, C_AIM,
     C_ORDER, AIM_TURN_BITS, ORDER_BASE, MAX_HEIGHT, R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR,
-    R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK, R_VERDICT,
+    R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW, R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK, R_VERDICT, VERDICT_SIZES,
+    H_POINTED_AT, H_BOUNCED, H_MOVED_ONTO, H_STACK_MOVED_ONTO, H_OUTSIDE, H_SWAP_OUTSIDE, H_IMPOSSIBLE,
     V_DROPPED, V_IGNORES_COLOUR, UNIFORM_NOOP, UNIFORM_REROLL, F_TIP, F_SWAP, F_HOP, F_DIG, F_WILD, O_NONE,
     O_LAST_STANDING, O_ALL_OUT, O_TURN_LIMIT, S_NONE, S_FENCE, S_STACK, SMALL_SIZE, SIZE, NEIGHBOUR, INSIDE, RAY,
     RAY_LENGTH, SMALL, POINTING_AT, STANDING, POINTING_AWAY, SHIELD, ROOM, BOXED_IN, WON, P_TURN, P_STEP, P_MOVER,
@@ -69,13 +70,14 @@ AHEAD_OF_TIME = {
 #: The workspace one move is played in (:func:`_performed`), one array: the
 #: cells, per seat (4 at most) its height, its out-check, whether it bounced,
 #: how many smalls it loses and whether it fell; the mover's Stack; the Hits
-#: found and kept (24 of 8 ints); the lines before and after (16 of 4); the
+#: found and kept (24 of :data:`HIT_WIDTH` ints: :func:`_add_hit`); the lines before and after (16 of 4); the
 #: mover's square; how many lines there are before, and after (-1: not
 #: found: the board did not change, or the check needed none).
 W_CELLS, W_HEIGHTS, W_OUTS, W_BOUNCED, W_TAKEN, W_FELL, W_OWN = 0, 49, 53, 57, 61, 65, 69
+HIT_WIDTH = 9
 W_HITS = W_OWN + MAX_HEIGHT
-W_KEPT = W_HITS + 24 * 8
-W_BEFORE = W_KEPT + 24 * 8
+W_KEPT = W_HITS + 24 * HIT_WIDTH
+W_BEFORE = W_KEPT + 24 * HIT_WIDTH
 W_AFTER = W_BEFORE + 4 * MAX_LINES
 W_SQUARE = W_AFTER + 4 * MAX_LINES
 W_BEFORE_COUNT, W_AFTER_COUNT = W_SQUARE + 1, W_SQUARE + 2
@@ -142,10 +144,18 @@ def _lines(board, at, found, into):
 
 
 @njit_cached
-def _harmless(cell, top, rules):
-    """A Fence's threat cannot Damage a Stack of ``top`` colour (evaluate.placed_value's
-    harmless): its Hit is dropped, or colour immunity spares the Stack."""
-    verdict = rules[R_VERDICT + 1 + _size(cell)]
+def _verdict(rules, cause, size):
+    """The house rules' say on a Hit of ``cause`` (``H_*``) whose source has
+    ``size`` (-1: no piece; ``hits.verdicts``' table)."""
+    return rules[R_VERDICT + VERDICT_SIZES * cause + 1 + size]
+
+
+@njit_cached
+def _harmless(cell, top, rules, cause):
+    """A Fence's threat (a Hit of ``cause``) cannot Damage a Stack of ``top``
+    colour (evaluate.placed_value's harmless): its Hit is dropped, or colour
+    immunity spares the Stack."""
+    verdict = _verdict(rules, cause, _size(cell))
     return verdict == V_DROPPED or (verdict != V_IGNORES_COLOUR and _colour(cell) == top)
 
 
@@ -159,7 +169,7 @@ def _placed_value(position, square, top, smalls, rules):
             if cell == EMPTY:
                 continue
             if _is_fence(cell):
-                if _harmless(cell, top, rules):
+                if _harmless(cell, top, rules, H_POINTED_AT):
                     value += SHIELD
                 elif _direction(cell) == _opposite(d):
                     value -= POINTING_AT
@@ -176,7 +186,7 @@ def _placed_value(position, square, top, smalls, rules):
         cell = position[P_BOARD + n]
         if cell == EMPTY:
             room += 1
-        elif _is_fence(cell) and _harmless(cell, top, rules):
+        elif _is_fence(cell) and _harmless(cell, top, rules, H_MOVED_ONTO):
             room += 1  # stepping onto it does no Damage
     value += ROOM * room
     if room == 0:
@@ -185,9 +195,13 @@ def _placed_value(position, square, top, smalls, rules):
 
 
 @njit_cached
-def _add_hit(work, count, seat, source, colour, size, square, source_seat, ignores, apart=0):
-    """Hit ``count`` of the workspace's Hits found (:data:`W_HITS`); the count after."""
-    hit = W_HITS + 8 * count
+def _add_hit(work, count, cause, seat, source, colour, size, square, source_seat, ignores, apart=0):
+    """Hit ``count`` of the workspace's Hits found (:data:`W_HITS`): the seat
+    Hit, its source (``S_*``, colour, size, square, and a Stack's seat),
+    whether it ignores colour, whether it is never merged with another of its
+    piece, and its cause (``H_*``); the count after."""
+    hit = W_HITS + HIT_WIDTH * count
+    work[hit + 8] = cause
     work[hit + 7] = apart  # never merged with another Hit of its piece (one Hit per piece)
     work[hit] = seat
     work[hit + 1] = source
@@ -208,16 +222,16 @@ def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
     cell = work[W_CELLS + target]
     if not INSIDE[target]:
         work[W_BOUNCED + seat] = 1
-        return _add_hit(work, count, seat, S_NONE, -1, -1, target, -1, 0)
+        return _add_hit(work, count, H_OUTSIDE, seat, S_NONE, -1, -1, target, -1, 0)
     if cell == EMPTY:
         return -1
     if not _is_fence(cell):
         # only the stationary Stack is Hit; the mover's top colour can make it immune
         if mover_hit_on_stack:
             work[W_BOUNCED + seat] = 1
-        return _add_hit(work, count, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
+        return _add_hit(work, count, H_STACK_MOVED_ONTO, cell - 1, S_STACK, top, SMALL_SIZE, square, seat, 0)
     work[W_BOUNCED + seat] = 1
-    return _add_hit(work, count, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
+    return _add_hit(work, count, H_MOVED_ONTO, seat, S_FENCE, _colour(cell), _size(cell), target, -1, 0)
 
 
 @njit_cached
@@ -321,7 +335,7 @@ def _performed(rules, position, code, square, before_count, work):
             fence = work[W_CELLS + f]
             # the Stack stays but is still considered moved (swap_outside_considered_moved): the lines
             # already on it Hit too, in addition to this Hit, never merged with it
-            nhits = _add_hit(work, nhits, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
+            nhits = _add_hit(work, nhits, H_SWAP_OUTSIDE, mover, S_FENCE, _colour(fence), _size(fence), f, -1, swap_ignores, 1 if swap_moved else 0)
             if swap_moved:
                 work[W_BOUNCED + mover] = 1
             changed = False
@@ -377,7 +391,7 @@ def _performed(rules, position, code, square, before_count, work):
             work[W_HEIGHTS + mover] = height
     else:  # fail: the rolled action is impossible
         changed = False
-        nhits = _add_hit(work, nhits, mover, S_NONE, -1, -1, -1, -1, 0)
+        nhits = _add_hit(work, nhits, H_IMPOSSIBLE, mover, S_NONE, -1, -1, -1, -1, 0)
 
     # -- the check: line Hits (rules.line_hits) --
     attempts = nhits
@@ -400,44 +414,45 @@ def _performed(rules, position, code, square, before_count, work):
                         break
             if fresh or work[W_BOUNCED + lseat]:
                 fence = work[W_AFTER + 4 * i + 1]
-                nhits = _add_hit(work, nhits, lseat, S_FENCE, _colour(fence), _size(fence), work[W_AFTER + 4 * i], -1, 0)
+                cause = H_POINTED_AT if fresh else H_BOUNCED
+                nhits = _add_hit(work, nhits, cause, lseat, S_FENCE, _colour(fence), _size(fence), work[W_AFTER + 4 * i], -1, 0)
 
     # -- one Hit per piece (rules.one_per_piece): only an attempt can repeat a piece --
     nkept = 0
     for i in range(nhits):
-        if attempts > 0 and per_piece and work[W_HITS + 8 * i + 1] != S_NONE and work[W_HITS + 8 * i + 7] == 0:
+        if attempts > 0 and per_piece and work[W_HITS + HIT_WIDTH * i + 1] != S_NONE and work[W_HITS + HIT_WIDTH * i + 7] == 0:
             repeated = False
             for j in range(nkept):
                 if (
-                    work[W_KEPT + 8 * j + 7] == 0
-                    and work[W_KEPT + 8 * j] == work[W_HITS + 8 * i]
-                    and work[W_KEPT + 8 * j + 1] == work[W_HITS + 8 * i + 1]
-                    and work[W_KEPT + 8 * j + 2] == work[W_HITS + 8 * i + 2]
-                    and work[W_KEPT + 8 * j + 3] == work[W_HITS + 8 * i + 3]
-                    and work[W_KEPT + 8 * j + 4] == work[W_HITS + 8 * i + 4]
-                    and work[W_KEPT + 8 * j + 5] == work[W_HITS + 8 * i + 5]
+                    work[W_KEPT + HIT_WIDTH * j + 7] == 0
+                    and work[W_KEPT + HIT_WIDTH * j] == work[W_HITS + HIT_WIDTH * i]
+                    and work[W_KEPT + HIT_WIDTH * j + 1] == work[W_HITS + HIT_WIDTH * i + 1]
+                    and work[W_KEPT + HIT_WIDTH * j + 2] == work[W_HITS + HIT_WIDTH * i + 2]
+                    and work[W_KEPT + HIT_WIDTH * j + 3] == work[W_HITS + HIT_WIDTH * i + 3]
+                    and work[W_KEPT + HIT_WIDTH * j + 4] == work[W_HITS + HIT_WIDTH * i + 4]
+                    and work[W_KEPT + HIT_WIDTH * j + 5] == work[W_HITS + HIT_WIDTH * i + 5]
                 ):
                     repeated = True
                     break
             if repeated:
                 continue
-        verdict = rules[R_VERDICT + 1 + work[W_HITS + 8 * i + 3]]  # the house rules' say (treehouse_fences_hits)
+        verdict = _verdict(rules, work[W_HITS + HIT_WIDTH * i + 8], work[W_HITS + HIT_WIDTH * i + 3])  # treehouse_fences_hits
         if verdict == V_DROPPED:
             continue
-        for c in range(8):
-            work[W_KEPT + 8 * nkept + c] = work[W_HITS + 8 * i + c]
+        for c in range(HIT_WIDTH):
+            work[W_KEPT + HIT_WIDTH * nkept + c] = work[W_HITS + HIT_WIDTH * i + c]
         if verdict == V_IGNORES_COLOUR:
-            work[W_KEPT + 8 * nkept + 6] = 1
+            work[W_KEPT + HIT_WIDTH * nkept + 6] = 1
         nkept += 1
 
     # -- Damage, simultaneously (rules.resolve_damage) --
     for i in range(nkept):
-        hit_seat = work[W_KEPT + 8 * i]
+        hit_seat = work[W_KEPT + HIT_WIDTH * i]
         h = work[W_HEIGHTS + hit_seat]
         if h == 0:
             continue
         stack_top = work[W_OWN + h - 1] if hit_seat == mover else position[P_SEATS + hit_seat * SEAT_WIDTH + SEAT_STACK + h - 1]
-        if work[W_KEPT + 8 * i + 1] != S_NONE and work[W_KEPT + 8 * i + 6] == 0 and stack_top == work[W_KEPT + 8 * i + 2]:
+        if work[W_KEPT + HIT_WIDTH * i + 1] != S_NONE and work[W_KEPT + HIT_WIDTH * i + 6] == 0 and stack_top == work[W_KEPT + HIT_WIDTH * i + 2]:
             continue  # colour immunity
         n = work[W_TAKEN + hit_seat]
         if n >= h:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import numpy as np
 
 # The evaluation's weights, read by the kernels: the reference evaluation's own.
+from treehouse.variants.fences.hits import CAUSES, SOURCE_SIZES, Cause
 from treehouse.variants.fences.evaluate import BOXED_IN, POINTING_AT, POINTING_AWAY, ROOM, SHIELD, SMALL, STANDING, WON  # noqa: F401
 
 # -- encoding --------------------------------------------------------------
@@ -46,12 +47,19 @@ ORDER_BASE = 11
 #: Rule flags, one int each, in this order (``looks.rule_flags`` fills them).
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
 R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK = 7, 8, 9
-#: Then the house rules' verdicts on a Hit by the size of its source
-#: (``hits.Verdict``: 0 stands, 1 dropped, 2 ignores colour), four ints from
-#: ``R_VERDICT`` indexed by the size code + 1: no piece, Large, Medium, a Stack.
+#: Then the house rules' verdicts on a Hit by its cause and the size of its
+#: source (``hits.verdicts``' table; ``hits.Verdict``: 0 stands, 1 dropped,
+#: 2 ignores colour): from ``R_VERDICT``, ``VERDICT_SIZES`` ints per cause
+#: (``H_*``, in ``hits.CAUSES``' order), indexed by the size code + 1: no
+#: piece, Large, Medium, a Stack.
 R_VERDICT = 10
 V_STANDS, V_DROPPED, V_IGNORES_COLOUR = 0, 1, 2
-RULE_COUNT = R_VERDICT + 4
+VERDICT_SIZES = len(SOURCE_SIZES)
+H_POINTED_AT, H_BOUNCED, H_MOVED_ONTO, H_STACK_MOVED_ONTO, H_OUTSIDE, H_SWAP_OUTSIDE, H_IMPOSSIBLE = (
+    CAUSES.index(cause)
+    for cause in (Cause.POINTED_AT, Cause.BOUNCED, Cause.MOVED_ONTO, Cause.STACK_MOVED_ONTO, Cause.OUTSIDE, Cause.SWAP_OUTSIDE, Cause.IMPOSSIBLE)
+)
+RULE_COUNT = R_VERDICT + len(CAUSES) * VERDICT_SIZES
 #: ``uniform_dig``'s values, as ``R_UNIFORM_DIG`` holds them.
 UNIFORM_NOOP, UNIFORM_HIT, UNIFORM_REROLL = 0, 1, 2
 #: The rolled face of the act step (any other face reads as AIM, as in rules.one_action_moves).

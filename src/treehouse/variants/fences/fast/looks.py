@@ -22,6 +22,7 @@ from treehouse.kernel.pieces import Direction, Pyramid
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import Control, Looks, Outcome
 from treehouse.variants.fences.fast import core_layout
+from treehouse.variants.fences.hits import verdicts
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
@@ -54,7 +55,7 @@ _NO_LINES = [-1] + [0] * (core_layout.LINES_WIDTH - 1)
 
 
 #: The verdicts on Hits when no house rule judges them: every Hit stands.
-ALL_STAND = (0, 0, 0, 0)
+ALL_STAND = verdicts(())
 
 
 def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
@@ -63,7 +64,7 @@ def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     (``judged``, ``hits.verdicts``).  The other options (heights, sets, the
     draft, the start) shape only the setup, which the core never plays."""
     flags = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
-    flags[core_layout.R_VERDICT : core_layout.R_VERDICT + 4] = judged
+    flags[core_layout.R_VERDICT :] = judged
     flags[core_layout.R_EVERY_CHECK] = rules.line_hits == "every_check"
     flags[core_layout.R_ONE_PER_PIECE] = rules.one_hit_per_piece
     flags[core_layout.R_SWAP_IGNORES_COLOUR] = rules.swap_outside_ignores_colour
