@@ -223,8 +223,8 @@ def test_the_wait_for_another_process_build_is_ten_seconds_at_most():
 def test_a_build_another_process_holds_stopped_is_waited_for_the_bound_at_most(reference, tmp_path):
     """A builder stopped with SIGSTOP holds its lock for good: the next
     process says it waits, and after the bound plays on the reference rules.
-    (The waiting process's bound is cut to 2 s here: the drill is the same,
-    eight seconds quicker.)"""
+    (The waiting process's bound is cut to 1 s here: the drill is the same,
+    nine seconds quicker.)"""
     cache = tmp_path / "cache"
     (cache / "ahead").mkdir(parents=True)
     holder = subprocess.Popen(
@@ -246,7 +246,7 @@ def test_a_build_another_process_holds_stopped_is_waited_for_the_bound_at_most(r
 
 
 #: The stopped-builder drill's wait, in seconds (ahead.WAIT_SECONDS in use).
-BOUND = 2.0
+BOUND = 1.0
 
 
 @pytest.fixture
