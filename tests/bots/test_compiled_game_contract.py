@@ -50,7 +50,7 @@ if not compiled.enabled():
     pytest.skip("the compiled core is off", allow_module_level=True)
 
 njit_cached = compiled.njit_cached
-from treehouse.kernel.fast.compiled_search import node, root  # noqa: E402 (they import numba: after the skips)
+from treehouse.kernel.fast.compiled_search import node, play_one_by_one, root  # noqa: E402 (they import numba: after the skips)
 from treehouse.kernel.fast.playout_kernels import games  # noqa: E402
 
 RUN, PUSH = Step("run", rolls=True), Step("push", rolls=False)
@@ -157,15 +157,20 @@ def _tally(tables, position, code, counts):
 
 
 @njit_cached
+def _play_each(tables, position, codes, n, me, winners, values):
+    play_one_by_one(_play, _evaluate, tables, position, codes, n, me, winners, values)
+
+
+@njit_cached
 def _search_node(tables, faces, probs, position, depth, me, width, choices, counter):
     """The compiled search's node bound to Chase's kernels, as a variant binds it."""
-    return node(_status, _legal, _play, _advance, _evaluate, _search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+    return node(_status, _legal, _play, _advance, _evaluate, _play_each, _search_node, tables, faces, probs, position, depth, me, width, choices, counter)
 
 
 @njit_cached
 def _search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
     """The compiled search bound to Chase's kernels (CompiledGame.search)."""
-    return root(_status, _legal, _play, _advance, _evaluate, _search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+    return root(_status, _legal, _play, _advance, _evaluate, _play_each, _search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
 
 
 @njit_cached

@@ -4,14 +4,14 @@ The search is written once per tier (docs/bots.md): in Python over the
 game's hooks (:mod:`treehouse.bots.search`), and compiled over any
 compiled game (:mod:`treehouse.kernel.fast.compiled_search`).  A variant whose core
 can play its whole game as integers answers ``treehouse_compiled_game``
-with a :class:`CompiledGame`: the search bound to five numba kernels over
+with a :class:`CompiledGame`: the search bound to six numba kernels over
 its own integer encoding, the arrays they read, and how its positions and
 moves become integers.  The search knows no game: the variant binds it to
 its kernels in two kernels of one line beside them (:class:`CompiledGame`
 shows them), so numba calls them directly and compiles the whole search
 into the variant's core.
 
-The five kernels, each given the variant's ``tables`` (one int64 array
+The six kernels, each given the variant's ``tables`` (one int64 array
 holding whatever its rules need) and a ``position`` (an int64 array in the
 variant's layout, the step to be played included):
 
@@ -28,7 +28,15 @@ variant's layout, the step to be played included):
 * ``advance(tables, position, after)``: writes the position at the next
   step into ``after`` (the next player's turn after the last step, or
   where ``play`` cut the turn short: Fences' seat that went out);
-* ``evaluate(tables, position, seat)``: ``treehouse_evaluate``'s number.
+* ``evaluate(tables, position, seat)``: ``treehouse_evaluate``'s number;
+* ``play_each(tables, position, codes, n, me, winners, values)``: the first
+  ``n`` choices ``codes`` each played from ``position`` as ``play`` plays
+  it, ``winners[i]`` its answer and, while the game goes on, ``values[i]``
+  the evaluation for ``me`` of the position after (``REROLL`` skipped: the
+  search values it).  The search's one-step looks, in one call, so moves
+  that share work share it (Fences' workspace); a game whose moves share
+  nothing binds :func:`~treehouse.kernel.fast.compiled_search.play_one_by_one`
+  to its ``play`` and ``evaluate``.
 
 A game may also offer a :class:`Playout`: what the compiled playout of
 random seats (:mod:`treehouse.playtest.compiled_playout`) needs beyond
@@ -85,17 +93,17 @@ class CompiledGame(NamedTuple):
     """A variant's compiled game (see the module's docstring).
 
     ``search`` is :func:`treehouse.kernel.fast.compiled_search.root` bound to the
-    variant's five kernels, in the module of its kernels, with
+    variant's six kernels, in the module of its kernels, with
     :func:`~treehouse.kernel.fast.compiled_search.node` bound beside it (the
     search's recursion goes through it)::
 
         @njit_cached
         def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
-            return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+            return node(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
 
         @njit_cached
         def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
-            return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+            return root(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
 
     It values each of the root's choices ``codes``.  ``choices`` is the
     most choices ``legal`` ever writes; ``faces`` each face's number for
@@ -113,11 +121,11 @@ class CompiledGame(NamedTuple):
 
 
 class Playout(NamedTuple):
-    """What the compiled playout needs besides the search's five kernels.
+    """What the compiled playout needs besides the search's kernels.
 
     ``games`` is :func:`treehouse.kernel.fast.playout_kernels.games` bound to
     the variant's kernels: a cached kernel in the module of its kernels that
-    passes it the five and two more, so that numba calls them directly::
+    passes it the search's kernels but ``play_each``, and two more, so that numba calls them directly::
 
         @njit_cached
         def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices, ints, faces, counts, last_not_leading):

@@ -20,7 +20,7 @@ a compiled game and the die is the kernel's (the same at every rolled step):
 
 **Written once, bound by the variant**, as the playout of random seats is
 (:mod:`treehouse.kernel.fast.playout_kernels`): :func:`root` and :func:`node`
-know no game; they take the variant's five kernels as arguments and are
+know no game; they take the variant's six kernels as arguments and are
 inlined into two one-line kernels beside the variant's own
 (``CompiledGame.search``; classic's are ``core.search`` and
 ``core.search_node``), so numba calls every kernel directly and the whole
@@ -51,15 +51,31 @@ def _score(winners, me):
 
 
 @njit(inline="always")
-def _one_step(play, evaluate, tables, position, code, me, after):
-    """Model.look of one choice: REROLL worth the position as it stands, else
-    the outcome's score where the choice ends the game, else the evaluation."""
-    if code == REROLL:
-        return evaluate(tables, position, me)
-    winners = play(tables, position, code, after)
-    if winners != GOES_ON:
-        return _score(winners, me)
-    return evaluate(tables, after, me)
+def play_one_by_one(play, evaluate, tables, position, codes, n, me, winners, values):
+    """``play_each`` for a game whose moves share no work: each choice played
+    and evaluated on its own (a variant binds it to its ``play`` and ``evaluate``)."""
+    after = np.empty_like(position)
+    for i in range(n):
+        if codes[i] != REROLL:
+            winners[i] = play(tables, position, codes[i], after)
+            if winners[i] == GOES_ON:
+                values[i] = evaluate(tables, after, me)
+
+
+@njit(inline="always")
+def _looked(play_each, evaluate, tables, position, codes, n, me):
+    """Model.look of the first ``n`` choices ``codes``, in one ``play_each``:
+    REROLL worth the position as it stands, else the outcome's score where the
+    choice ends the game, else the evaluation."""
+    winners = np.empty(n, dtype=np.int64)
+    values = np.empty(n)
+    play_each(tables, position, codes, n, me, winners, values)
+    for i in range(n):
+        if codes[i] == REROLL:
+            values[i] = evaluate(tables, position, me)
+        elif winners[i] != GOES_ON:
+            values[i] = _score(winners[i], me)
+    return values
 
 
 @njit(inline="always")
@@ -83,7 +99,7 @@ def _move(play, advance, evaluate, tables, position, code, depth, me, after, chi
 
 
 @njit(inline="always")  # into the variant's search_node
-def node(status, legal, play, advance, evaluate, recurse, tables, faces, probs, position, depth, me, width, choices, counter):
+def node(status, legal, play, advance, evaluate, play_each, recurse, tables, faces, probs, position, depth, me, width, choices, counter):
     """SearchBot._node: the value to ``me`` of the step ``position`` is at,
     searched ``depth`` (at least 1) steps: a chance node where the step rolls,
     else a decision; the faces' values weighted by their probabilities."""
@@ -110,18 +126,17 @@ def node(status, legal, play, advance, evaluate, recurse, tables, faces, probs, 
                 continue  # nothing to do: that face is rolled again, so it drops out
         counter[0] += n
         if depth == 1:  # the last step searched: the best one-step look (_best_of, _last_chance)
-            value = 0.0
-            for i in range(n):
-                looked = _one_step(play, evaluate, tables, position, codes[i], me, after)
-                if i == 0 or (looked > value if mine else looked < value):
-                    value = looked
+            looks = _looked(play_each, evaluate, tables, position, codes, n, me)
+            value = looks[0]
+            for i in range(1, n):
+                if looks[i] > value if mine else looks[i] < value:
+                    value = looks[i]
         else:
             chosen = codes[:n]
             if n > width:  # _best_few: the width best by a one-step look, ties to the earlier move
-                keys = np.empty(n)
-                for i in range(n):
-                    looked = _one_step(play, evaluate, tables, position, codes[i], me, after)
-                    keys[i] = looked if mine else -looked
+                keys = _looked(play_each, evaluate, tables, position, codes, n, me)
+                if not mine:
+                    keys = -keys
                 taken = np.zeros(n, dtype=np.bool_)
                 chosen = np.empty(width, dtype=np.int64)
                 for j in range(width):
@@ -146,7 +161,7 @@ def node(status, legal, play, advance, evaluate, recurse, tables, faces, probs, 
 
 
 @njit(inline="always")  # into the variant's search
-def root(status, legal, play, advance, evaluate, recurse, tables, faces, probs, position, codes, depth, me, width, choices, counter):
+def root(status, legal, play, advance, evaluate, play_each, recurse, tables, faces, probs, position, codes, depth, me, width, choices, counter):
     """Each of the root's choices ``codes`` valued (SearchBot._move_value at ``depth``)."""
     values = np.empty(codes.shape[0])
     after = np.empty_like(position)

@@ -107,9 +107,10 @@ def treehouse_compiled_game(state, step):
     :param state: the position the decision is taken in.
     :param step: the step being played (never a setup step).
     :returns: a :class:`~treehouse.kernel.fast.compiled_game.CompiledGame`: the
-        generic search bound to five kernels over the variant's integer
+        generic search bound to six kernels over the variant's integer
         encoding (whose turn and whether the step rolls, the legal choices,
-        a choice played with its outcome, the next step, the evaluation),
+        a choice played with its outcome, the next step, the evaluation,
+        many choices played and evaluated in one call),
         their tables, and how positions and moves are encoded; optionally a
         :class:`~treehouse.kernel.fast.compiled_game.Playout` (the turn's end and
         ``treehouse_step_statistics`` as two more kernels, the outcome's

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from treehouse.kernel.fast.compiled_search import node, root
+from treehouse.kernel.fast.compiled_search import node, play_one_by_one, root
 from treehouse.kernel.fast.compiled import njit_cached
 from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL
 from treehouse.kernel.fast.playout_kernels import games
@@ -199,15 +199,21 @@ def playout(tables, start, die, keys, key_starts, seats, turn_cap, lead, choices
 
 
 @njit_cached
+def play_each(tables, position, codes, n, me, winners, values):
+    """The search's one-step looks: classic's moves share no work, so one by one."""
+    play_one_by_one(play, evaluate, tables, position, codes, n, me, winners, values)
+
+
+@njit_cached
 def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
     """The compiled search's node over these kernels (:func:`search`; its recursion comes back here)."""
-    return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+    return node(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
 
 
 @njit_cached
 def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
     """The compiled search over these kernels (``CompiledGame.search``), calling them directly."""
-    return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+    return root(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
 
 
 @njit_cached

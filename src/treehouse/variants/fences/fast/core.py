@@ -34,9 +34,10 @@ glue (looks.py) reads it whichever way the kernels were compiled.
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
 from treehouse.kernel.fast.compiled import njit_cached
-from treehouse.kernel.fast.compiled_game import GOES_ON, PASS
+from treehouse.kernel.fast.compiled_game import GOES_ON, PASS, REROLL
 from treehouse.kernel.fast.compiled_search import node, root
 from treehouse.variants.fences.fast.core_layout import (  # the kernels read them as constants
     EMPTY, FENCE, UP, K_MOVE, K_TIP, K_SWAP, K_HOP, K_HOPFENCE, K_DIG, K_AIM, K_FAIL, K_STEP, C_SQUARE, C_ARG, C_AIM,
@@ -488,7 +489,7 @@ def _performed(rules, position, code, square, before_count, work):
     return ended, mask
 
 
-@njit_cached
+@njit(inline="always")  # once a move: a call costs numba two reference counts an array, more than this body
 def _written(position, code, work, after):
     """The position a move led to (left in ``work`` by :func:`_performed`)
     written into ``after``: its step, turn and seat to move as they were;
@@ -532,33 +533,54 @@ def _written(position, code, work, after):
 
 
 @njit_cached
+def _looked(tables, position, codes, n, seat, outcomes, winners, values):
+    """The first ``n`` moves ``codes`` played by the seat to move from
+    ``position`` in one workspace (the lines before are the same for every
+    move), each judged for ``seat``: ``outcomes[i]`` an ``O_*`` code,
+    ``winners[i]`` a bit per seat (GOES_ON while the game goes on) and, while
+    it does, ``values[i]`` the evaluation.  REROLL is left to the caller (the
+    search values it as the position stands).  How many moves end the game."""
+    work, before_count = _workspace(position)
+    square = _square(position, position[P_MOVER])
+    after = np.empty_like(position)
+    ended = 0
+    for m in range(n):
+        if codes[m] == REROLL:
+            continue
+        outcome, mask = _performed(tables, position, codes[m], square, before_count, work)
+        outcomes[m] = outcome
+        if outcome != O_NONE:
+            ended += 1
+            winners[m] = mask
+        else:
+            winners[m] = GOES_ON
+            _written(position, codes[m], work, after)
+            values[m] = _evaluation(after, seat, tables)
+    return ended
+
+
+@njit_cached
 def look(tables, position, seat, codes):
     """The moves ``codes`` played by the seat to move from ``position``,
-    then judged for ``seat``: ``(values, outcomes, winners)`` per move,
-    ``outcomes`` an ``O_*`` code and ``winners`` a bit per seat; and how
-    many moves end the game.  New arrays each call: one core serves every
-    game of a process, and ``th serve`` plays tables in threads."""
+    then judged for ``seat``: ``(values, outcomes, winners)`` per move
+    (:func:`_looked`); and how many moves end the game.  New arrays each
+    call: one core serves every game of a process, and ``th serve`` plays
+    tables in threads."""
     count = codes.shape[0]
     values = np.zeros(count, dtype=np.float64)
     outcomes = np.zeros(count, dtype=np.int64)
     winners = np.zeros(count, dtype=np.int64)
-    work, before_count = _workspace(position)  # the lines before: the same for every move
-    square = _square(position, position[P_MOVER])
-    after = np.empty_like(position)
-    ended = 0
-    for m in range(count):
-        outcome, mask = _performed(tables, position, codes[m], square, before_count, work)
-        if outcome != O_NONE:
-            ended += 1
-            outcomes[m] = outcome
-            winners[m] = mask
-        else:
-            _written(position, codes[m], work, after)
-            values[m] = _evaluation(after, seat, tables)
+    ended = _looked(tables, position, codes, count, seat, outcomes, winners, values)
     return values, outcomes, winners, ended
 
 
 @njit_cached
+def play_each(tables, position, codes, n, me, winners, values):
+    """The search's one-step looks (``CompiledGame``'s ``play_each``): :func:`_looked`."""
+    _looked(tables, position, codes, n, me, np.empty(n, dtype=np.int64), winners, values)
+
+
+@njit(inline="always")  # once a move, as _written
 def _evaluation(position, seat, rules):
     """The score of a position in play for ``seat`` (evaluate.evaluate): its
     Stack's value less the best other's; lost, or won when it is the last."""
@@ -936,13 +958,13 @@ def advance(tables, position, after):
 @njit_cached
 def search_node(tables, faces, probs, position, depth, me, width, choices, counter):
     """The compiled search's node over these kernels (:func:`search`; its recursion comes back here)."""
-    return node(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
+    return node(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, depth, me, width, choices, counter)
 
 
 @njit_cached
 def search(tables, faces, probs, position, codes, depth, me, width, choices, counter):
     """The compiled search over these kernels (``CompiledGame.search``), calling them directly."""
-    return root(status, legal, play, advance, evaluate, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
+    return root(status, legal, play, advance, evaluate, play_each, search_node, tables, faces, probs, position, codes, depth, me, width, choices, counter)
 
 
 @njit_cached
