@@ -56,7 +56,7 @@ QUICK_C = {"CFLAGS": "-O0 -g0"}
 
 
 def inherited() -> dict[str, str]:
-    """This process's environment, less what the drills set themselves."""
+    """This process's environment, less what the drills set themselves, with :data:`QUICK_C`."""
     return {key: value for key, value in os.environ.items() if key not in (compiled.COMPILED_ENV, "NUMBA_CACHE_DIR", "CC")} | QUICK_C
 
 
@@ -322,6 +322,7 @@ def _start_build(tiny: Path, cache: Path, **env: str) -> subprocess.Popen:
 
 
 def _builds_end(cache: Path) -> None:
+    """Wait for the builds into ``cache`` to end, as they must once their parent has."""
     deadline = time.monotonic() + 5  # the build checks on its parent four times a second
     while _builds_running(cache):
         assert time.monotonic() < deadline, "the build outlived the process that started it"
