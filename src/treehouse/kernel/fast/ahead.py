@@ -353,6 +353,10 @@ def _compile(module: str, name: str, target: str, parent: str) -> None:
     kernels = importlib.import_module(module)
     destination = Path(target)
     with tempfile.TemporaryDirectory(dir=destination.parent, prefix=f".{name}-") as folder:
+        # numba.pycc's temporary folders and the C compiler's files too (numba's
+        # compiler probe never removes its folders; a killed build leaves its
+        # own, and a C compiler killed with it its files): swept with this one
+        os.environ["TMPDIR"] = tempfile.tempdir = folder
         cc = CC(name)
         cc.output_dir = folder
         cc.target_cpu = "host"  # built on the machine that runs it, as the just-in-time kernels are
