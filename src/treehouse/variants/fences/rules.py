@@ -694,19 +694,21 @@ def lines(state: FencesPosition) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack, Stacks in square
     order: from each Stack, the first piece each way, if it is a Fence
     pointing back at it."""
-    return _lines(state.board, state.live())
+    return _lines(state.board)
 
 
 @lru_cache(maxsize=4096)
-def _lines(board: tuple, live: tuple[int, ...]) -> tuple[Line, ...]:
-    """:func:`lines` of a board and its live seats: a pure function of the
-    two values, so a search that meets a board again finds its lines kept
+def _lines(board: tuple) -> tuple[Line, ...]:
+    """:func:`lines` of a board, from the Stacks standing on it (a seat's
+    Stack is on the board exactly while the seat is in): a pure function of
+    the board, so a search that meets a board again finds its lines kept
     (keyed by value, never by identity)."""
     found = []
-    for square, seat in sorted((board.index(seat), seat) for seat in live):
-        for d, n, piece in first_pieces(board, square):
-            if is_fence(piece) and piece.direction is d.opposite:
-                found.append(Line(n, piece, square, seat))
+    for square, seat in enumerate(board):
+        if is_stack(seat):
+            for d, n, piece in first_pieces(board, square):
+                if is_fence(piece) and piece.direction is d.opposite:
+                    found.append(Line(n, piece, square, seat))
     return tuple(found)
 
 
@@ -716,10 +718,12 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     (``POINTED_AT``); so does each line already there to a Stack in
     ``moved``, one that stayed though considered moved (``BOUNCED``).  With
     ``every_check`` (``line_hits: every_check``) every line Hits."""
-    sightings = _sightings(after.board, after.live())
+    sightings = _sightings(after.board)
     if every_check:
         return [pointed for _line, pointed, _bounced in sightings]
-    already = _lines(before.board, before.live())  # lines(before)
+    if not sightings:
+        return []  # no line after the move: nothing to compare with the lines before
+    already = _lines(before.board)  # lines(before)
     hits = []
     for line, pointed, bounced in sightings:
         if line not in already:
@@ -730,13 +734,13 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
 
 
 @lru_cache(maxsize=4096)
-def _sightings(board: tuple, live: tuple[int, ...]) -> tuple[tuple[Line, Hit, Hit], ...]:
-    """Each line of a board and its live seats (:func:`_lines`) with the Hit it
-    makes when new (``POINTED_AT``) and when its Stack was considered moved
-    (``BOUNCED``): a pure function of the two values, kept by value, so the
-    Hits of a board are made once, not at every check that finds them."""
+def _sightings(board: tuple) -> tuple[tuple[Line, Hit, Hit], ...]:
+    """Each line of a board (:func:`_lines`) with the Hit it makes when new
+    (``POINTED_AT``) and when its Stack was considered moved (``BOUNCED``):
+    a pure function of the board, kept by value, so the Hits of a board are
+    made once, not at every check that finds them."""
     found = []
-    for line in _lines(board, live):
+    for line in _lines(board):
         source = fence_source(line.fence, line.fence_square)
         found.append((line, Hit(line.seat, Cause.POINTED_AT, source), Hit(line.seat, Cause.BOUNCED, source)))
     return tuple(found)
