@@ -17,6 +17,7 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -34,7 +35,7 @@ from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
 from treehouse.variants.fences.hits import HitReport, StackOut, judges_by_source, verdicts
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
-from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
+from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, from_fields, parse_position, pieces, sets_of
 from treehouse.variants.fences.rules import (
     DRAW,
     PLACE,
@@ -263,7 +264,7 @@ class Fences(Variant):
         )
         if state.setting_up:  # a setup step (no check follows it)
             return Applied(advance_setup(effect.state, rules.height(state.players)), effect)
-        return Applied(advance(effect.state, step), effect)
+        return from_fields(Applied, (advance(effect.state, step), effect))  # Applied(...), made as the rules make positions
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
@@ -277,7 +278,7 @@ class Fences(Variant):
             # "at the end of each Step" is a step of a player in the game: a seat
             # that goes out in its own step plays no more steps (turn_cut_short)
             after = end_turn(after)
-        return Resolved(after, events) if events else after
+        return from_fields(Resolved, (after, events)) if events else after  # Resolved(after, events)
 
     def check_hits(self, state, before, step, effect) -> tuple:
         """The Hits of the check after a move took ``before`` to ``state`` that
@@ -298,12 +299,23 @@ class Fences(Variant):
         """Fences' own answer: every Hit found stands (docs/fences-api.md)."""
         return hits
 
-    @property
+    @cached_property
     def house_judges_hits(self) -> bool:
         """Does a house rule answer ``treehouse_fences_hits``?  Then a check, and
         the bots' evaluation, ask the hook which Hits stand; otherwise every one
-        does (Fences' own answer), and neither makes the call."""
+        does (Fences' own answer), and neither makes the call.  Asked at every
+        check and evaluation, so answered once: the plugins of a game's manager
+        never change (:meth:`bind_hooks` and pickling forget the answer)."""
         return not self.hooks.variant_alone("treehouse_fences_hits")
+
+    def bind_hooks(self, hooks) -> None:
+        super().bind_hooks(hooks)
+        self.__dict__.pop("house_judges_hits", None)
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("house_judges_hits", None)  # the hooks where it lands answer it afresh
+        return state
 
     def legend(self):
         from treehouse.variants.fences.guide import LEGEND
