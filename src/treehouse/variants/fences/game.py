@@ -399,7 +399,9 @@ class Fences(Variant):
     @hookimpl
     def treehouse_evaluate(self, state, seat):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
-        return evaluate(state, seat, self._stand(state))
+        if self.house_judges_hits:
+            return evaluate(state, seat, self._stand(state))
+        return evaluate(state, seat)  # every Hit stands
 
     def _stand(self, state):
         """The evaluation's judge of threatened Hits in ``state``: the

@@ -28,7 +28,11 @@ through :class:`~treehouse.variants.fences.position.FencesPosition` (its
 ``with_stacks`` and ``at_step``).  The few answers kept are kept by value, in
 ``functools.lru_cache`` caches of pure functions (the lines of a board and
 their Hits, a seat's destroyed smalls): never on an object, never by
-identity, so they are the answers worked out afresh.  ``rules`` arguments
+identity, so they are the answers worked out afresh.  They are small on
+purpose: a search meets a board again within a few hundred moves, and
+larger caches keep no more answers that are asked again, only more boards
+in memory, which slows everything (measured: benchmarks/bench_reference_tier.py).
+``rules`` arguments
 are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
 """
 
@@ -697,7 +701,7 @@ def lines(state: FencesPosition) -> tuple[Line, ...]:
     return _lines(state.board)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _lines(board: tuple) -> tuple[Line, ...]:
     """:func:`lines` of a board, from the Stacks standing on it (a seat's
     Stack is on the board exactly while the seat is in): a pure function of
@@ -733,7 +737,7 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     return hits
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def _sightings(board: tuple) -> tuple[tuple[Line, Hit, Hit], ...]:
     """Each line of a board (:func:`_lines`) with the Hit it makes when new
     (``POINTED_AT``) and when its Stack was considered moved (``BOUNCED``):
