@@ -47,7 +47,7 @@ from typing import Callable
 from treehouse.kernel.pieces import Direction
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import Cause, Hit, fence_source, immune
-from treehouse.variants.fences.position import FencesPosition
+from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
 from treehouse.variants.fences.rules import first_pieces, is_fence
 
 #: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
@@ -170,7 +170,7 @@ def _with_room(value: float, room: int) -> float:
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
-    if stand is None and not state.setting_up:
+    if stand is None and state.phase < PLACE_PHASE:  # in play (not setting_up): asked at every evaluation
         return _plain_evaluation(state.board, state.stacks, seat)
     others = [s for s in state.live() if s != seat]
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing

@@ -26,7 +26,7 @@ from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.added_moves import performs_only_its_own
 from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
-from treehouse.kernel.fast import gate
+from treehouse.kernel.fast import compiled, gate
 from treehouse.kernel.fast.gate import Form
 from treehouse.kernel.turn import Looks, look_moves, merged_looks
 from treehouse.kernel.variant import Rules, Variant
@@ -262,18 +262,19 @@ class Fences(Variant):
         effect = perform(
             state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved, rules.mover_hit_on_stack
         )
-        if state.setting_up:  # a setup step (no check follows it)
+        if state.phase >= PLACE_PHASE:  # a setup step (setting_up; no check follows it)
             return Applied(advance_setup(effect.state, rules.height(state.players)), effect)
         return from_fields(Applied, (advance(effect.state, step), effect))  # Applied(...), made as the rules make positions
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
         """The check after a step and its Damage, with what happened as events."""
-        if before.setting_up:
+        if before.phase >= PLACE_PHASE:  # setting_up
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
-        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check_number(before, step))
+        hits = self.check_hits(state, before, step, effect)
+        after, events = resolve_damage(state, hits, check_number(before, step)) if hits else (state, ())
         if after.phase and not after.stacks[after.to_move] and len(after.live()) > 1:
             # "at the end of each Step" is a step of a player in the game: a seat
             # that goes out in its own step plays no more steps (turn_cut_short)
@@ -483,8 +484,6 @@ class Fences(Variant):
         """Many moves looked at in one call of the compiled core (variants/fences/fast/looks.py),
         while Fences alone answers the hooks it stands for; else ``None``: the
         kernel's default plays each move through the hooks, house rules included."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences.fast import looks  # imports numba: only once the core is enabled
@@ -513,8 +512,6 @@ class Fences(Variant):
         seats, loading numba costs more than it saves), else by the
         reference rules, which judge Hits through the hook as
         ``treehouse_evaluate`` does."""
-        from treehouse.kernel.fast import compiled
-
         if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
             return None
         on_core = not state.setting_up and compiled.ready("fences")
@@ -526,8 +523,6 @@ class Fences(Variant):
         return looks.evaluate_seats(self.rules, judged, state)
 
     def prepare_compiled(self) -> None:
-        from treehouse.kernel.fast import compiled
-
         if compiled.enabled():
             from treehouse.variants.fences.fast import looks
 
@@ -538,8 +533,6 @@ class Fences(Variant):
         """Every legal move of every face generated and looked at in one call of
         the compiled core, while Fences alone answers the legal moves and the
         hooks a look stands for; else ``None``: the search lists the moves and looks at them."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences.fast import looks
@@ -556,8 +549,6 @@ class Fences(Variant):
         one in a form the core takes in (``core_verdicts``: a
         JudgedBySource rule's verdicts go into the tables); else ``None``.
         Not for a seat that is out (it only passes: the hooks answer)."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled() or not state.stacks[state.to_move]:
             return None
         judged = self.core_verdicts(*self.GAME_HOOKS)

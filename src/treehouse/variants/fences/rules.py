@@ -709,7 +709,7 @@ def _lines(board: tuple) -> tuple[Line, ...]:
     (keyed by value, never by identity)."""
     found = []
     for square, seat in enumerate(board):
-        if is_stack(seat):
+        if isinstance(seat, int):  # is_stack(seat), written out: every new board is scanned
             for d, n, piece in first_pieces(board, square):
                 if is_fence(piece) and piece.direction is d.opposite:
                     found.append(Line(n, piece, square, seat))
@@ -885,7 +885,7 @@ def outcome(state: FencesPosition, rules) -> Outcome | None:
     """The game's end, if it is over: the last Stack standing wins; the last
     Stacks emptied at one check draw (``all_out_at_once: tie``: share the
     win); at ``turn_limit`` the most smalls win (or it is a draw)."""
-    if state.setting_up:
+    if state.phase >= PLACE_PHASE:  # setting_up, asked after every move in a bot's head
         return None  # Stacks not drawn yet are not out
     stacks = state.stacks
     if not rules.turn_limit and len(stacks) - stacks.count(()) > 1:
