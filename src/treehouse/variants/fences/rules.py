@@ -658,7 +658,8 @@ NOBODY: frozenset = frozenset()
 
 def _moved(state: FencesPosition, board: list, stacks: tuple) -> Effect:
     """What a move that Hit nothing did: ``state`` with ``board`` and ``stacks``, made in one step."""
-    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, *state[2:])), (), NOBODY))
+    _board, _stacks, destroyed, aside, out, to_move, phase, turn, tallies = state
+    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, destroyed, aside, out, to_move, phase, turn, tallies)), (), NOBODY))
 
 
 def _with_order(state: FencesPosition, stacks: tuple) -> FencesPosition:
