@@ -44,7 +44,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from treehouse.kernel.pieces import Direction
+from treehouse.kernel.pieces import Direction, Pyramid
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import Cause, Hit, fence_source, immune
 from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
@@ -115,13 +115,13 @@ def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
     (its Hit's :attr:`~treehouse.variants.fences.hits.Hit.colour`)."""
     value = SMALL * smalls
     for d, _n, cell in first_pieces(board, square):
-        if is_fence(cell):  # a Stack is neither threat nor shield
+        if isinstance(cell, Pyramid):  # a Fence (is_fence): a Stack is neither threat nor shield
             value += _line_value(d, cell, cell.colour == top)
     room = 0
     for n in AROUND[square]:
         if n in INSIDE:
             cell = board[n]
-            if cell is None or (is_fence(cell) and cell.colour == top):
+            if cell is None or (isinstance(cell, Pyramid) and cell.colour == top):
                 room += 1  # an empty square, or a Fence stepping onto which does no Damage
     return _with_room(value, room)
 

@@ -686,9 +686,9 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     along ``square``'s row and column (north first; none where the way is
     clear to the frame's edge): the lines of sight here, and the bots'
     threats in :mod:`~treehouse.variants.fences.evaluate`."""
-    found = []
+    found, rays = [], RAY[square]
     for d in COMPASS:
-        for n in RAY[square][d]:
+        for n in rays[d]:
             if board[n] is not None:
                 found.append((d, n, board[n]))
                 break
