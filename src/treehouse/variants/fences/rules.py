@@ -289,9 +289,8 @@ def nears(square: int, f: int, t: int) -> bool:
 # --------------------------------------------------------------------------
 
 
-def tip_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def tip_moves(board: tuple, square: int) -> list[FencesMove]:
     """TIP: a Standing Fence in the Stack's row or column, to point toward an Inside square."""
-    board = state.board
     return [FencesMove("tip", piece_key(cell), f, d) for f, cell in enumerate(board) if is_fence(cell) for d in inward(f) if tip_breaks(board, square, f, d) is None]
 
 
@@ -307,9 +306,9 @@ def tip_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None
     return None
 
 
-def swap_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def swap_moves(board: tuple, square: int) -> list[FencesMove]:
     """SWAP: any Fence in the Stack's row or column, Inside or Outside."""
-    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(state.board) if is_fence(cell) and swap_breaks(square, f) is None]
+    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(board) if is_fence(cell) and swap_breaks(square, f) is None]
 
 
 def swap_breaks(square: int, f: int) -> Broken | None:
@@ -317,10 +316,10 @@ def swap_breaks(square: int, f: int) -> Broken | None:
     return None if same_line(f, square) else Broken.NOT_IN_LINE
 
 
-def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def hop_moves(board: tuple, square: int) -> list[FencesMove]:
     """HOP: the Stack over an adjacent Inside Fence (it may bounce), or an
     adjacent Fence over the Stack to an empty square on the other side."""
-    board, moves = state.board, []
+    moves = []
     for f in AROUND[square]:
         if not is_fence(board[f]):
             continue
@@ -393,10 +392,10 @@ def dug(stack: tuple) -> tuple:
     return stack[-1:] + stack[:-1]
 
 
-def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def aim_moves(board: tuple, square: int) -> list[FencesMove]:
     """AIM: any non-empty set of the Fences around the Stack, each turned to a
     new orientation (Standing, or pointing toward an Inside square)."""
-    board, choices = state.board, []
+    choices = []
     for f in sorted(AROUND[square]):
         cell = board[f]
         if is_fence(cell):
@@ -422,25 +421,34 @@ def aim_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None
     return None
 
 
-def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> list[FencesMove]:
+def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> tuple[FencesMove, ...]:
     """The moves of one action (not WILD) for ``seat``'s Stack as it stands."""
-    square = state.square_of(seat)
-    if action == "TIP":
-        return tip_moves(state, square)
-    if action == "SWAP":
-        return swap_moves(state, square)
-    if action == "HOP":
-        return hop_moves(state, square)
     if action == "DIG":
-        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig)
-    return aim_moves(state, square)
+        return tuple(dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig))
+    return _placed_action_moves(state.board, state.square_of(seat), action)
 
 
-def orders(stack: tuple) -> list[tuple]:
-    """Every distinct reordering of a Stack, in a fixed order (as it stands first)."""
+@lru_cache(maxsize=64)
+def _placed_action_moves(board: tuple, square: int, action: str) -> tuple[FencesMove, ...]:
+    """TIP, SWAP, HOP or AIM's moves for the Stack on ``square``: a pure
+    function of the three values, kept by value (a chance node lists them
+    for the action's own face, then again for WILD's)."""
+    if action == "TIP":
+        return tuple(tip_moves(board, square))
+    if action == "SWAP":
+        return tuple(swap_moves(board, square))
+    if action == "HOP":
+        return tuple(hop_moves(board, square))
+    return tuple(aim_moves(board, square))
+
+
+@lru_cache(maxsize=256)
+def orders(stack: tuple) -> tuple[tuple, ...]:
+    """Every distinct reordering of a Stack, in a fixed order (as it stands
+    first): a pure function of a few colours, kept by value (every WILD asks)."""
     found = sorted(set(permutations(stack)), key=lambda p: [RANK[c] for c in p])
     found.remove(stack)
-    return [stack, *found]
+    return (stack, *found)
 
 
 def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str = "noop", dig_restores_any: bool = False) -> tuple:
