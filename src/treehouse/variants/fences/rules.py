@@ -27,13 +27,13 @@ through :class:`~treehouse.variants.fences.position.FencesPosition` (its
 ``_replace``, or on every move's path its cheaper ``with_board``,
 ``with_stacks`` and ``at_step``).  The few answers kept are kept by value, in
 ``functools.lru_cache`` caches of pure functions (the lines of a board and
-their Hits, a seat's destroyed smalls): never on an object, never by
-identity, so they are the answers worked out afresh.  They are small on
-purpose: a search meets a board again within a few hundred moves, and
-larger caches keep no more answers that are asked again, only more boards
-in memory, which slows everything (measured: benchmarks/bench_reference_tier.py).
-``rules`` arguments
-are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
+their Hits, an action's moves from a board, a Stack's orders, a seat's
+destroyed smalls): never on an object, never by identity, so they are the
+answers worked out afresh.  They are small on purpose: a search meets a
+board again within a few hundred moves, and larger caches keep no more
+answers that are asked again, only more boards in memory, which slows
+everything (measured: benchmarks/bench_reference_tier.py).  ``rules``
+arguments are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
 """
 
 from __future__ import annotations
