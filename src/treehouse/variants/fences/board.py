@@ -90,6 +90,8 @@ for _s in SQUARES:
         RAY[_s][_d] = tuple(_line)
 #: The squares around each square (up to four), north first.
 AROUND = {s: tuple(n for n in (NEIGHBOUR[s][d] for d in COMPASS) if n is not None) for s in SQUARES}
+#: INWARD[square]: the directions whose next square is Inside (:func:`inward`), north first.
+INWARD = {s: tuple(d for d in COMPASS if NEIGHBOUR[s][d] in INSIDE) for s in SQUARES}
 
 
 def square_name(square: int) -> str:
@@ -98,7 +100,7 @@ def square_name(square: int) -> str:
 
 def inward(square: int) -> tuple[Direction, ...]:
     """The directions from ``square`` whose next square is Inside ("toward an Inside space")."""
-    return tuple(d for d in COMPASS if NEIGHBOUR[square][d] in INSIDE)
+    return INWARD[square]
 
 
 def same_line(a: int, b: int) -> bool:

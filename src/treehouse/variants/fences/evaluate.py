@@ -44,10 +44,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Callable
 
-from treehouse.kernel.pieces import Direction
+from treehouse.kernel.pieces import Direction, Pyramid
 from treehouse.variants.fences.board import AROUND, INSIDE
 from treehouse.variants.fences.hits import Cause, Hit, fence_source, immune
-from treehouse.variants.fences.position import FencesPosition
+from treehouse.variants.fences.position import PLACE_PHASE, FencesPosition
 from treehouse.variants.fences.rules import first_pieces, is_fence
 
 #: Which of some Hits stand: the ``treehouse_fences_hits`` hook, bound to a position.
@@ -96,7 +96,7 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     return _valued(board, square, seat, top, smalls, stand)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)  # small on purpose, as rules.py's caches
 def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
     """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: a
     pure function of its arguments, kept by value (a search values the same
@@ -115,13 +115,13 @@ def _placed_value(board: tuple, square: int, top: str, smalls: int) -> float:
     (its Hit's :attr:`~treehouse.variants.fences.hits.Hit.colour`)."""
     value = SMALL * smalls
     for d, _n, cell in first_pieces(board, square):
-        if is_fence(cell):  # a Stack is neither threat nor shield
+        if isinstance(cell, Pyramid):  # a Fence (is_fence): a Stack is neither threat nor shield
             value += _line_value(d, cell, cell.colour == top)
     room = 0
     for n in AROUND[square]:
         if n in INSIDE:
             cell = board[n]
-            if cell is None or (is_fence(cell) and cell.colour == top):
+            if cell is None or (isinstance(cell, Pyramid) and cell.colour == top):
                 room += 1  # an empty square, or a Fence stepping onto which does no Damage
     return _with_room(value, room)
 
@@ -170,7 +170,7 @@ def _with_room(value: float, room: int) -> float:
 
 def evaluate(state: FencesPosition, seat: int, stand: Stand | None = None) -> float:
     """The score of ``state`` for ``seat``: higher is better (see the module's doc)."""
-    if stand is None and not state.setting_up:
+    if stand is None and state.phase < PLACE_PHASE:  # in play (not setting_up): asked at every evaluation
         return _plain_evaluation(state.board, state.stacks, seat)
     others = [s for s in state.live() if s != seat]
     if state.setting_up:  # nobody is out yet; those still to draw count for nothing

@@ -17,6 +17,7 @@ explored between steps.  See docs/rules/fences.md.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from pydantic import Field, model_validator
@@ -25,7 +26,7 @@ from treehouse.errors import IllegalPositionError
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.added_moves import performs_only_its_own
 from treehouse.kernel.engine import PASS, Applied, Resolved, play_move
-from treehouse.kernel.fast import gate
+from treehouse.kernel.fast import compiled, gate
 from treehouse.kernel.fast.gate import Form
 from treehouse.kernel.turn import Looks, look_moves, merged_looks
 from treehouse.kernel.variant import Rules, Variant
@@ -34,7 +35,7 @@ from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
 from treehouse.variants.fences.hits import HitReport, StackOut, judges_by_source, verdicts
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
-from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, parse_position, pieces, sets_of
+from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, from_fields, parse_position, pieces, sets_of
 from treehouse.variants.fences.rules import (
     DRAW,
     PLACE,
@@ -261,23 +262,24 @@ class Fences(Variant):
         effect = perform(
             state, state.to_move, move, rules.swap_outside_ignores_colour, rules.swap_outside_considered_moved, rules.mover_hit_on_stack
         )
-        if state.setting_up:  # a setup step (no check follows it)
+        if state.phase >= PLACE_PHASE:  # a setup step (setting_up; no check follows it)
             return Applied(advance_setup(effect.state, rules.height(state.players)), effect)
-        return Applied(advance(effect.state, step), effect)
+        return from_fields(Applied, (advance(effect.state, step), effect))  # Applied(...), made as the rules make positions
 
     @hookimpl
     def treehouse_resolve(self, state, before, step, move, effect):
         """The check after a step and its Damage, with what happened as events."""
-        if before.setting_up:
+        if before.phase >= PLACE_PHASE:  # setting_up
             return state  # the setup is not play: no check (docs/rules/fences.md, Setup); the engine does not call this
         if move is PASS:
             state = advance(state, step)
-        after, events = resolve_damage(state, self.check_hits(state, before, step, effect), check_number(before, step))
+        hits = self.check_hits(state, before, step, effect)
+        after, events = resolve_damage(state, hits, check_number(before, step)) if hits else (state, ())
         if after.phase and not after.stacks[after.to_move] and len(after.live()) > 1:
             # "at the end of each Step" is a step of a player in the game: a seat
             # that goes out in its own step plays no more steps (turn_cut_short)
             after = end_turn(after)
-        return Resolved(after, events) if events else after
+        return from_fields(Resolved, (after, events)) if events else after  # Resolved(after, events)
 
     def check_hits(self, state, before, step, effect) -> tuple:
         """The Hits of the check after a move took ``before`` to ``state`` that
@@ -298,12 +300,23 @@ class Fences(Variant):
         """Fences' own answer: every Hit found stands (docs/fences-api.md)."""
         return hits
 
-    @property
+    @cached_property
     def house_judges_hits(self) -> bool:
         """Does a house rule answer ``treehouse_fences_hits``?  Then a check, and
         the bots' evaluation, ask the hook which Hits stand; otherwise every one
-        does (Fences' own answer), and neither makes the call."""
+        does (Fences' own answer), and neither makes the call.  Asked at every
+        check and evaluation, so answered once: the plugins of a game's manager
+        never change (:meth:`bind_hooks` and pickling forget the answer)."""
         return not self.hooks.variant_alone("treehouse_fences_hits")
+
+    def bind_hooks(self, hooks) -> None:
+        super().bind_hooks(hooks)
+        self.__dict__.pop("house_judges_hits", None)
+
+    def __getstate__(self) -> dict:
+        state = super().__getstate__()
+        state.pop("house_judges_hits", None)  # the hooks where it lands answer it afresh
+        return state
 
     def legend(self):
         from treehouse.variants.fences.guide import LEGEND
@@ -387,7 +400,9 @@ class Fences(Variant):
     @hookimpl
     def treehouse_evaluate(self, state, seat):
         """The bots' score for ``seat``: smalls, threats, colour shields, room to move (see fences/evaluate.py)."""
-        return evaluate(state, seat, self._stand(state))
+        if self.house_judges_hits:
+            return evaluate(state, seat, self._stand(state))
+        return evaluate(state, seat)  # every Hit stands
 
     def _stand(self, state):
         """The evaluation's judge of threatened Hits in ``state``: the
@@ -469,8 +484,6 @@ class Fences(Variant):
         """Many moves looked at in one call of the compiled core (variants/fences/fast/looks.py),
         while Fences alone answers the hooks it stands for; else ``None``: the
         kernel's default plays each move through the hooks, house rules included."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences.fast import looks  # imports numba: only once the core is enabled
@@ -499,8 +512,6 @@ class Fences(Variant):
         seats, loading numba costs more than it saves), else by the
         reference rules, which judge Hits through the hook as
         ``treehouse_evaluate`` does."""
-        from treehouse.kernel.fast import compiled
-
         if self.hooks.tracing or not self.hooks.variant_alone("treehouse_evaluate"):
             return None
         on_core = not state.setting_up and compiled.ready("fences")
@@ -512,8 +523,6 @@ class Fences(Variant):
         return looks.evaluate_seats(self.rules, judged, state)
 
     def prepare_compiled(self) -> None:
-        from treehouse.kernel.fast import compiled
-
         if compiled.enabled():
             from treehouse.variants.fences.fast import looks
 
@@ -524,8 +533,6 @@ class Fences(Variant):
         """Every legal move of every face generated and looked at in one call of
         the compiled core, while Fences alone answers the legal moves and the
         hooks a look stands for; else ``None``: the search lists the moves and looks at them."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled():
             return None
         from treehouse.variants.fences.fast import looks
@@ -542,8 +549,6 @@ class Fences(Variant):
         one in a form the core takes in (``core_verdicts``: a
         JudgedBySource rule's verdicts go into the tables); else ``None``.
         Not for a seat that is out (it only passes: the hooks answer)."""
-        from treehouse.kernel.fast import compiled
-
         if step.setup or compiled.waiting("fences") or not compiled.enabled() or not state.stacks[state.to_move]:
             return None
         judged = self.core_verdicts(*self.GAME_HOOKS)

@@ -156,7 +156,7 @@ def ignoring_colour(hit: Hit) -> Hit:
     a Hit is made to ignore colour: a Swap with an Outside Fence
     (``swap_outside_ignores_colour``) and every Hit under the house rule
     ``no-colour-immunity``."""
-    return hit._replace(ignores_colour=True)
+    return from_fields(Hit, (*hit[:4], True))  # hit._replace(ignores_colour=True)
 
 
 def immune(hit: Hit, top: str | None) -> bool:

@@ -64,7 +64,7 @@ class FencesMove(NamedTuple):
 
 def reordered_all(moves, order: tuple) -> list[FencesMove]:
     """Each of ``moves`` after WILD's reorder ``order``: :meth:`FencesMove.reordered`, for many at once."""
-    return [from_fields(FencesMove, move[:4] + (order,)) for move in moves]
+    return [from_fields(FencesMove, (kind, piece, square, arg, order)) for kind, piece, square, arg, _order in moves]
 
 
 FAIL = FencesMove("fail")

@@ -154,7 +154,8 @@ class FencesPosition(NamedTuple):
 
     def at_step(self, phase: int, turn: int) -> FencesPosition:
         """The position at step ``phase`` after ``turn`` completed turns: ``_replace(phase=phase, turn=turn)``."""
-        return from_fields(FencesPosition, (*self[:6], phase, turn, self[8]))
+        board, stacks, destroyed, aside, out, to_move, _phase, _turn, tallies = self
+        return from_fields(FencesPosition, (board, stacks, destroyed, aside, out, to_move, phase, turn, tallies))
 
     def tally(self, name: str) -> tuple[int, ...]:
         """A house rule's per-seat count (zeros when it has counted nothing yet)."""

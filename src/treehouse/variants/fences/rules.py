@@ -27,9 +27,13 @@ through :class:`~treehouse.variants.fences.position.FencesPosition` (its
 ``_replace``, or on every move's path its cheaper ``with_board``,
 ``with_stacks`` and ``at_step``).  The few answers kept are kept by value, in
 ``functools.lru_cache`` caches of pure functions (the lines of a board and
-their Hits, a seat's destroyed smalls): never on an object, never by
-identity, so they are the answers worked out afresh.  ``rules`` arguments
-are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
+their Hits, an action's moves from a board, a Stack's orders, a seat's
+destroyed smalls): never on an object, never by identity, so they are the
+answers worked out afresh.  They are small on purpose: a search meets a
+board again within a few hundred moves, and larger caches keep no more
+answers that are asked again, only more boards in memory, which slows
+everything (measured: benchmarks/bench_reference_tier.py).  ``rules``
+arguments are the variant's rule options (:class:`~treehouse.variants.fences.game.FencesRules`).
 """
 
 from __future__ import annotations
@@ -285,9 +289,8 @@ def nears(square: int, f: int, t: int) -> bool:
 # --------------------------------------------------------------------------
 
 
-def tip_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def tip_moves(board: tuple, square: int) -> list[FencesMove]:
     """TIP: a Standing Fence in the Stack's row or column, to point toward an Inside square."""
-    board = state.board
     return [FencesMove("tip", piece_key(cell), f, d) for f, cell in enumerate(board) if is_fence(cell) for d in inward(f) if tip_breaks(board, square, f, d) is None]
 
 
@@ -303,9 +306,9 @@ def tip_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None
     return None
 
 
-def swap_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def swap_moves(board: tuple, square: int) -> list[FencesMove]:
     """SWAP: any Fence in the Stack's row or column, Inside or Outside."""
-    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(state.board) if is_fence(cell) and swap_breaks(square, f) is None]
+    return [FencesMove("swap", piece_key(cell), f) for f, cell in enumerate(board) if is_fence(cell) and swap_breaks(square, f) is None]
 
 
 def swap_breaks(square: int, f: int) -> Broken | None:
@@ -313,10 +316,10 @@ def swap_breaks(square: int, f: int) -> Broken | None:
     return None if same_line(f, square) else Broken.NOT_IN_LINE
 
 
-def hop_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def hop_moves(board: tuple, square: int) -> list[FencesMove]:
     """HOP: the Stack over an adjacent Inside Fence (it may bounce), or an
     adjacent Fence over the Stack to an empty square on the other side."""
-    board, moves = state.board, []
+    moves = []
     for f in AROUND[square]:
         if not is_fence(board[f]):
             continue
@@ -389,10 +392,10 @@ def dug(stack: tuple) -> tuple:
     return stack[-1:] + stack[:-1]
 
 
-def aim_moves(state: FencesPosition, square: int) -> list[FencesMove]:
+def aim_moves(board: tuple, square: int) -> list[FencesMove]:
     """AIM: any non-empty set of the Fences around the Stack, each turned to a
     new orientation (Standing, or pointing toward an Inside square)."""
-    board, choices = state.board, []
+    choices = []
     for f in sorted(AROUND[square]):
         cell = board[f]
         if is_fence(cell):
@@ -418,25 +421,34 @@ def aim_breaks(board: tuple, square: int, f: int, d: Direction) -> Broken | None
     return None
 
 
-def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> list[FencesMove]:
+def one_action_moves(state: FencesPosition, seat: int, action: str, restores_any: bool = False, uniform_dig: str = "noop") -> tuple[FencesMove, ...]:
     """The moves of one action (not WILD) for ``seat``'s Stack as it stands."""
-    square = state.square_of(seat)
-    if action == "TIP":
-        return tip_moves(state, square)
-    if action == "SWAP":
-        return swap_moves(state, square)
-    if action == "HOP":
-        return hop_moves(state, square)
     if action == "DIG":
-        return dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig)
-    return aim_moves(state, square)
+        return tuple(dig_moves(state.stacks[seat], state.destroyed[seat], restores_any, uniform_dig))
+    return _placed_action_moves(state.board, state.square_of(seat), action)
 
 
-def orders(stack: tuple) -> list[tuple]:
-    """Every distinct reordering of a Stack, in a fixed order (as it stands first)."""
+@lru_cache(maxsize=64)
+def _placed_action_moves(board: tuple, square: int, action: str) -> tuple[FencesMove, ...]:
+    """TIP, SWAP, HOP or AIM's moves for the Stack on ``square``: a pure
+    function of the three values, kept by value (a chance node lists them
+    for the action's own face, then again for WILD's)."""
+    if action == "TIP":
+        return tuple(tip_moves(board, square))
+    if action == "SWAP":
+        return tuple(swap_moves(board, square))
+    if action == "HOP":
+        return tuple(hop_moves(board, square))
+    return tuple(aim_moves(board, square))
+
+
+@lru_cache(maxsize=256)
+def orders(stack: tuple) -> tuple[tuple, ...]:
+    """Every distinct reordering of a Stack, in a fixed order (as it stands
+    first): a pure function of a few colours, kept by value (every WILD asks)."""
     found = sorted(set(permutations(stack)), key=lambda p: [RANK[c] for c in p])
     found.remove(stack)
-    return [stack, *found]
+    return (stack, *found)
 
 
 def action_moves(state: FencesPosition, seat: int, face: str, uniform_dig: str = "noop", dig_restores_any: bool = False) -> tuple:
@@ -654,7 +666,8 @@ NOBODY: frozenset = frozenset()
 
 def _moved(state: FencesPosition, board: list, stacks: tuple) -> Effect:
     """What a move that Hit nothing did: ``state`` with ``board`` and ``stacks``, made in one step."""
-    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, *state[2:])), (), NOBODY))
+    _board, _stacks, destroyed, aside, out, to_move, phase, turn, tallies = state
+    return from_fields(Effect, (from_fields(FencesPosition, (tuple(board), stacks, destroyed, aside, out, to_move, phase, turn, tallies)), (), NOBODY))
 
 
 def _with_order(state: FencesPosition, stacks: tuple) -> FencesPosition:
@@ -681,9 +694,9 @@ def first_pieces(board, square: int) -> list[tuple[Direction, int, object]]:
     along ``square``'s row and column (north first; none where the way is
     clear to the frame's edge): the lines of sight here, and the bots'
     threats in :mod:`~treehouse.variants.fences.evaluate`."""
-    found = []
+    found, rays = [], RAY[square]
     for d in COMPASS:
-        for n in RAY[square][d]:
+        for n in rays[d]:
             if board[n] is not None:
                 found.append((d, n, board[n]))
                 break
@@ -694,19 +707,21 @@ def lines(state: FencesPosition) -> tuple[Line, ...]:
     """Every line of sight from a Pointing Fence to a Stack, Stacks in square
     order: from each Stack, the first piece each way, if it is a Fence
     pointing back at it."""
-    return _lines(state.board, state.live())
+    return _lines(state.board)
 
 
-@lru_cache(maxsize=4096)
-def _lines(board: tuple, live: tuple[int, ...]) -> tuple[Line, ...]:
-    """:func:`lines` of a board and its live seats: a pure function of the
-    two values, so a search that meets a board again finds its lines kept
+@lru_cache(maxsize=512)
+def _lines(board: tuple) -> tuple[Line, ...]:
+    """:func:`lines` of a board, from the Stacks standing on it (a seat's
+    Stack is on the board exactly while the seat is in): a pure function of
+    the board, so a search that meets a board again finds its lines kept
     (keyed by value, never by identity)."""
     found = []
-    for square, seat in sorted((board.index(seat), seat) for seat in live):
-        for d, n, piece in first_pieces(board, square):
-            if is_fence(piece) and piece.direction is d.opposite:
-                found.append(Line(n, piece, square, seat))
+    for square, seat in enumerate(board):
+        if isinstance(seat, int):  # is_stack(seat), written out: every new board is scanned
+            for d, n, piece in first_pieces(board, square):
+                if is_fence(piece) and piece.direction is d.opposite:
+                    found.append(Line(n, piece, square, seat))
     return tuple(found)
 
 
@@ -716,10 +731,12 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     (``POINTED_AT``); so does each line already there to a Stack in
     ``moved``, one that stayed though considered moved (``BOUNCED``).  With
     ``every_check`` (``line_hits: every_check``) every line Hits."""
-    sightings = _sightings(after.board, after.live())
+    sightings = _sightings(after.board)
     if every_check:
         return [pointed for _line, pointed, _bounced in sightings]
-    already = _lines(before.board, before.live())  # lines(before)
+    if not sightings:
+        return []  # no line after the move: nothing to compare with the lines before
+    already = _lines(before.board)  # lines(before)
     hits = []
     for line, pointed, bounced in sightings:
         if line not in already:
@@ -729,14 +746,14 @@ def line_hits(before: FencesPosition, after: FencesPosition, moved: frozenset = 
     return hits
 
 
-@lru_cache(maxsize=4096)
-def _sightings(board: tuple, live: tuple[int, ...]) -> tuple[tuple[Line, Hit, Hit], ...]:
-    """Each line of a board and its live seats (:func:`_lines`) with the Hit it
-    makes when new (``POINTED_AT``) and when its Stack was considered moved
-    (``BOUNCED``): a pure function of the two values, kept by value, so the
-    Hits of a board are made once, not at every check that finds them."""
+@lru_cache(maxsize=512)
+def _sightings(board: tuple) -> tuple[tuple[Line, Hit, Hit], ...]:
+    """Each line of a board (:func:`_lines`) with the Hit it makes when new
+    (``POINTED_AT``) and when its Stack was considered moved (``BOUNCED``):
+    a pure function of the board, kept by value, so the Hits of a board are
+    made once, not at every check that finds them."""
     found = []
-    for line in _lines(board, live):
+    for line in _lines(board):
         source = fence_source(line.fence, line.fence_square)
         found.append((line, Hit(line.seat, Cause.POINTED_AT, source), Hit(line.seat, Cause.BOUNCED, source)))
     return tuple(found)
@@ -877,7 +894,7 @@ def outcome(state: FencesPosition, rules) -> Outcome | None:
     """The game's end, if it is over: the last Stack standing wins; the last
     Stacks emptied at one check draw (``all_out_at_once: tie``: share the
     win); at ``turn_limit`` the most smalls win (or it is a draw)."""
-    if state.setting_up:
+    if state.phase >= PLACE_PHASE:  # setting_up, asked after every move in a bot's head
         return None  # Stacks not drawn yet are not out
     stacks = state.stacks
     if not rules.turn_limit and len(stacks) - stacks.count(()) > 1:
