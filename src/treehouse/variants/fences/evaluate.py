@@ -78,12 +78,16 @@ def stack_value(state: FencesPosition, seat: int, stand: Stand | None = None) ->
     return placed_value(state.board, state.square_of(seat), seat, stack[-1], len(stack), stand)
 
 
-def threatened_hits(board: tuple, square: int, seat: int) -> tuple[list, list]:
+@lru_cache(maxsize=1024)
+def threatened_hits(board: tuple, square: int, seat: int) -> tuple[tuple, tuple]:
     """The Hits a placed Stack is threatened with: one per Fence first met along
     its row and column (``POINTED_AT``: the Hit it makes once it points at the
-    Stack), and one per Fence next to it (``MOVED_ONTO``: stepping onto it)."""
-    lines = [(d, cell, Hit(seat, Cause.POINTED_AT, fence_source(cell, n))) for d, n, cell in first_pieces(board, square) if is_fence(cell)]
-    onto = [Hit(seat, Cause.MOVED_ONTO, fence_source(board[n], n)) for n in AROUND[square] if is_fence(board[n])]
+    Stack), and one per Fence next to it (``MOVED_ONTO``: stepping onto it).
+    A pure function of its arguments, kept by value: where a house rule judges
+    the Hits, a search asks it of the same Stack on the same board again and
+    again (as :func:`_seat_value` is asked where none does)."""
+    lines = tuple((d, cell, Hit(seat, Cause.POINTED_AT, fence_source(cell, n))) for d, n, cell in first_pieces(board, square) if is_fence(cell))
+    onto = tuple(Hit(seat, Cause.MOVED_ONTO, fence_source(board[n], n)) for n in AROUND[square] if is_fence(board[n]))
     return lines, onto
 
 
@@ -131,7 +135,7 @@ def _valued(board: tuple, square: int, seat: int, top: str, smalls: int, stand: 
     if stand is None:
         judged = None
     else:
-        judged = {(h.seat, h.cause, h.source): h for h in stand(tuple(hit for _d, _cell, hit in lines) + tuple(onto))}
+        judged = {(h.seat, h.cause, h.source): h for h in stand(tuple(hit for _d, _cell, hit in lines) + onto)}
 
     def harmless(hit: Hit) -> bool:
         if judged is not None:
