@@ -100,7 +100,7 @@ def placed_value(board: tuple, square: int, seat: int, top: str, smalls: int, st
     return _valued(board, square, seat, top, smalls, stand)
 
 
-@lru_cache(maxsize=1024)  # small on purpose, as rules.py's caches
+@lru_cache(maxsize=1024)  # small on purpose, as the caches in the rules module are
 def _seat_value(board: tuple, seat: int, top: str, smalls: int) -> float:
     """:func:`_placed_value` of ``seat``'s Stack where ``board`` has it: a
     pure function of its arguments, kept by value (a search values the same
