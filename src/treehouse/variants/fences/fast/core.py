@@ -218,12 +218,15 @@ def _attempt(work, top, seat, square, target, count, mover_hit_on_stack):
     """A Stack on ``square`` tries to enter ``target`` (rules.attempt_hit): the
     Hit count after, the seat marked bounced in ``work`` when it stays
     considered moved (rules.bounced: not onto a Stack unless
-    ``mover_hit_on_stack``).  ``-1``: it may."""
+    ``mover_hit_on_stack``).  ``-1``: it may, and has moved there."""
     cell = work[W_CELLS + target]
     if not INSIDE[target]:
         work[W_BOUNCED + seat] = 1
         return _add_hit(work, count, H_OUTSIDE, seat, S_NONE, -1, -1, target, -1, 0)
     if cell == EMPTY:
+        work[W_CELLS + square] = EMPTY
+        work[W_CELLS + target] = seat + 1
+        work[W_SQUARE] = target
         return -1
     if not _is_fence(cell):
         # only the stationary Stack is Hit; the mover's top colour can make it immune
@@ -351,10 +354,6 @@ def _performed(rules, position, code, square, before_count, work):
         result = _attempt(work, top, mover, square, target, nhits, mover_hit_on_stack)
         if result >= 0:
             nhits = result
-        else:
-            work[W_CELLS + square] = EMPTY
-            work[W_CELLS + target] = mover + 1
-            work[W_SQUARE] = target
     elif kind == K_HOPFENCE:
         far = NEIGHBOUR[square, _opposite(_side(square, f))]
         work[W_CELLS + far] = work[W_CELLS + f]
@@ -371,11 +370,7 @@ def _performed(rules, position, code, square, before_count, work):
         result = _attempt(work, top, mover, square, target, nhits, mover_hit_on_stack)
         if result >= 0:
             nhits = result
-            changed = False
-        else:
-            work[W_CELLS + square] = EMPTY
-            work[W_CELLS + target] = mover + 1
-            work[W_SQUARE] = target
+            changed = False  # the Stack stayed and the board is as it was
     elif kind == K_DIG:
         changed = False
         if arg < 0:
