@@ -111,11 +111,13 @@ def test_a_judged_by_source_rule_removes_the_hits_its_verdicts_drop(pos, fences)
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
     after, events = play_move(hooks, state, FENCE, fences.parse_move("move Mr@a4 a3"))
     assert events == () and after.stacks == state.stacks
-    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == (0, 0, 1, 0) * 7  # per cause: no piece, Large, Medium, a Stack
+    # per cause, for no piece, Large, Medium, a Stack; a pair no check finds (an Outside attempt by a piece) stands
+    by_piece, no_piece = (0, 0, 1, 0), (0, 0, 0, 0)
+    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == by_piece * 4 + no_piece + by_piece + no_piece
 
 
 class WithAWrapperOfItsOwn(DropsMedium):
-    """A JudgedBySource rule that answers the hook itself: its verdicts may not say what it does."""
+    """A JudgedBySource rule that answers the hook itself: its wrapper, not its verdicts, says what it does."""
 
     name = "own-wrapper-test"
 
@@ -131,15 +133,15 @@ class SaysYes(JudgedBySource):
         return True
 
 
-def test_a_judged_by_source_rule_with_its_own_wrapper_plays_through_the_hooks(fences):
+def test_a_judged_by_source_rule_with_its_own_wrapper_is_read_by_that_wrapper(fences):
     hooks = game_hooks(fences, [WithAWrapperOfItsOwn(fences, None)])
-    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) is None
+    assert hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS) == (0,) * 28  # its wrapper lets every Hit stand
 
 
 def test_a_verdict_that_is_no_verdict_is_one_line_naming_the_rule(pos, fences):
     hooks = game_hooks(fences, [SaysYes(fences, None)])
     state = pos(layout(c3="1", e5="2", a4="Mr>"), stacks="rgby,oygb", step="fence")
-    expected = r"house rule SaysYes: verdict\(None, POINTED_AT\) returned True, expected a Verdict \(Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR\)"
+    expected = r"house rule SaysYes: verdict\('L', POINTED_AT\) returned True, expected a Verdict \(Verdict.STANDS, Verdict.DROPPED or Verdict.IGNORES_COLOUR\)"
     with pytest.raises(PluginError, match=expected):
         hooks.variant.core_verdicts(*hooks.variant.LOOK_HOOKS)
     with pytest.raises(PluginError, match=r"house rule SaysYes: verdict\("):

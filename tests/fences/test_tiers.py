@@ -46,6 +46,7 @@ from treehouse.kernel.turn import Control, Looks, look_moves
 from treehouse.plugins import game_hooks
 from treehouse.hookspecs import hookimpl
 from treehouse.variants.fences.fast import looks
+from treehouse.variants.fences.hits import Cause, ignoring_colour
 from treehouse.variants.fences.position import format_position
 
 pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
@@ -262,8 +263,8 @@ def test_reachable_positions_look_the_same_through_both_tiers_with_every_face(pl
 
 
 class MediumFencesHitNot:
-    """large-fences-only written as a plain wrapper of treehouse_fences_hits
-    (as it was before JudgedBySource): the core cannot know what it does."""
+    """large-fences-only written as a plain wrapper of treehouse_fences_hits:
+    it judges each Hit by its source alone, so the core reads it as a table."""
 
     def __init__(self, variant, options):
         pass
@@ -274,13 +275,26 @@ class MediumFencesHitNot:
         return tuple(hit for hit in standing if hit.source is None or hit.source.seat is not None or hit.source.size != Size.MEDIUM)
 
 
+class MediumFencesHitNotInPlay(MediumFencesHitNot):
+    """The same rule, asking the position first (no check is made in the
+    setup, so it always goes on): the core cannot know what it does."""
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        if state.setting_up:
+            return standing
+        return tuple(hit for hit in standing if hit.source is None or hit.source.size is not Size.MEDIUM)
+
+
 PLAIN_WRAPPER = HouseRule("medium-fences-hit-not", MediumFencesHitNot)
+READS_THE_POSITION = HouseRule("medium-fences-hit-not-in-play", MediumFencesHitNotInPlay)
 
 
-def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
-    """A plain treehouse_fences_hits wrapper: the variant answers None and
+def test_a_house_rule_reading_the_position_sends_the_look_to_the_hooks(plugins):
+    """A treehouse_fences_hits wrapper that reads the position: the variant answers None and
     the kernel's default, through the house rule, gives the look (a medium Fence's Hit dropped)."""
-    variant = fences(plugins, house_rules=[PLAIN_WRAPPER], start="corners")
+    variant = fences(plugins, house_rules=[READS_THE_POSITION], start="corners")
     hooks = variant.hooks
     assert variant.core_verdicts(*variant.LOOK_HOOKS) is None
     state, step = recorded(variant, [GreedyBot, RandomBot], "tiers:house", 6)[-1]
@@ -301,11 +315,12 @@ def test_a_house_rule_on_a_looked_hook_sends_the_look_to_the_hooks(plugins):
 @pytest.mark.parametrize(
     "house_rules, verdicts",
     [
-        # one row of four (no piece, Large, Medium, a Stack) per cause, in hits.CAUSES' order
-        (["large-fences-only"], (0, 0, 1, 0) * 7),
-        (["no-colour-immunity"], (2, 2, 2, 2) * 7),
-        (["no-colour-immunity", "large-fences-only"], (2, 2, 1, 2) * 7),
-        (["no-swap-outside"], (0, 0, 0, 0) * 5 + (1, 1, 1, 1) + (0, 0, 0, 0)),
+        # one row of four (no piece, Large, Medium, a Stack) per cause, in hits.CAUSES' order: four
+        # causes by a piece, an attempt Outside, a Swap Outside, an impossible action (pairs no check finds stand)
+        (["large-fences-only"], (0, 0, 1, 0) * 4 + (0, 0, 0, 0) + (0, 0, 1, 0) + (0, 0, 0, 0)),
+        (["no-colour-immunity"], (0, 2, 2, 2) * 4 + (2, 0, 0, 0) + (0, 2, 2, 2) + (2, 0, 0, 0)),
+        (["no-colour-immunity", "large-fences-only"], (0, 2, 1, 2) * 4 + (2, 0, 0, 0) + (0, 2, 1, 2) + (2, 0, 0, 0)),
+        (["no-swap-outside"], (0, 0, 0, 0) * 5 + (0, 1, 1, 1) + (0, 0, 0, 0)),
     ],
     ids=["large-fences-only", "no-colour-immunity", "both", "no-swap-outside"],
 )
@@ -357,15 +372,62 @@ def test_a_house_rule_performing_moves_in_a_hook_of_its_own_sends_the_look_to_th
     assert variant.treehouse_look_moves(state, step, "WILD", moves, 0) is None
 
 
-def test_large_fences_only_on_the_core_plays_the_games_of_the_same_rule_written_as_a_plain_wrapper(plugins):
-    """The same search games, move for move: large-fences-only on the core, and
-    its plain-wrapper twin through the hooks on the reference rules."""
-    on_core = fences(plugins, house_rules=["large-fences-only"], start="corners")
-    by_hooks = fences(plugins, house_rules=[PLAIN_WRAPPER], start="corners")
-    assert on_core.core_verdicts(*on_core.LOOK_HOOKS) is not None and by_hooks.core_verdicts(*by_hooks.LOOK_HOOKS) is None
-    games = [recorded(variant, [GreedyBot, SearchBot], "tiers:judged:search", 10) for variant in (on_core, by_hooks)]
-    assert [(format_position(state), step.name) for state, step in games[0]] == [(format_position(state), step.name) for state, step in games[1]]
+def test_large_fences_only_plays_the_same_games_declared_as_a_plain_wrapper_and_reading_the_position(plugins):
+    """The same search games, move for move: large-fences-only and its plain-wrapper
+    twin on the core (the same table), and its twin that reads the position
+    through the hooks on the reference rules."""
+    declared = fences(plugins, house_rules=["large-fences-only"], start="corners")
+    plain = fences(plugins, house_rules=[PLAIN_WRAPPER], start="corners")
+    by_hooks = fences(plugins, house_rules=[READS_THE_POSITION], start="corners")
+    assert plain.core_verdicts(*plain.GAME_HOOKS) == declared.core_verdicts(*declared.GAME_HOOKS) is not None
+    assert by_hooks.core_verdicts(*by_hooks.LOOK_HOOKS) is None
+    games = [
+        [(format_position(state), step.name) for state, step in recorded(variant, [GreedyBot, SearchBot], "tiers:judged:search", 10)]
+        for variant in (declared, plain, by_hooks)
+    ]
+    assert games[0] == games[1] == games[2]
     assert len(games[0]) > 20
+
+
+class SmallsIgnoreColour:
+    """Issue 43's rule as a plain wrapper: a Stack's Hits Damage whatever the colour."""
+
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
+
+
+class NoSwapOutside:
+    """docs/fences-api.md's first example, as it is written there."""
+
+    def __init__(self, variant, options):
+        self.variant = variant
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(hit for hit in standing if hit.cause is not Cause.SWAP_OUTSIDE)
+
+
+@pytest.mark.parametrize(
+    "rule, options",
+    [(PLAIN_WRAPPER, {}), (HouseRule("smalls", SmallsIgnoreColour), {"mover_hit_on_stack": True}), (HouseRule("no-swap", NoSwapOutside), {})],
+    ids=["medium-fences-hit-not", "smalls", "no-swap-outside"],
+)
+def test_plain_wrappers_judging_each_hit_alone_run_on_the_core_step_for_step_as_through_the_hooks(plugins, rule, options):
+    """Read as a table, a plain wrapper's games look the same through both
+    tiers, every decision of recorded games (the reference through the wrapper itself)."""
+    variant = fences(plugins, house_rules=[rule], start="corners", **options)
+    assert variant.core_verdicts(*variant.GAME_HOOKS) is not None
+    looked = 0
+    for game in range(2):
+        for state, step in recorded(variant, [GreedyBot, RandomBot], f"tiers:plain:{game}", 40):
+            looked += compare(variant, state, step)
+    assert looked > 500
 
 
 def test_with_the_core_turned_off_the_variant_leaves_the_look_to_the_hooks(plugins, monkeypatch):

@@ -28,6 +28,20 @@ class SmallsIgnoreColour:
         return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
 
 
+class LateSmallsIgnoreColour:
+    """A rule no table holds: from turn 10 on, a Stack's Hits Damage whatever the colour (it reads the position)."""
+
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        if state.turn < 10:
+            return standing
+        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
+
+
 class SmallsIgnoreColourDeclared(JudgedBySource):
     """The same rule in the declared form."""
 
@@ -40,6 +54,7 @@ class Rules:
     def treehouse_register_house_rules(self, register):
         register("smalls-plain", SmallsIgnoreColour, variants="fences", description="plain wrapper")
         register("smalls-declared", SmallsIgnoreColourDeclared, variants="fences", description="declared form")
+        register("late-smalls", LateSmallsIgnoreColour, variants="fences", description="reads the position")
 
 
 @pytest.fixture(scope="module")
@@ -67,9 +82,16 @@ def hooks_of(loaded, *rules):
 
 @pytest.mark.parametrize(
     "rules, keeps_core",
-    [((), True), (("smalls-declared",), True), (("smalls-plain",), False), (("smalls-declared", "smalls-plain"), False)],
+    [
+        ((), True),
+        (("smalls-declared",), True),
+        (("smalls-plain",), True),
+        (("smalls-declared", "smalls-plain"), True),
+        (("late-smalls",), False),
+        (("smalls-declared", "late-smalls"), False),
+    ],
 )
-def test_the_gate_lets_the_core_answer_only_for_rules_of_a_declared_form(loaded, rules, keeps_core):
+def test_the_gate_lets_the_core_answer_only_for_rules_it_can_take_in(loaded, rules, keeps_core):
     variant = loaded.variant("fences")
     _effective, hooks = hooks_of(loaded, *rules)
     assert gate.may_answer(hooks, variant.FAST_HOOKS, variant.FAST_FORMS) is keeps_core
@@ -77,29 +99,37 @@ def test_the_gate_lets_the_core_answer_only_for_rules_of_a_declared_form(loaded,
     assert (gate.slow_rules(hooks) == []) is keeps_core
 
 
-def test_a_plain_wrapper_is_named_once_with_its_hook_the_cost_and_the_form_that_keeps_the_core(loaded, monkeypatch):
+def test_a_rule_the_core_cannot_take_in_is_named_once_with_its_hook_why_the_cost_and_the_form_that_keeps_the_core(loaded, monkeypatch):
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
-    effective, _hooks = hooks_of(loaded, "smalls-plain")
+    effective, _hooks = hooks_of(loaded, "late-smalls")
     assert effective.slow == [
-        "house rule 'smalls-plain' (treehouse_fences_hits) answers in a form the compiled core cannot take in:"
+        "house rule 'late-smalls' (treehouse_fences_hits: it reads the position) answers in a form the compiled core cannot take in:"
         " bots that look ahead play on the reference rules, 10 to 90 times the CPU;"
-        " written as a JudgedBySource rule (docs/fences-api.md), a rule keeps the core"
+        " written as a wrapper that judges each Hit by its cause and source size alone (docs/fences-api.md), a rule keeps the core"
     ]
     assert hooks_of(loaded, "smalls-declared")[0].slow == []
+    assert hooks_of(loaded, "smalls-plain")[0].slow == []
 
 
 def test_with_the_core_turned_off_nothing_is_said(loaded, monkeypatch):
     monkeypatch.setenv(compiled.COMPILED_ENV, "0")
     compiled.reset_for_tests()
     try:
-        assert hooks_of(loaded, "smalls-plain")[0].slow == []
+        assert hooks_of(loaded, "late-smalls")[0].slow == []
     finally:
         monkeypatch.delenv(compiled.COMPILED_ENV)
         compiled.reset_for_tests()
 
 
-@pytest.mark.parametrize("rules, says", [("smalls-declared", "Tier: compiled core for bots that look ahead"), ("smalls-plain", "Tier: reference rules for bots that look ahead: house rule 'smalls-plain'")])
+@pytest.mark.parametrize(
+    "rules, says",
+    [
+        ("smalls-declared", "Tier: compiled core for bots that look ahead"),
+        ("smalls-plain", "Tier: compiled core for bots that look ahead"),
+        ("late-smalls", "Tier: reference rules for bots that look ahead: house rule 'late-smalls' (treehouse_fences_hits: it reads the position)"),
+    ],
+)
 def test_th_rules_says_which_tier_a_rule_set_runs_on(loaded, monkeypatch, rules, says):
     from treehouse.cli.app import app
 
@@ -117,26 +147,26 @@ def test_th_rules_says_which_tier_a_rule_set_runs_on(loaded, monkeypatch, rules,
     [["simulate", "--variant", "fences", "--set"], ["compare", "fences", "--set-b"], ["sweep", "--variant", "fences", "--param", "rules.turn_limit=5,6", "--set"]],
     ids=lambda command: command[0],
 )
-def test_a_playtest_whose_bots_look_ahead_under_a_plain_wrapper_says_so_once(loaded, monkeypatch, command, seats, lines):
+def test_a_playtest_whose_bots_look_ahead_under_a_rule_the_core_cannot_take_in_says_so_once(loaded, monkeypatch, command, seats, lines):
     from treehouse.cli.app import app
 
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
     use_plugins(monkeypatch, loaded)
-    args = [*command, "house_rules=[smalls-plain]", "--games", "1", "--jobs", "1", "--seat", seats[0], "--seat", seats[1]]
+    args = [*command, "house_rules=[late-smalls]", "--games", "1", "--jobs", "1", "--seat", seats[0], "--seat", seats[1]]
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert result.stderr.count("cannot take in") == lines, result.stderr
 
 
 @pytest.mark.parametrize("seats, lines", [('["greedy", "random"]', 1), ('["random", "random"]', 0)])
-def test_th_tune_whose_bots_look_ahead_under_a_plain_wrapper_says_so_once(loaded, monkeypatch, tmp_path, seats, lines):
+def test_th_tune_whose_bots_look_ahead_under_a_rule_the_core_cannot_take_in_says_so_once(loaded, monkeypatch, tmp_path, seats, lines):
     from treehouse.cli.app import app
 
     monkeypatch.delenv(compiled.COMPILED_ENV, raising=False)
     compiled.reset_for_tests()
     use_plugins(monkeypatch, loaded)
-    (tmp_path / "plain.yaml").write_text("extends: fences\nhouse_rules: [smalls-plain]\n")
+    (tmp_path / "plain.yaml").write_text("extends: fences\nhouse_rules: [late-smalls]\n")
     (tmp_path / "tune.yaml").write_text(
         f"rule_set: plain.yaml\nseats: {seats}\noptions:\n  line_hits: [new, every_check]\n"
         "targets:\n  mean_turns: [15, 30]\ngames: {first: 1, factor: 2, rungs: 1}\nchunk: 1\n"

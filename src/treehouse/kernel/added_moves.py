@@ -34,7 +34,11 @@ class AddsMoves:
         return None  # not this rule's move: the variant's own
 
 
-def performs_only_its_own(plugin: Any) -> bool:
-    """Does ``plugin`` answer ``treehouse_apply_move`` only for moves of its own
-    kinds: an :class:`AddsMoves` whose hook is the derived one, not its own?"""
-    return isinstance(plugin, AddsMoves) and type(plugin).treehouse_apply_move is AddsMoves.treehouse_apply_move
+def performs_only_its_own(hooks: Any, plugin: Any) -> str | None:
+    """Why ``plugin`` does not answer ``treehouse_apply_move`` only for moves of
+    its own kinds (``None``: it does, as an :class:`AddsMoves` whose hook is the
+    derived one, not its own): a :class:`~treehouse.kernel.fast.gate.Form`'s refusal."""
+    if isinstance(plugin, AddsMoves) and type(plugin).treehouse_apply_move is AddsMoves.treehouse_apply_move:
+        return None
+    return "it performs moves itself"
+

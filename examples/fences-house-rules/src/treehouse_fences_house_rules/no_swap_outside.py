@@ -4,8 +4,9 @@ The seed makes such a Swap Hit the Stack, which stays where it is.  This
 rule drops that Hit: the Swap is a free way to stay put.  It judges a Hit
 by its cause alone (``Cause.SWAP_OUTSIDE``), whatever the position, so it
 is written as a :class:`~treehouse.variants.fences.hits.JudgedBySource`
-rule, and games under it run on the compiled core (docs/fences-api.md
-shows the same rule as a plain wrapper, which runs on the reference rules).
+rule, which says so in its own words.  Games under it run on the compiled
+core, as they do under the same rule written as a plain wrapper
+(docs/fences-api.md's first example).
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ from treehouse.kernel.variant import Rules, Variant
 from treehouse.variants.first_player import FirstPlayer, first_player_field
 from treehouse.variants.fences import hookspecs as fences_hookspecs
 from treehouse.variants.fences.evaluate import evaluate, evaluate_seats
-from treehouse.variants.fences.hits import HitReport, StackOut, judges_by_source, verdicts
+from treehouse.variants.fences.hit_table import ALL_STAND, Refused, read_rule, table
+from treehouse.variants.fences.hits import HitReport, StackOut
 from treehouse.variants.fences.moves import FencesMove, describe_move, format_move, parse_move
 from treehouse.variants.fences.position import ALL_COLOURS, PLACE_PHASE, drawn, format_position, from_fields, parse_position, pieces, sets_of
 from treehouse.variants.fences.rules import (
@@ -309,13 +310,34 @@ class Fences(Variant):
         never change (:meth:`bind_hooks` and pickling forget the answer)."""
         return not self.hooks.variant_alone("treehouse_fences_hits")
 
+    @cached_property
+    def house_rules_on_hits(self) -> tuple[tuple[object, dict | Refused], ...]:
+        """Each plugin but Fences that answers ``treehouse_fences_hits``, with
+        its verdicts per cause and source size, or why its answers are no
+        table (``hit_table.read_rule``: it is asked about Hits on their own,
+        once a binding)."""
+        caller = self.hooks.manager.hook.treehouse_fences_hits
+        return tuple((impl.plugin, read_rule(impl, STEPS)) for impl in caller.get_hookimpls() if impl.plugin is not self)
+
+    @cached_property
+    def hit_table(self) -> tuple[int, ...] | None:
+        """The house rules' verdicts on Hits as the core's table (``hit_table.table``);
+        ``None`` where one rule's answers are no table."""
+        rules = [verdicts for _plugin, verdicts in self.house_rules_on_hits]
+        return None if any(isinstance(rule, Refused) for rule in rules) else table(rules)
+
+    #: What a binding works out once (:meth:`bind_hooks` and pickling forget it).
+    _BOUND = ("house_judges_hits", "house_rules_on_hits", "hit_table")
+
     def bind_hooks(self, hooks) -> None:
         super().bind_hooks(hooks)
-        self.__dict__.pop("house_judges_hits", None)
+        for name in self._BOUND:
+            self.__dict__.pop(name, None)
 
     def __getstate__(self) -> dict:
         state = super().__getstate__()
-        state.pop("house_judges_hits", None)  # the hooks where it lands answer it afresh
+        for name in self._BOUND:
+            state.pop(name, None)  # the hooks where it lands answer it afresh
         return state
 
     def legend(self):
@@ -463,21 +485,31 @@ class Fences(Variant):
     )
     #: The hooks without which the compiled core answers no look (kernel/fast/gate.py).
     FAST_HOOKS = LOOK_HOOKS
-    #: The forms of house rule the core takes in: Hits judged by their source
-    #: and cause alone (their verdicts go to the core as a table), and moves of a rule's
-    #: own kinds (only those go through the hooks).
+    #: The forms of house rule the core takes in: each Hit judged by its cause
+    #: and source size alone, in any form (the verdicts go to the core as a
+    #: table), and moves of a rule's own kinds (only those go through the hooks).
     FAST_FORMS = {
-        "treehouse_fences_hits": Form(judges_by_source, "a JudgedBySource rule (docs/fences-api.md)"),
+        "treehouse_fences_hits": Form(
+            lambda hooks, plugin: hooks.variant.hits_refusal(plugin),
+            "a wrapper that judges each Hit by its cause and source size alone (docs/fences-api.md)",
+        ),
         "treehouse_apply_move": Form(performs_only_its_own, "an AddsMoves rule (docs/fences-api.md)"),
     }
+
+    def hits_refusal(self, plugin) -> str | None:
+        """Why ``plugin``'s ``treehouse_fences_hits`` is no table of verdicts (``None``: it is one)."""
+        for answering, verdicts in self.house_rules_on_hits:
+            if answering is plugin:
+                return verdicts.reason if isinstance(verdicts, Refused) else None
+        return None
 
     def core_verdicts(self, *hooks: str) -> tuple[int, ...] | None:
         """May the compiled core answer for ``hooks`` in this game (the gate,
         kernel/fast/gate.py), and with which verdicts on Hits
-        (``hits.verdicts``)?  ``None``: the hooks answer."""
+        (:attr:`hit_table`)?  ``None``: the hooks answer."""
         if not gate.may_answer(self.hooks, hooks, self.FAST_FORMS):
             return None
-        return verdicts(self.hooks.plugins_answering("treehouse_fences_hits") if "treehouse_fences_hits" in hooks else ())
+        return self.hit_table if "treehouse_fences_hits" in hooks else ALL_STAND
 
     @hookimpl
     def treehouse_look_moves(self, state, step, face, moves, seat):
@@ -546,8 +578,8 @@ class Fences(Variant):
     def treehouse_compiled_game(self, state, step):
         """The game as the compiled search plays it (looks.compiled_game), while
         Fences alone answers every hook of a turn, or a house rule answers
-        one in a form the core takes in (``core_verdicts``: a
-        JudgedBySource rule's verdicts go into the tables); else ``None``.
+        one in a form the core takes in (``core_verdicts``: the verdicts of
+        rules that judge each Hit alone go into the tables); else ``None``.
         Not for a seat that is out (it only passes: the hooks answer)."""
         if step.setup or compiled.waiting("fences") or not compiled.enabled() or not state.stacks[state.to_move]:
             return None

@@ -177,10 +177,10 @@ class Verdict(IntEnum):
     IGNORES_COLOUR = 2
 
 
-#: The sources a :class:`JudgedBySource` rule tells apart: no piece (an
+#: The sources a rule that judges each Hit alone tells apart: no piece (an
 #: attempt Outside, an impossible action), a Large or a Medium Fence, a Stack.
 SOURCE_SIZES = (None, Size.LARGE, Size.MEDIUM, Size.SMALL)
-#: The causes, in the order of the core's table of verdicts (:func:`verdicts`).
+#: The causes, in the order of the core's table of verdicts (``hit_table.table``).
 CAUSES = tuple(Cause)
 
 
@@ -188,12 +188,11 @@ class JudgedBySource:
     """The base of a house rule that says which Hits stand from the piece
     that makes each one (:attr:`Hit.source`'s size; ``None`` for no piece)
     and why (its :class:`Cause`) alone, whatever the position: write
-    :meth:`verdict`.
+    :meth:`verdict`, and the ``treehouse_fences_hits`` wrapper is derived.
 
-    Its ``treehouse_fences_hits`` wrapper applies the verdicts, as any house
-    rule's would (the reference rules, the bots' evaluation); and because
-    they depend on nothing else, the compiled core reads them as a table
-    (:func:`verdicts`), so games under such rules run on the core too
+    Such a rule is a table of verdicts, and the compiled core reads it as one
+    (``hit_table``), as it reads any wrapper that judges each Hit by its
+    cause and source size alone; this base says so in the rule's own words
     (docs/fences-api.md).  ``large-fences-only`` and ``no-colour-immunity``
     are two."""
 
@@ -225,24 +224,3 @@ class JudgedBySource:
             elif verdict is not Verdict.DROPPED:
                 judged.append(hit)
         return tuple(judged)
-
-
-def judges_by_source(plugin) -> bool:
-    """Is ``plugin`` a :class:`JudgedBySource` rule whose ``treehouse_fences_hits``
-    is the one derived from its verdicts (not one of its own)?"""
-    return isinstance(plugin, JudgedBySource) and type(plugin).treehouse_fences_hits is JudgedBySource.treehouse_fences_hits
-
-
-def verdicts(judges) -> tuple[int, ...]:
-    """Several :class:`JudgedBySource` rules at once, as the core's table: per
-    cause (:data:`CAUSES`) and source size (:data:`SOURCE_SIZES`), dropped if
-    any drops it, else ignoring colour if any says so, else standing; the
-    same as their wrappers one inside another, in any order."""
-    if not judges:  # no house rule judges Hits (the common game): every Hit stands
-        return (int(Verdict.STANDS),) * (len(CAUSES) * len(SOURCE_SIZES))
-    table = []
-    for cause in CAUSES:
-        for size in SOURCE_SIZES:
-            said = {judge.judged(size, cause) for judge in judges}
-            table.append(Verdict.DROPPED if Verdict.DROPPED in said else Verdict.IGNORES_COLOUR if Verdict.IGNORES_COLOUR in said else Verdict.STANDS)
-    return tuple(int(verdict) for verdict in table)

@@ -15,7 +15,11 @@ def treehouse_fences_hits(state, before, step, hits):
     Called by Fences at every check, after the Hits are found (attempts,
     lines, one per piece and Stack) and before Damage is resolved; and by
     the bots' evaluation with the Hits a position threatens, so a house rule
-    changes what the bots believe too.
+    changes what the bots believe too.  Once a game's hooks are bound, a
+    wrapper is also asked about Hits on their own, with stand-ins for the
+    positions and for every field but the cause and the source's size: where
+    it judges each Hit by those alone, the compiled core reads it as a table
+    (docs/fences-api.md).  So an answer must depend on its arguments alone.
 
     :param state: the position the Hits were found in: after the step's move
         (its Damage not yet resolved), or the position evaluated.

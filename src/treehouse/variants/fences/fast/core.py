@@ -146,7 +146,7 @@ def _lines(board, at, found, into):
 @njit_cached
 def _verdict(rules, cause, size):
     """The house rules' say on a Hit of ``cause`` (``H_*``) whose source has
-    ``size`` (-1: no piece; ``hits.verdicts``' table)."""
+    ``size`` (-1: no piece; ``hit_table.table``'s table)."""
     return rules[R_VERDICT + VERDICT_SIZES * cause + 1 + size]
 
 

@@ -48,7 +48,7 @@ ORDER_BASE = 11
 R_EVERY_CHECK, R_ONE_PER_PIECE, R_SWAP_IGNORES_COLOUR, R_SWAP_OUTSIDE_MOVED, R_ALL_OUT_TIE, R_TURN_LIMIT, R_LIMIT_DRAW = range(7)
 R_UNIFORM_DIG, R_OUTSIDE_ATTEMPTS, R_MOVER_HIT_ON_STACK = 7, 8, 9
 #: Then the house rules' verdicts on a Hit by its cause and the size of its
-#: source (``hits.verdicts``' table; ``hits.Verdict``: 0 stands, 1 dropped,
+#: source (``hit_table.table``'s table; ``hits.Verdict``: 0 stands, 1 dropped,
 #: 2 ignores colour): from ``R_VERDICT``, ``VERDICT_SIZES`` ints per cause
 #: (``H_*``, in ``hits.CAUSES``' order), indexed by the size code + 1: no
 #: piece, Large, Medium, a Stack.

@@ -22,7 +22,7 @@ from treehouse.kernel.pieces import Direction, Pyramid
 from treehouse.kernel.turn import PASS as PASS_CHOICE
 from treehouse.kernel.turn import Control, Looks, Outcome
 from treehouse.variants.fences.fast import core_layout
-from treehouse.variants.fences.hits import verdicts
+from treehouse.variants.fences.hit_table import ALL_STAND
 from treehouse.variants.fences.position import ALL_COLOURS, FENCE_SIZES, fence
 
 COLOUR_CODE = {colour: i for i, colour in enumerate(ALL_COLOURS)}
@@ -54,14 +54,10 @@ _PAD = [0] * core_layout.MAX_HEIGHT
 _NO_LINES = [-1] + [0] * (core_layout.LINES_WIDTH - 1)
 
 
-#: The verdicts on Hits when no house rule judges them: every Hit stands.
-ALL_STAND = verdicts(())
-
-
 def rule_flags(rules, judged: tuple[int, ...] = ALL_STAND) -> np.ndarray:
     """The rule options a look and the legal moves depend on, as the kernel
     reads them (``core_layout.R_*``), and the house rules' verdicts on Hits
-    (``judged``, ``hits.verdicts``).  The other options (heights, sets, the
+    (``judged``, ``hit_table.table``).  The other options (heights, sets, the
     draft, the start) shape only the setup, which the core never plays."""
     flags = np.zeros(core_layout.RULE_COUNT, dtype=np.int64)
     flags[core_layout.R_VERDICT :] = judged
