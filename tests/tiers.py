@@ -11,7 +11,10 @@ import pytest
 from hypothesis import strategies as st
 
 from treehouse.bots.lookahead import Model
+from treehouse.hookspecs import hookimpl
+from treehouse.kernel.pieces import Size
 from treehouse.variants.classic.game import ClassicRules
+from treehouse.variants.fences.hits import ignoring_colour
 
 #: Every classic rule option that can change a look or a search.
 CLASSIC_OPTION_SETS = {
@@ -60,3 +63,15 @@ def search_through_the_hooks():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(Model, "compiled_values", lambda *args, **kwargs: None)
         yield
+
+
+class SmallsIgnoreColour:
+    """Issue 43's Fences house rule as a plain wrapper: a small Stack's Hits Damage whatever the colour."""
+
+    def __init__(self, variant, options):
+        pass
+
+    @hookimpl(wrapper=True)
+    def treehouse_fences_hits(self, state, before, step, hits):
+        standing = yield
+        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)

@@ -34,7 +34,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from seats import Recording
-from tiers import FENCES_HOUSE_RULES, FENCES_OPTIONS
+from tiers import FENCES_HOUSE_RULES, FENCES_OPTIONS, SmallsIgnoreColour
 from treehouse.bots.greedy import GreedyBot
 from treehouse.bots.random_bot import RandomBot
 from treehouse.bots.search import SearchBot
@@ -46,7 +46,7 @@ from treehouse.kernel.turn import Control, Looks, look_moves
 from treehouse.plugins import game_hooks
 from treehouse.hookspecs import hookimpl
 from treehouse.variants.fences.fast import looks
-from treehouse.variants.fences.hits import Cause, ignoring_colour
+from treehouse.variants.fences.hits import Cause
 from treehouse.variants.fences.position import format_position
 
 pytestmark = pytest.mark.skipif(not compiled.enabled(), reason="the compiled core is off here (TREEHOUSE_COMPILED or no numba)")
@@ -387,18 +387,6 @@ def test_large_fences_only_plays_the_same_games_declared_as_a_plain_wrapper_and_
     ]
     assert games[0] == games[1] == games[2]
     assert len(games[0]) > 20
-
-
-class SmallsIgnoreColour:
-    """Issue 43's rule as a plain wrapper: a Stack's Hits Damage whatever the colour."""
-
-    def __init__(self, variant, options):
-        pass
-
-    @hookimpl(wrapper=True)
-    def treehouse_fences_hits(self, state, before, step, hits):
-        standing = yield
-        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
 
 
 class NoSwapOutside:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 from typer.testing import CliRunner
 
+from tiers import SmallsIgnoreColour
+
 from treehouse.config import resolve
 from treehouse.hookspecs import hookimpl
 from treehouse.kernel.fast import compiled, gate
@@ -14,18 +16,6 @@ from treehouse.kernel.hooks import game_hooks
 from treehouse.kernel.pieces import Size
 from treehouse.plugins import load_plugins
 from treehouse.variants.fences.hits import JudgedBySource, Verdict, ignoring_colour
-
-
-class SmallsIgnoreColour:
-    """The issue's house rule as a plain wrapper: a Stack's Hits Damage whatever the colour."""
-
-    def __init__(self, variant, options):
-        pass
-
-    @hookimpl(wrapper=True)
-    def treehouse_fences_hits(self, state, before, step, hits):
-        standing = yield
-        return tuple(ignoring_colour(hit) if hit.source is not None and hit.source.size is Size.SMALL else hit for hit in standing)
 
 
 class LateSmallsIgnoreColour:
